@@ -13,10 +13,10 @@ fi
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<19)) { console.error(`Node.js >= 20.19 is required, found ${process.versions.node}: upgrade Node.js and run this again.`); process.exit(1) }'
 
 pnpm_version="$(node -p 'require("./package.json").packageManager.split("@")[1]')"
-tools="$repo_root/.cache/tools"
+tools="$repo_root/.cache/tools/pnpm"
 if ! { command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null)" = "$pnpm_version" ]; }; then
   if [ ! -x "$tools/node_modules/.bin/pnpm" ] || [ "$("$tools/node_modules/.bin/pnpm" --version)" != "$pnpm_version" ]; then
-    echo "bootstrap: installing pnpm $pnpm_version into .cache/tools" >&2
+    echo "bootstrap: installing pnpm $pnpm_version into .cache/tools/pnpm" >&2
     npm install --prefix "$tools" --no-save --no-audit --no-fund --loglevel=error "pnpm@$pnpm_version" >&2
   fi
   export PATH="$tools/node_modules/.bin:$PATH"
