@@ -1,0 +1,20 @@
+export { BucketRateLimiter } from './bucket-rate-limiter.js';
+export { type Clock, realClock, type TimerHandle } from './clock.js';
+export { defaultControllerRateLimiter } from './default-controller-rate-limiter.js';
+export { FakeClock } from './fake-clock.js';
+export {
+  defaultBaseDelayMs,
+  defaultMaxDelayMs,
+  ItemExponentialFailureRateLimiter,
+} from './item-exponential-failure-rate-limiter.js';
+export { MaxOfRateLimiter } from './max-of-rate-limiter.js';
+export type { RateLimiter } from './rate-limiter.js';
+export { WorkQueue, type WorkQueueGetResult, type WorkQueueOptions } from './work-queue.js';
+export {
+  type CounterMetric,
+  type GaugeMetric,
+  type HistogramMetric,
+  noopWorkqueueMetricsProvider,
+  type UnregisterMetric,
+  type WorkqueueMetricsProvider,
+} from './workqueue-metrics.js';
