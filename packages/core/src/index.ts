@@ -40,3 +40,5 @@ export {
   validateLabelValue,
   validateQualifiedName,
 } from './meta/validation.js';
+export * from './queue/index.js';
+export * from './webhook/index.js';

@@ -1,0 +1,53 @@
+export {
+  WebhookCertificateError,
+  type WebhookCertificateErrorReason,
+} from '../errors/webhook-certificate-error.js';
+export {
+  WebhookServerError,
+  type WebhookServerErrorReason,
+} from '../errors/webhook-server-error.js';
+export {
+  type AdmissionHandler,
+  type AdmissionResult,
+  admissionAllowed,
+  admissionDenied,
+  admissionErrored,
+  admissionPatched,
+  type JsonPatchOperation,
+} from './admission-handler.js';
+export {
+  type AdmissionOperation,
+  type AdmissionRequest,
+  type AdmissionResponse,
+  type AdmissionReview,
+  admissionOperations,
+  admissionReviewApiVersion,
+  type GroupVersionKind,
+  type GroupVersionResource,
+  type Status,
+  type StatusCause,
+  type StatusDetails,
+  type UserInfo,
+} from './admission-review.js';
+export { CertWatcher, type CertWatcherOptions, type ServingCertificate } from './cert-watcher.js';
+export {
+  type FieldError,
+  type FieldErrorType,
+  fieldErrorsToCauses,
+  formatFieldErrors,
+} from './field-error.js';
+export { type Mutator, mutatingWebhook } from './mutating-webhook.js';
+export { type ParsedAdmissionReview, parseAdmissionReview } from './parse-admission-review.js';
+export {
+  type ValidatingWebhookOptions,
+  type Validator,
+  validatingWebhook,
+} from './validating-webhook.js';
+export type { WebhookRequest } from './webhook-request.js';
+export {
+  defaultCertDir,
+  defaultMaxRequestBytes,
+  defaultWebhookPort,
+  WebhookServer,
+  type WebhookServerOptions,
+} from './webhook-server.js';

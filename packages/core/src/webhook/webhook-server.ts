@@ -1,0 +1,560 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SecureVersion } from 'node:tls';
+import { type Logger, pino } from 'pino';
+import { WebhookServerError } from '../errors/webhook-server-error.js';
+import type { AdmissionHandler, AdmissionResult } from './admission-handler.js';
+import {
+  type AdmissionRequest,
+  type AdmissionResponse,
+  type AdmissionReview,
+  admissionReviewApiVersion,
+} from './admission-review.js';
+import { CertWatcher, type ServingCertificate } from './cert-watcher.js';
+import { parseAdmissionReview } from './parse-admission-review.js';
+
+/** Largest request body accepted by default: 7 MiB, like kube-apiserver's and controller-runtime's limit. */
+export const defaultMaxRequestBytes = 7 * 1024 * 1024;
+
+/** Port the webhook server listens on by default, as controller-runtime's. */
+export const defaultWebhookPort = 9443;
+
+/**
+ * Where the serving certificate is looked for by default:
+ * `<os.tmpdir()>/k8s-webhook-server/serving-certs`, controller-runtime's default.
+ */
+export function defaultCertDir(): string {
+  return join(tmpdir(), 'k8s-webhook-server', 'serving-certs');
+}
+
+/** Options of a {@link WebhookServer}. Every one has a default. */
+export interface WebhookServerOptions {
+  /** TCP port; 0 picks a free one (read it from {@link WebhookServer.port}). Default 9443. */
+  port?: number;
+  /** Address to listen on. Default: all interfaces. */
+  host?: string;
+  /** Directory holding the serving certificate and key. Default {@link defaultCertDir}. */
+  certDir?: string;
+  /** File name of the PEM certificate in `certDir`. Default `tls.crt`. */
+  certName?: string;
+  /** File name of the PEM private key in `certDir`. Default `tls.key`. */
+  keyName?: string;
+  /** How often the certificate files are re-read besides `fs.watch` events, in ms. Default 10 000. */
+  certPollIntervalMs?: number;
+  /** Whether to watch `certDir` with `fs.watch` (polling always runs). Default true. */
+  watchCertDir?: boolean;
+  /** Largest accepted request body in bytes; larger ones get 413. Default {@link defaultMaxRequestBytes}. */
+  maxRequestBytes?: number;
+  /** Oldest TLS version accepted. Default `TLSv1.2`, as controller-runtime. */
+  tlsMinVersion?: SecureVersion;
+  /**
+   * How long `stop` lets in-flight requests finish before cutting their connections, in ms.
+   * Default 5 000.
+   */
+  shutdownGracePeriodMs?: number;
+  /** Where decisions and problems are logged. Default: a silent pino logger. */
+  logger?: Logger;
+}
+
+type State = 'new' | 'starting' | 'started' | 'stopped';
+
+/**
+ * The HTTPS server of admission webhooks (controller-runtime's `webhook.Server`): receives
+ * `admission.k8s.io/v1` AdmissionReviews POSTed by kube-apiserver, routes them by exact
+ * URL path to the {@link AdmissionHandler} registered there, and answers with an
+ * AdmissionReview echoing the request's `uid`, always with HTTP 200 once a review was read.
+ *
+ * Requests that are not AdmissionReviews are answered with an HTTP error status and an
+ * AdmissionReview body whose `response.status.message` says what is wrong:
+ * 404 unknown path, 405 a method other than POST, 415 a content type other than
+ * `application/json` (415 is HTTP's status for exactly that; controller-runtime answers 400,
+ * and kube-apiserver treats any non-200 the same way, as a failed call), 413 a body over
+ * `maxRequestBytes`, 400 an empty body, malformed JSON, or JSON that is not a v1
+ * AdmissionReview. A handler that throws is answered `allowed: false` with code 500.
+ *
+ * The serving certificate is read from `certDir` when starting and reloaded when the files
+ * change (see {@link CertWatcher}); new TLS connections use the new certificate, a bad new
+ * pair keeps the old one. Every decision is logged at info level with the request's uid,
+ * operation, kind, namespace and name.
+ *
+ * Handlers can be registered before or after `start`. A stopped server cannot be started
+ * again.
+ */
+export class WebhookServer {
+  readonly #handlers = new Map<string, AdmissionHandler>();
+  readonly #logger: Logger;
+  readonly #options: WebhookServerOptions;
+  readonly #certWatcher: CertWatcher;
+  readonly #maxRequestBytes: number;
+  readonly #sockets = new Set<Socket>();
+  #server: Server | undefined;
+  #state: State = 'new';
+  #starting: Promise<void> | undefined;
+
+  constructor(options: WebhookServerOptions = {}) {
+    this.#options = options;
+    this.#logger = options.logger ?? pino({ level: 'silent' });
+    this.#maxRequestBytes = options.maxRequestBytes ?? defaultMaxRequestBytes;
+    this.#certWatcher = new CertWatcher({
+      certDir: options.certDir ?? defaultCertDir(),
+      ...(options.certName === undefined ? {} : { certName: options.certName }),
+      ...(options.keyName === undefined ? {} : { keyName: options.keyName }),
+      ...(options.certPollIntervalMs === undefined
+        ? {}
+        : { pollIntervalMs: options.certPollIntervalMs }),
+      ...(options.watchCertDir === undefined ? {} : { watch: options.watchCertDir }),
+      logger: this.#logger,
+      onChange: (certificate) => this.#useCertificate(certificate),
+    });
+  }
+
+  /**
+   * Serves `handler` at `path` (matched exactly against the URL path, query ignored).
+   * Throws a {@link WebhookServerError}: `InvalidPath` if `path` does not start with `/` or
+   * contains `?` or `#`; `DuplicatePath` if a handler is already registered there.
+   */
+  register(path: string, handler: AdmissionHandler): this {
+    if (!path.startsWith('/') || path.includes('?') || path.includes('#')) {
+      throw new WebhookServerError(
+        'InvalidPath',
+        `webhook path ${JSON.stringify(path)} is not a URL path: start it with "/" and leave out any query or fragment, e.g. "/validate-apps-v1-deployment"`,
+      );
+    }
+    if (this.#handlers.has(path)) {
+      throw new WebhookServerError(
+        'DuplicatePath',
+        `a webhook is already registered at ${path}: register each path once, or combine the handlers into one`,
+      );
+    }
+    this.#handlers.set(path, handler);
+    return this;
+  }
+
+  /** The registered paths, in registration order. */
+  get paths(): string[] {
+    return [...this.#handlers.keys()];
+  }
+
+  /** The port the server is bound to while started (useful with `port: 0`), else `undefined`. */
+  get port(): number | undefined {
+    const address = this.#server?.address();
+    return typeof address === 'object' && address !== null ? address.port : undefined;
+  }
+
+  /** True from the moment `start` resolved until `stop` is called. */
+  get started(): boolean {
+    return this.#state === 'started';
+  }
+
+  /** The serving certificate in use, `undefined` before `start`. */
+  get certificate(): ServingCertificate | undefined {
+    return this.#certWatcher.current;
+  }
+
+  /** The certificate watcher, for forcing a reload with `reload()`. */
+  get certWatcher(): CertWatcher {
+    return this.#certWatcher;
+  }
+
+  /** Whether the server is started, listening and has a certificate. */
+  isReady(): boolean {
+    return (
+      this.#state === 'started' &&
+      this.#server?.listening === true &&
+      this.certificate !== undefined
+    );
+  }
+
+  /**
+   * A readiness check for the manager's `/readyz`: resolves when {@link isReady}, rejects
+   * with a {@link WebhookServerError} (`NotReady`) saying why not. Bound to the server, so it
+   * can be passed around as a function.
+   */
+  readonly readinessCheck = async (): Promise<void> => {
+    if (this.isReady()) return;
+    const why =
+      this.#state === 'stopped'
+        ? 'it has been stopped'
+        : this.#state !== 'started'
+          ? 'it has not been started (call start())'
+          : this.certificate === undefined
+            ? 'it has no serving certificate loaded'
+            : 'it is not listening';
+    throw new WebhookServerError('NotReady', `webhook server is not ready: ${why}`);
+  };
+
+  /**
+   * Loads the certificate, starts watching it and listens. Resolves once the server accepts
+   * connections. Rejects with a {@link WebhookCertificateError} if the certificate cannot be
+   * loaded, with Node's error if listening fails (e.g. `EADDRINUSE`; the server can then be
+   * started again), and with a {@link WebhookServerError} if already started
+   * (`AlreadyStarted`) or stopped (`Stopped`).
+   */
+  start(): Promise<void> {
+    if (this.#state === 'starting' || this.#state === 'started') {
+      return Promise.reject(
+        new WebhookServerError(
+          'AlreadyStarted',
+          'webhook server is already started: call start() once',
+        ),
+      );
+    }
+    if (this.#state === 'stopped') {
+      return Promise.reject(
+        new WebhookServerError(
+          'Stopped',
+          'webhook server has been stopped and cannot be restarted: create a new WebhookServer',
+        ),
+      );
+    }
+    this.#state = 'starting';
+    this.#starting = this.#start();
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
+    let server: Server | undefined;
+    try {
+      const certificate = await this.#certWatcher.start();
+      server = createServer(
+        {
+          cert: certificate.cert,
+          key: certificate.key,
+          minVersion: this.#options.tlsMinVersion ?? 'TLSv1.2',
+        },
+        (request, response) => {
+          void this.#handle(request, response);
+        },
+      );
+      server.on('connection', (socket: Socket) => {
+        this.#sockets.add(socket);
+        socket.once('close', () => this.#sockets.delete(socket));
+      });
+      server.on('tlsClientError', (error) => {
+        this.#logger.debug({ err: error }, 'webhook TLS handshake failed');
+      });
+      this.#server = server;
+      await listen(server, this.#options.port ?? defaultWebhookPort, this.#options.host);
+      server.on('error', (error) => this.#logger.error({ err: error }, 'webhook server error'));
+    } catch (error) {
+      this.#certWatcher.stop();
+      this.#server = undefined;
+      server?.close();
+      if (this.#state === 'starting') this.#state = 'new';
+      throw error;
+    }
+    if (this.#state === 'starting') this.#state = 'started';
+    this.#logger.info(
+      { port: this.port, host: this.#options.host, paths: this.paths },
+      'webhook server listening',
+    );
+  }
+
+  /**
+   * Stops accepting connections, stops watching the certificate, lets in-flight requests
+   * finish for up to `shutdownGracePeriodMs` (their responses close the connection), closes
+   * idle keep-alive connections at once and cuts whatever remains after the grace period.
+   * Resolves when every connection is closed. Calling it again, or before `start`, is
+   * harmless; after `stop` the server cannot be started again.
+   */
+  async stop(): Promise<void> {
+    if (this.#state === 'stopped') return;
+    const starting = this.#starting;
+    this.#state = 'stopped';
+    if (starting !== undefined) await starting.catch(() => undefined);
+    this.#certWatcher.stop();
+    const server = this.#server;
+    if (server === undefined) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        server.closeAllConnections();
+        for (const socket of this.#sockets) socket.destroy();
+      }, this.#options.shutdownGracePeriodMs ?? 5_000);
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+    this.#logger.info('webhook server stopped');
+  }
+
+  #useCertificate(certificate: ServingCertificate): void {
+    const server = this.#server;
+    if (server === undefined) return;
+    try {
+      server.setSecureContext({ cert: certificate.cert, key: certificate.key });
+    } catch (error) {
+      this.#logger.error(
+        { err: error },
+        'cannot use the new webhook serving certificate; keeping the previous one',
+      );
+    }
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      await this.#serve(request, response);
+    } catch (error) {
+      if (request.destroyed || response.destroyed) {
+        // The client went away while the body was being read: nobody to answer.
+        this.#logger.warn(
+          { err: error, url: request.url },
+          'webhook client closed the connection early',
+        );
+        return;
+      }
+      this.#logger.error({ err: error, url: request.url }, 'webhook request failed unexpectedly');
+      if (!response.headersSent) {
+        this.#reject(request, response, 500, `webhook server failed: ${messageOf(error)}`);
+      } else {
+        response.destroy();
+      }
+    }
+  }
+
+  async #serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (this.#state === 'stopped') response.setHeader('connection', 'close');
+    const path = pathOf(request.url);
+    const handler = path === undefined ? undefined : this.#handlers.get(path);
+    if (handler === undefined || path === undefined) {
+      const known = this.paths.length === 0 ? 'none' : this.paths.join(', ');
+      this.#reject(
+        request,
+        response,
+        404,
+        `no webhook is registered at ${path ?? request.url}; registered paths: ${known}`,
+      );
+      return;
+    }
+    if (request.method !== 'POST') {
+      response.setHeader('allow', 'POST');
+      this.#reject(
+        request,
+        response,
+        405,
+        `method ${request.method} is not allowed: POST an AdmissionReview to ${path}`,
+      );
+      return;
+    }
+    const contentType = request.headers['content-type'];
+    const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+    if (mediaType !== 'application/json') {
+      this.#reject(
+        request,
+        response,
+        415,
+        `content type ${contentType === undefined ? '(none)' : JSON.stringify(contentType)} is not supported: send the AdmissionReview as application/json`,
+      );
+      return;
+    }
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.#maxRequestBytes) {
+      this.#rejectTooLarge(request, response);
+      return;
+    }
+    const body = await readBody(request, this.#maxRequestBytes);
+    if (body === 'too-large') {
+      this.#rejectTooLarge(request, response);
+      return;
+    }
+    if (body.length === 0) {
+      this.#reject(request, response, 400, 'request body is empty: POST an AdmissionReview');
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch (error) {
+      this.#reject(request, response, 400, `request body is not valid JSON: ${messageOf(error)}`);
+      return;
+    }
+    const parsed = parseAdmissionReview(json);
+    if (!parsed.ok) {
+      this.#reject(request, response, 400, parsed.message, parsed.uid);
+      return;
+    }
+    const admissionResponse = await this.#decide(path, handler, parsed.request);
+    const review: AdmissionReview = {
+      apiVersion: admissionReviewApiVersion,
+      kind: 'AdmissionReview',
+      response: admissionResponse,
+    };
+    writeJson(response, 200, review);
+  }
+
+  async #decide(
+    path: string,
+    handler: AdmissionHandler,
+    request: AdmissionRequest,
+  ): Promise<AdmissionResponse> {
+    const fields = {
+      webhook: path,
+      uid: request.uid,
+      operation: request.operation,
+      apiVersion:
+        request.kind.group === ''
+          ? request.kind.version
+          : `${request.kind.group}/${request.kind.version}`,
+      kind: request.kind.kind,
+      namespace: request.namespace,
+      name: request.name,
+      dryRun: request.dryRun,
+    };
+    let result: AdmissionResult;
+    try {
+      result = await handler(request);
+    } catch (error) {
+      const message = messageOf(error);
+      this.#logger.error(
+        { ...fields, err: error, allowed: false, code: 500 },
+        `admission handler failed: ${message}`,
+      );
+      return {
+        uid: request.uid,
+        allowed: false,
+        status: { status: 'Failure', code: 500, reason: 'InternalError', message },
+      };
+    }
+    if (typeof result !== 'object' || result === null || typeof result.allowed !== 'boolean') {
+      const message = `webhook handler at ${path} returned no decision: return an object with a boolean "allowed" (see admissionAllowed and admissionDenied)`;
+      this.#logger.error({ ...fields, allowed: false, code: 500 }, message);
+      return {
+        uid: request.uid,
+        allowed: false,
+        status: { status: 'Failure', code: 500, reason: 'InternalError', message },
+      };
+    }
+    const admissionResponse: AdmissionResponse = { ...result, uid: request.uid };
+    if (!admissionResponse.allowed) {
+      this.#logger.info(
+        {
+          ...fields,
+          allowed: false,
+          code: admissionResponse.status?.code,
+          reason: admissionResponse.status?.reason,
+          message: admissionResponse.status?.message,
+          warnings: admissionResponse.warnings,
+        },
+        'admission denied',
+      );
+    } else if (admissionResponse.patch !== undefined) {
+      this.#logger.info(
+        { ...fields, allowed: true, patched: true, warnings: admissionResponse.warnings },
+        'admission patched',
+      );
+    } else {
+      this.#logger.info(
+        { ...fields, allowed: true, warnings: admissionResponse.warnings },
+        'admission allowed',
+      );
+    }
+    return admissionResponse;
+  }
+
+  #rejectTooLarge(request: IncomingMessage, response: ServerResponse): void {
+    // The rest of the body is not read: close the connection after answering, and drain
+    // what arrives meanwhile so the client can read the answer.
+    response.setHeader('connection', 'close');
+    request.on('error', () => undefined);
+    request.resume();
+    this.#reject(
+      request,
+      response,
+      413,
+      `request body is larger than ${this.#maxRequestBytes} bytes: AdmissionReviews that large are not accepted (raise maxRequestBytes if this is expected)`,
+    );
+  }
+
+  #reject(
+    request: IncomingMessage,
+    response: ServerResponse,
+    code: number,
+    message: string,
+    uid = '',
+  ): void {
+    this.#logger.warn(
+      { url: request.url, method: request.method, code, uid: uid || undefined },
+      `bad webhook request: ${message}`,
+    );
+    const review: AdmissionReview = {
+      apiVersion: admissionReviewApiVersion,
+      kind: 'AdmissionReview',
+      response: { uid, allowed: false, status: { status: 'Failure', code, message } },
+    };
+    writeJson(response, code, review);
+  }
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    if (host === undefined) server.listen(port, onListening);
+    else server.listen(port, host, onListening);
+  });
+}
+
+/** Reads the body, or stops reading and returns `'too-large'` once it exceeds `limit` bytes. */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+  });
+}
+
+function writeJson(response: ServerResponse, statusCode: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  response.writeHead(statusCode, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  response.end(body);
+}
+
+/** The path of a request target: origin-form (`/path?query`) or absolute-form (`https://host/path`). */
+function pathOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  if (url.startsWith('/')) return url.split(/[?#]/, 1)[0];
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
