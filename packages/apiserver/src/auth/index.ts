@@ -1,0 +1,54 @@
+export {
+  evaluateSelfSubjectAccessReview,
+  evaluateSubjectAccessReview,
+  type NonResourceAttributes,
+  type ResourceAttributes,
+  type SelfSubjectAccessReview,
+  type SelfSubjectAccessReviewSpec,
+  type SubjectAccessReview,
+  type SubjectAccessReviewSpec,
+  type SubjectAccessReviewStatus,
+} from './access-review.js';
+export { type AuthorizationDecision, authorize } from './authorize.js';
+export { forbiddenError, forbiddenMessage } from './forbidden-error.js';
+export type {
+  AggregationRule,
+  ClusterRole,
+  ClusterRoleBinding,
+  PolicyRule,
+  RbacPolicy,
+  Role,
+  RoleBinding,
+  RoleRef,
+  Subject,
+} from './rbac-policy.js';
+export {
+  anonymousUser,
+  type RequestAttributes,
+  type RequestQuery,
+  requestAttributesFrom,
+} from './request-attributes.js';
+export {
+  apiGroupMatches,
+  nonResourceURLMatches,
+  resourceMatches,
+  resourceNameMatches,
+  ruleAllows,
+  verbMatches,
+} from './rule-allows.js';
+export {
+  evaluateSelfSubjectRulesReview,
+  type NonResourceRule,
+  type ResourceRule,
+  rulesFor,
+  type SelfSubjectRulesReview,
+  type SubjectRulesReviewStatus,
+} from './rules-review.js';
+export {
+  authenticatedGroup,
+  isServiceAccountUsername,
+  serviceAccountUser,
+  serviceAccountUsername,
+  superuserGroup,
+  type UserInfo,
+} from './user-info.js';

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ApiServer } from './server/api-server.js';
+
+const usage = `Usage: local-cluster [options]
+
+Starts the local Kubernetes API server in the foreground until Ctrl-C.
+
+Options:
+  --port <n>          port to listen on (default 6443; 0 picks a free one)
+  --host <addr>       interface to listen on (default 127.0.0.1)
+  --http              serve plain HTTP instead of HTTPS
+  --kubeconfig <path> where to write the admin kubeconfig (default ./local-cluster.kubeconfig)
+  --rbac              enforce RBAC for every user but the admin
+  --history <n>       watch history kept per resource (default 10000)
+  -h, --help          show this help
+`;
+
+async function main(): Promise<number> {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse().values;
+  } catch (error) {
+    console.error(`local-cluster: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  const port = Number(values.port ?? '6443');
+  const history = Number(values.history ?? '10000');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`local-cluster: --port must be a number from 0 to 65535, got "${values.port}"`);
+    return 2;
+  }
+  if (!Number.isInteger(history) || history < 1) {
+    console.error(`local-cluster: --history must be a positive number, got "${values.history}"`);
+    return 2;
+  }
+  const kubeconfig = resolve(values.kubeconfig ?? 'local-cluster.kubeconfig');
+  let server: ApiServer;
+  try {
+    server = await ApiServer.start({
+      port,
+      host: values.host ?? '127.0.0.1',
+      https: !values.http,
+      rbac: values.rbac ?? false,
+      historySize: history,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      console.error(
+        `local-cluster: port ${port} is in use; pick another with --port, or --port 0 for any free one`,
+      );
+    else console.error(`local-cluster: could not start: ${(error as Error).message}`);
+    return 1;
+  }
+  await server.writeKubeconfig(kubeconfig);
+  console.log(`local-cluster: serving ${server.url}${server.rbac ? ' (RBAC enforced)' : ''}`);
+  console.log(`local-cluster: kubeconfig written to ${kubeconfig}`);
+  console.log(`local-cluster: try  kubectl --kubeconfig ${kubeconfig} get namespaces`);
+  await new Promise<void>((done) => {
+    const stop = () => done();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.stop();
+  console.log('local-cluster: stopped');
+  return 0;
+}
+
+function parse() {
+  return parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      http: { type: 'boolean' },
+      kubeconfig: { type: 'string' },
+      rbac: { type: 'boolean' },
+      history: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error('local-cluster: unexpected failure', error);
+    process.exitCode = 1;
+  },
+);

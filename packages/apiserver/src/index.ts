@@ -1,0 +1,20 @@
+export {
+  type FieldError,
+  type FieldErrorType,
+  formatFieldError,
+  type StatusCause,
+} from './api/field-error.js';
+export {
+  type ResourceRef,
+  type Status,
+  type StatusDetails,
+  StatusError,
+  type StatusReason,
+} from './api/status-error.js';
+export type { UserInfo } from './auth/index.js';
+export type { CustomResourceDefinition } from './registry/resource-registry.js';
+export type { PrinterColumn, ResourceType } from './registry/resource-type.js';
+export type { Admission, AdmissionAttributes } from './server/admission.js';
+export { ApiServer, type ApiServerOptions } from './server/api-server.js';
+export { createServingCertificates, type ServingCertificates } from './server/certificates.js';
+export type { FaultRule } from './server/faults.js';

@@ -1,0 +1,17 @@
+/**
+ * The CRD structural-schema module of the local API server: what kube-apiserver's
+ * apiextensions code does to custom resources and to the schemas of CRD versions. Pure
+ * functions over plain JSON; nothing here performs I/O or throws on bad input.
+ *
+ * The order kube-apiserver applies them to an incoming custom resource:
+ * `pruneUnknownFields` → `dropNullsForNonNullable` → `applyDefaults` → `validateCustomResource`.
+ */
+
+export { applyDefaults } from './apply-defaults.js';
+export { dropNullsForNonNullable } from './drop-nulls.js';
+export { validateEmbeddedResources } from './embedded-resources.js';
+export type { JSONSchemaProps, ValidationRule } from './json-schema-props.js';
+export { validateListTypes } from './list-types.js';
+export { pruneUnknownFields } from './prune-unknown-fields.js';
+export { validateCustomResource } from './validate-custom-resource.js';
+export { validateStructuralSchema } from './validate-structural-schema.js';

@@ -1,0 +1,54 @@
+import { generate } from 'selfsigned';
+
+/** A CA and a serving certificate it signed, PEM-encoded. */
+export interface ServingCertificates {
+  caCert: string;
+  caKey: string;
+  cert: string;
+  key: string;
+}
+
+/**
+ * Creates a throwaway CA and a serving certificate for `hosts` (DNS names and IP
+ * addresses), valid for a year. For local servers and tests only: the keys never leave memory
+ * unless the caller writes them.
+ */
+export async function createServingCertificates(
+  hosts: readonly string[] = ['localhost', '127.0.0.1', '::1'],
+): Promise<ServingCertificates> {
+  const notBeforeDate = new Date(Date.now() - 60_000);
+  const notAfterDate = new Date(notBeforeDate.getTime() + 365 * 24 * 3600 * 1000);
+  const ca = await generate([{ name: 'commonName', value: 'ops-local-ca' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      {
+        name: 'keyUsage',
+        keyCertSign: true,
+        cRLSign: true,
+        digitalSignature: true,
+        critical: true,
+      },
+    ],
+  });
+  const altNames = hosts.map((host) =>
+    /^[\d.]+$|:/.test(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host },
+  );
+  const serving = await generate([{ name: 'commonName', value: hosts[0] ?? 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames },
+    ],
+  });
+  return { caCert: ca.cert, caKey: ca.private, cert: serving.cert, key: serving.private };
+}

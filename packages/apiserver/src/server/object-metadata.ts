@@ -1,0 +1,162 @@
+import {
+  type KubernetesObject,
+  type ObjectMeta,
+  validateDns1123Label,
+  validateDns1123Subdomain,
+  validateLabelValue,
+  validateQualifiedName,
+} from '@ops/core';
+import type { FieldError } from '../api/field-error.js';
+import type { ResourceType } from '../registry/resource-type.js';
+
+const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** The random suffix kube-apiserver appends to `generateName` (5 characters). */
+export function generateNameSuffix(random: () => number = Math.random): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++)
+    suffix += nameAlphabet.charAt(Math.floor(random() * nameAlphabet.length));
+  return suffix;
+}
+
+/** RFC 3339 with seconds precision, as Kubernetes timestamps are. */
+export function timestamp(now: Date = new Date()): string {
+  return `${now.toISOString().slice(0, 19)}Z`;
+}
+
+/** Kinds whose names must be DNS-1123 labels rather than subdomains. */
+const labelNamed = new Set(['/namespaces', '/services']);
+
+/** The checks kube-apiserver makes on `metadata` of any object. */
+export function validateObjectMeta(type: ResourceType, meta: ObjectMeta): FieldError[] {
+  const errors: FieldError[] = [];
+  const name = meta.name ?? '';
+  if (name === '') {
+    errors.push({
+      type: 'FieldValueRequired',
+      field: 'metadata.name',
+      detail: 'name or generateName is required',
+    });
+  } else {
+    const problems = labelNamed.has(`${type.group}/${type.plural}`)
+      ? validateDns1123Label(name)
+      : type.group === 'rbac.authorization.k8s.io'
+        ? validatePathSegment(name)
+        : validateDns1123Subdomain(name);
+    for (const detail of problems)
+      errors.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: name, detail });
+  }
+  for (const [key, value] of Object.entries(meta.labels ?? {})) {
+    for (const detail of validateQualifiedName(key)) {
+      errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: key, detail });
+    }
+    if (typeof value !== 'string') {
+      errors.push({
+        type: 'FieldValueTypeInvalid',
+        field: `metadata.labels[${key}]`,
+        value,
+        detail: 'must be a string',
+      });
+      continue;
+    }
+    for (const detail of validateLabelValue(value)) {
+      errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value, detail });
+    }
+  }
+  let annotationBytes = 0;
+  for (const [key, value] of Object.entries(meta.annotations ?? {})) {
+    for (const detail of validateQualifiedName(key.toLowerCase())) {
+      errors.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: key, detail });
+    }
+    annotationBytes += key.length + String(value).length;
+  }
+  if (annotationBytes > 256 * 1024) {
+    errors.push({
+      type: 'FieldValueTooLong',
+      field: 'metadata.annotations',
+      detail: 'must have at most 262144 bytes',
+    });
+  }
+  (meta.finalizers ?? []).forEach((finalizer, index) => {
+    for (const detail of validateQualifiedName(finalizer)) {
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `metadata.finalizers[${index}]`,
+        value: finalizer,
+        detail,
+      });
+    }
+  });
+  const references = meta.ownerReferences ?? [];
+  let controllers = 0;
+  references.forEach((ref, index) => {
+    const path = `metadata.ownerReferences[${index}]`;
+    if (!ref.apiVersion)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${path}.apiVersion`,
+        value: ref.apiVersion ?? '',
+        detail: 'version must not be empty',
+      });
+    if (!ref.kind)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${path}.kind`,
+        value: ref.kind ?? '',
+        detail: 'kind must not be empty',
+      });
+    if (!ref.name)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${path}.name`,
+        value: ref.name ?? '',
+        detail: 'name must not be empty',
+      });
+    if (!ref.uid)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${path}.uid`,
+        value: ref.uid ?? '',
+        detail: 'uid must not be empty',
+      });
+    if (ref.controller === true) controllers++;
+  });
+  if (controllers > 1) {
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'metadata.ownerReferences',
+      value: references
+        .filter((r) => r.controller)
+        .map((r) => `${r.kind}/${r.name}`)
+        .join(', '),
+      detail: 'Only one reference can have Controller set to true',
+    });
+  }
+  return errors;
+}
+
+function validatePathSegment(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  if (name.includes('/')) return ["may not contain '/'"];
+  if (name.includes('%')) return ["may not contain '%'"];
+  return [];
+}
+
+/** Whether anything but metadata and status differs: what bumps `metadata.generation`. */
+export function specChanged(before: KubernetesObject, after: KubernetesObject): boolean {
+  const strip = (object: KubernetesObject): string => {
+    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = object;
+    return stableStringify(rest);
+  };
+  return strip(before) !== strip(after);
+}
+
+/** JSON with object keys sorted, so that equal objects give equal strings. */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+}

@@ -1,0 +1,563 @@
+import type { KubernetesObject } from '@ops/core';
+import { LabelSelectorError, labelSelectorFromObject } from '@ops/core';
+import type { FieldError } from '../api/field-error.js';
+import type { CustomResourceDefinition } from '../registry/resource-registry.js';
+import { validateStructuralSchema } from '../schema/index.js';
+import { stableStringify } from './object-metadata.js';
+
+/** What strategies may ask of the server. */
+export interface StrategyContext {
+  allocateClusterIP(): string;
+}
+
+/**
+ * Kind-specific behaviour, as kube-apiserver's registry strategies have it: defaults filled
+ * on create and update, validation, and whether `status` may be set on create.
+ */
+export interface Strategy {
+  prepareForCreate?(object: Obj, context: StrategyContext): void;
+  prepareForUpdate?(object: Obj, old: Obj): void;
+  validate?(object: Obj, old: Obj | undefined): FieldError[];
+  /** Create keeps the given status (Nodes, Namespaces, Events...); otherwise it is reset. */
+  keepStatusOnCreate?: boolean;
+}
+
+// Objects are plain JSON: strategies navigate them loosely and check what they read.
+// biome-ignore lint/suspicious/noExplicitAny: strategies work on untyped JSON by design
+type Obj = KubernetesObject & Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above
+type Json = Record<string, any>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function defaultPodSpec(spec: Json): void {
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.securityContext ??= {};
+  if (spec.serviceAccountName === undefined && spec.serviceAccount === undefined)
+    spec.serviceAccountName = 'default';
+  for (const list of ['initContainers', 'containers']) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    for (const container of containers) {
+      if (!isObject(container)) continue;
+      const image = typeof container.image === 'string' ? container.image : '';
+      const tagged = /:[^/]+$/.test(image.split('@')[0] ?? '') && !image.endsWith(':latest');
+      container.imagePullPolicy ??= image.includes('@') || tagged ? 'IfNotPresent' : 'Always';
+      container.terminationMessagePath ??= '/dev/termination-log';
+      container.terminationMessagePolicy ??= 'File';
+      container.resources ??= {};
+      if (Array.isArray(container.ports)) {
+        for (const port of container.ports) if (isObject(port)) port.protocol ??= 'TCP';
+      }
+    }
+  }
+}
+
+function validatePodSpec(spec: unknown, path: string): FieldError[] {
+  if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: path }];
+  const errors: FieldError[] = [];
+  const containers = spec.containers;
+  if (!Array.isArray(containers) || containers.length === 0) {
+    errors.push({ type: 'FieldValueRequired', field: `${path}.containers` });
+    return errors;
+  }
+  const names = new Set<string>();
+  containers.forEach((container: unknown, index: number) => {
+    const at = `${path}.containers[${index}]`;
+    if (!isObject(container)) {
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: at,
+        value: container,
+        detail: 'must be an object',
+      });
+      return;
+    }
+    if (typeof container.name !== 'string' || container.name === '') {
+      errors.push({ type: 'FieldValueRequired', field: `${at}.name` });
+    } else if (names.has(container.name)) {
+      errors.push({ type: 'FieldValueDuplicate', field: `${at}.name`, value: container.name });
+    } else {
+      names.add(container.name);
+    }
+    if (typeof container.image !== 'string' || container.image.trim() === '') {
+      errors.push({ type: 'FieldValueRequired', field: `${at}.image` });
+    }
+  });
+  const policy = spec.restartPolicy;
+  if (policy !== undefined && !['Always', 'OnFailure', 'Never'].includes(policy)) {
+    errors.push({
+      type: 'FieldValueNotSupported',
+      field: `${path}.restartPolicy`,
+      value: policy,
+      detail: 'supported values: "Always", "OnFailure", "Never"',
+    });
+  }
+  return errors;
+}
+
+function validateSelectorMatchesTemplate(object: Obj, old: Obj | undefined): FieldError[] {
+  const spec = object.spec;
+  if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
+  const errors: FieldError[] = [];
+  const labels =
+    isObject(spec.template) && isObject(spec.template.metadata)
+      ? spec.template.metadata.labels
+      : undefined;
+  if (!isObject(spec.selector)) {
+    errors.push({ type: 'FieldValueRequired', field: 'spec.selector' });
+  } else {
+    try {
+      const selector = labelSelectorFromObject(spec.selector);
+      if (selector.isEverything()) {
+        errors.push({
+          type: 'FieldValueInvalid',
+          field: 'spec.selector',
+          value: spec.selector,
+          detail: 'empty selector is invalid for deployment',
+        });
+      } else if (!selector.matches(labels as Record<string, string> | undefined)) {
+        errors.push({
+          type: 'FieldValueInvalid',
+          field: 'spec.template.metadata.labels',
+          value: labels ?? {},
+          detail: '`selector` does not match template `labels`',
+        });
+      }
+    } catch (error) {
+      if (!LabelSelectorError.isInstance(error)) throw error;
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: 'spec.selector',
+        value: spec.selector,
+        detail: error.message,
+      });
+    }
+    if (
+      old !== undefined &&
+      isObject(old.spec) &&
+      stableStringify(old.spec.selector) !== stableStringify(spec.selector)
+    ) {
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: 'spec.selector',
+        value: spec.selector,
+        detail: 'field is immutable',
+      });
+    }
+  }
+  if (typeof spec.replicas === 'number' && spec.replicas < 0) {
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.replicas',
+      value: spec.replicas,
+      detail: 'must be greater than or equal to 0',
+    });
+  }
+  errors.push(
+    ...validatePodSpec(
+      isObject(spec.template) ? spec.template.spec : undefined,
+      'spec.template.spec',
+    ),
+  );
+  return errors;
+}
+
+const workload: Strategy = {
+  prepareForCreate(object) {
+    const spec: Json = isObject(object.spec) ? object.spec : {};
+    object.spec = spec;
+    spec.replicas ??= 1;
+    spec.revisionHistoryLimit ??= 10;
+    if (object.kind === 'Deployment') {
+      spec.progressDeadlineSeconds ??= 600;
+      spec.strategy ??= {
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' },
+      };
+    }
+    if (isObject(spec.template) && isObject(spec.template.spec)) defaultPodSpec(spec.template.spec);
+  },
+  prepareForUpdate(object) {
+    if (isObject(object.spec)) {
+      object.spec.replicas ??= 1;
+      if (isObject(object.spec.template) && isObject(object.spec.template.spec))
+        defaultPodSpec(object.spec.template.spec);
+    }
+  },
+  validate: validateSelectorMatchesTemplate,
+};
+
+function podUpdateProblems(object: Obj, old: Obj): FieldError[] {
+  // Pod specs are immutable but for container images and a few scheduling fields.
+  const normalize = (spec: unknown): string => {
+    if (!isObject(spec)) return stableStringify(spec);
+    const copy = structuredClone(spec);
+    for (const list of ['containers', 'initContainers']) {
+      if (Array.isArray(copy[list])) for (const c of copy[list]) if (isObject(c)) c.image = '';
+    }
+    copy.activeDeadlineSeconds = undefined;
+    copy.tolerations = undefined;
+    copy.terminationGracePeriodSeconds = undefined;
+    copy.nodeName = undefined;
+    return stableStringify(copy);
+  };
+  if (normalize(object.spec) === normalize(old.spec)) return [];
+  return [
+    {
+      type: 'FieldValueForbidden',
+      field: 'spec',
+      detail:
+        'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+    },
+  ];
+}
+
+function defaultService(
+  object: Obj,
+  context: StrategyContext | undefined,
+  old: Obj | undefined,
+): void {
+  const spec: Json = isObject(object.spec) ? object.spec : {};
+  object.spec = spec;
+  spec.type ??= 'ClusterIP';
+  spec.sessionAffinity ??= 'None';
+  if (Array.isArray(spec.ports)) {
+    for (const port of spec.ports) {
+      if (!isObject(port)) continue;
+      port.protocol ??= 'TCP';
+      port.targetPort ??= port.port;
+    }
+  }
+  if (spec.type !== 'ExternalName') {
+    const previous = old !== undefined && isObject(old.spec) ? old.spec.clusterIP : undefined;
+    if (previous !== undefined) {
+      spec.clusterIP ??= previous;
+    } else if (spec.clusterIP === undefined || spec.clusterIP === '') {
+      spec.clusterIP = context?.allocateClusterIP() ?? '';
+    }
+    spec.clusterIPs ??= [spec.clusterIP];
+    spec.ipFamilies ??= ['IPv4'];
+    spec.ipFamilyPolicy ??= 'SingleStack';
+    spec.internalTrafficPolicy ??= 'Cluster';
+  }
+}
+
+const strategies: Record<string, Strategy> = {
+  '/namespaces': {
+    keepStatusOnCreate: true,
+    prepareForCreate(object) {
+      const spec: Json = isObject(object.spec) ? object.spec : {};
+      spec.finalizers ??= ['kubernetes'];
+      object.spec = spec;
+      object.status = { phase: 'Active' };
+      object.metadata ??= {};
+      object.metadata.labels = {
+        ...object.metadata.labels,
+        'kubernetes.io/metadata.name': object.metadata.name ?? '',
+      };
+    },
+    prepareForUpdate(object, old) {
+      object.metadata ??= {};
+      object.metadata.labels = {
+        ...object.metadata.labels,
+        'kubernetes.io/metadata.name': old.metadata?.name ?? '',
+      };
+      object.spec = old.spec;
+    },
+  },
+  '/pods': {
+    prepareForCreate(object) {
+      const spec: Json = isObject(object.spec) ? object.spec : {};
+      object.spec = spec;
+      defaultPodSpec(spec);
+      object.status = { phase: 'Pending', qosClass: 'BestEffort' };
+    },
+    validate(object, old) {
+      const errors = validatePodSpec(object.spec, 'spec');
+      if (old !== undefined && errors.length === 0) errors.push(...podUpdateProblems(object, old));
+      return errors;
+    },
+  },
+  '/services': {
+    prepareForCreate(object, context) {
+      defaultService(object, context, undefined);
+      object.status = { loadBalancer: {} };
+    },
+    prepareForUpdate(object, old) {
+      defaultService(object, undefined, old);
+    },
+    validate(object, old) {
+      const spec = object.spec;
+      const errors: FieldError[] = [];
+      if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
+      if (
+        spec.type !== 'ExternalName' &&
+        spec.clusterIP !== 'None' &&
+        (!Array.isArray(spec.ports) || spec.ports.length === 0)
+      ) {
+        errors.push({ type: 'FieldValueRequired', field: 'spec.ports' });
+      }
+      if (Array.isArray(spec.ports)) {
+        spec.ports.forEach((port: unknown, index: number) => {
+          if (!isObject(port)) return;
+          if (typeof port.port !== 'number' || port.port < 1 || port.port > 65535) {
+            errors.push({
+              type: 'FieldValueInvalid',
+              field: `spec.ports[${index}].port`,
+              value: port.port ?? 0,
+              detail: 'must be between 1 and 65535, inclusive',
+            });
+          }
+          if (!['TCP', 'UDP', 'SCTP'].includes(port.protocol)) {
+            errors.push({
+              type: 'FieldValueNotSupported',
+              field: `spec.ports[${index}].protocol`,
+              value: port.protocol,
+              detail: 'supported values: "SCTP", "TCP", "UDP"',
+            });
+          }
+          if (spec.ports.length > 1 && !port.name) {
+            errors.push({ type: 'FieldValueRequired', field: `spec.ports[${index}].name` });
+          }
+        });
+      }
+      if (
+        old !== undefined &&
+        isObject(old.spec) &&
+        old.spec.clusterIP &&
+        spec.clusterIP !== old.spec.clusterIP
+      ) {
+        errors.push({
+          type: 'FieldValueInvalid',
+          field: 'spec.clusterIPs[0]',
+          value: spec.clusterIP,
+          detail: 'may not change once set',
+        });
+      }
+      return errors;
+    },
+  },
+  '/secrets': {
+    prepareForCreate: normalizeSecret,
+    prepareForUpdate: normalizeSecret,
+  },
+  '/nodes': { keepStatusOnCreate: true },
+  '/events': { keepStatusOnCreate: true },
+  'events.k8s.io/events': { keepStatusOnCreate: true },
+  'apps/deployments': workload,
+  'apps/replicasets': workload,
+  'apps/statefulsets': workload,
+  'apps/daemonsets': {
+    ...workload,
+    prepareForCreate(object) {
+      if (
+        isObject(object.spec) &&
+        isObject(object.spec.template) &&
+        isObject(object.spec.template.spec)
+      ) {
+        defaultPodSpec(object.spec.template.spec);
+      }
+    },
+  },
+  'apiextensions.k8s.io/customresourcedefinitions': {
+    prepareForCreate(object) {
+      object.status = crdStatus(object as CustomResourceDefinition);
+    },
+    prepareForUpdate(object) {
+      object.status = crdStatus(object as CustomResourceDefinition);
+    },
+    validate: validateCrd,
+  },
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': {
+    prepareForCreate: defaultWebhooks,
+    prepareForUpdate: defaultWebhooks,
+    validate: validateWebhooks,
+  },
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': {
+    prepareForCreate: defaultWebhooks,
+    prepareForUpdate: defaultWebhooks,
+    validate: validateWebhooks,
+  },
+};
+
+/** The strategy of a resource (`group/plural`); an empty one for kinds without special rules. */
+export function strategyFor(storageKey: string): Strategy {
+  return strategies[storageKey] ?? {};
+}
+
+function normalizeSecret(object: Obj): void {
+  object.type ??= 'Opaque';
+  if (isObject(object.stringData)) {
+    const data: Json = isObject(object.data) ? object.data : {};
+    for (const [key, value] of Object.entries(object.stringData)) {
+      data[key] = Buffer.from(String(value)).toString('base64');
+    }
+    object.data = data;
+    object.stringData = undefined;
+    delete object.stringData;
+  }
+}
+
+function crdStatus(crd: CustomResourceDefinition): Json {
+  const now = `${new Date().toISOString().slice(0, 19)}Z`;
+  const storage = crd.spec?.versions?.find((v) => v.storage)?.name;
+  return {
+    acceptedNames: crd.spec?.names ?? {},
+    conditions: [
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+        lastTransitionTime: now,
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+        lastTransitionTime: now,
+      },
+    ],
+    storedVersions: storage ? [storage] : [],
+  };
+}
+
+function validateCrd(object: Obj): FieldError[] {
+  const crd = object as CustomResourceDefinition;
+  const errors: FieldError[] = [];
+  const spec = crd.spec as unknown;
+  if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
+  const group = typeof spec.group === 'string' ? spec.group : '';
+  const names = isObject(spec.names) ? spec.names : {};
+  if (group === '') errors.push({ type: 'FieldValueRequired', field: 'spec.group' });
+  else if (!group.includes('.'))
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.group',
+      value: group,
+      detail: 'should be a domain with at least one dot',
+    });
+  if (!names.plural) errors.push({ type: 'FieldValueRequired', field: 'spec.names.plural' });
+  if (!names.kind) errors.push({ type: 'FieldValueRequired', field: 'spec.names.kind' });
+  if (names.plural && group && crd.metadata?.name !== `${names.plural}.${group}`) {
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'metadata.name',
+      value: crd.metadata?.name ?? '',
+      detail: 'must be spec.names.plural+"."+spec.group',
+    });
+  }
+  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
+    errors.push({
+      type: 'FieldValueNotSupported',
+      field: 'spec.scope',
+      value: spec.scope ?? '',
+      detail: 'supported values: "Cluster", "Namespaced"',
+    });
+  }
+  const versions = Array.isArray(spec.versions) ? spec.versions : [];
+  if (versions.length === 0) {
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.versions',
+      value: versions,
+      detail: 'must have exactly one version marked as storage version',
+    });
+    return errors;
+  }
+  const storage = versions.filter((v: unknown) => isObject(v) && v.storage === true).length;
+  if (storage !== 1) {
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.versions',
+      value: versions.map((v: Json) => v?.name),
+      detail: 'must have exactly one version marked as storage version',
+    });
+  }
+  versions.forEach((version: unknown, index: number) => {
+    if (!isObject(version)) return;
+    const schema = isObject(version.schema) ? version.schema.openAPIV3Schema : undefined;
+    const at = `spec.versions[${index}].schema.openAPIV3Schema`;
+    if (!isObject(schema)) {
+      errors.push({ type: 'FieldValueRequired', field: at, detail: 'schemas are required' });
+      return;
+    }
+    for (const problem of validateStructuralSchema(schema)) {
+      errors.push({ ...problem, field: problem.field ? `${at}.${problem.field}` : at });
+    }
+  });
+  return errors;
+}
+
+function defaultWebhooks(object: Obj): void {
+  if (!Array.isArray(object.webhooks)) return;
+  const mutating = object.kind === 'MutatingWebhookConfiguration';
+  for (const webhook of object.webhooks) {
+    if (!isObject(webhook)) continue;
+    webhook.failurePolicy ??= 'Fail';
+    webhook.matchPolicy ??= 'Equivalent';
+    webhook.namespaceSelector ??= {};
+    webhook.objectSelector ??= {};
+    webhook.timeoutSeconds ??= 10;
+    if (mutating) webhook.reinvocationPolicy ??= 'Never';
+    if (Array.isArray(webhook.rules))
+      for (const rule of webhook.rules) if (isObject(rule)) rule.scope ??= '*';
+    if (isObject(webhook.clientConfig) && isObject(webhook.clientConfig.service))
+      webhook.clientConfig.service.port ??= 443;
+  }
+}
+
+function validateWebhooks(object: Obj): FieldError[] {
+  const errors: FieldError[] = [];
+  const webhooks = Array.isArray(object.webhooks) ? object.webhooks : [];
+  const names = new Set<string>();
+  webhooks.forEach((webhook: unknown, index: number) => {
+    const at = `webhooks[${index}]`;
+    if (!isObject(webhook)) return;
+    if (typeof webhook.name !== 'string' || !webhook.name.includes('.')) {
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.name`,
+        value: webhook.name ?? '',
+        detail: 'should be a domain with at least three segments separated by dots',
+      });
+    } else if (names.has(webhook.name)) {
+      errors.push({ type: 'FieldValueDuplicate', field: `${at}.name`, value: webhook.name });
+    } else {
+      names.add(webhook.name);
+    }
+    if (!['None', 'NoneOnDryRun'].includes(webhook.sideEffects)) {
+      errors.push({
+        type: 'FieldValueNotSupported',
+        field: `${at}.sideEffects`,
+        value: webhook.sideEffects ?? '',
+        detail: 'supported values: "None", "NoneOnDryRun"',
+      });
+    }
+    if (
+      !Array.isArray(webhook.admissionReviewVersions) ||
+      webhook.admissionReviewVersions.length === 0
+    ) {
+      errors.push({
+        type: 'FieldValueRequired',
+        field: `${at}.admissionReviewVersions`,
+        detail: 'must specify one of v1, v1beta1',
+      });
+    }
+    const client = isObject(webhook.clientConfig) ? webhook.clientConfig : {};
+    if ((client.url === undefined) === (client.service === undefined)) {
+      errors.push({
+        type: 'FieldValueRequired',
+        field: `${at}.clientConfig`,
+        detail: 'exactly one of url or service is required',
+      });
+    }
+  });
+  return errors;
+}

@@ -1,0 +1,198 @@
+import type { KubernetesObject } from '@ops/core';
+import type { PrinterColumn, ResourceType } from '../registry/resource-type.js';
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether an Accept header asks for a `meta.k8s.io` Table (as `kubectl get` does). */
+export function wantsTable(accept: string | undefined): boolean {
+  return accept !== undefined && /as=Table/.test(accept);
+}
+
+/** How long ago, as kubectl prints ages: `45s`, `3m12s`, `5h`, `12d`. */
+export function humanDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 120) return `${s}s`;
+  const minutes = Math.floor(s / 60);
+  if (minutes < 10) return `${minutes}m${s % 60 ? `${s % 60}s` : ''}`;
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 8) return `${hours}h${minutes % 60 ? `${minutes % 60}m` : ''}`;
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  if (days < 8) return `${days}d${hours % 24 ? `${hours % 24}h` : ''}`;
+  if (days < 365 * 2) return `${days}d`;
+  return `${Math.floor(days / 365)}y`;
+}
+
+/** Reads a simple JSONPath (`.status.ready`, `.spec.ports[0].port`) from an object. */
+export function readJsonPath(object: unknown, path: string): unknown {
+  const parts = path
+    .replace(/^\{?\.?/, '')
+    .replace(/\}$/, '')
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== '');
+  let node: unknown = object;
+  for (const part of parts) {
+    if (Array.isArray(node) && /^\d+$/.test(part)) node = node[Number(part)];
+    else if (isObject(node)) node = node[part];
+    else return undefined;
+  }
+  return node;
+}
+
+const computed: Record<string, (object: Json) => unknown> = {
+  '@podReady': (o) => {
+    const statuses = arr(get(o, 'status', 'containerStatuses'));
+    const containers = arr(get(o, 'spec', 'containers'));
+    return `${statuses.filter((s) => isObject(s) && s.ready === true).length}/${containers.length}`;
+  },
+  '@podStatus': (o) => {
+    if (get(o, 'metadata', 'deletionTimestamp')) return 'Terminating';
+    const waiting = arr(get(o, 'status', 'containerStatuses'))
+      .map((s) => get(s, 'state', 'waiting', 'reason'))
+      .find((r) => typeof r === 'string');
+    return waiting ?? get(o, 'status', 'reason') ?? get(o, 'status', 'phase') ?? 'Unknown';
+  },
+  '@podRestarts': (o) =>
+    String(
+      arr(get(o, 'status', 'containerStatuses')).reduce<number>(
+        (n, s) => n + (Number(get(s, 'restartCount')) || 0),
+        0,
+      ),
+    ),
+  '@serviceExternalIP': (o) => {
+    const ips = arr(get(o, 'spec', 'externalIPs'));
+    return ips.length > 0
+      ? ips.join(',')
+      : get(o, 'spec', 'type') === 'LoadBalancer'
+        ? '<pending>'
+        : '<none>';
+  },
+  '@servicePorts': (o) => {
+    const ports = arr(get(o, 'spec', 'ports')).map(
+      (p) =>
+        `${String(get(p, 'port'))}${get(p, 'nodePort') ? `:${String(get(p, 'nodePort'))}` : ''}/${String(get(p, 'protocol') ?? 'TCP')}`,
+    );
+    return ports.length > 0 ? ports.join(',') : '<none>';
+  },
+  '@endpoints': (o) => {
+    const list: string[] = [];
+    for (const subset of arr(get(o, 'subsets'))) {
+      for (const address of arr(get(subset, 'addresses'))) {
+        for (const port of arr(get(subset, 'ports')))
+          list.push(`${String(get(address, 'ip'))}:${String(get(port, 'port'))}`);
+      }
+    }
+    return list.length > 0
+      ? list.slice(0, 3).join(',') + (list.length > 3 ? ` + ${list.length - 3} more...` : '')
+      : '<none>';
+  },
+  '@dataCount': (o) =>
+    Object.keys(isObject(o.data) ? o.data : {}).length +
+    Object.keys(isObject(o.binaryData) ? o.binaryData : {}).length,
+  '@secretsCount': (o) => arr(o.secrets).length,
+  '@webhooksCount': (o) => arr(o.webhooks).length,
+  '@roleRef': (o) => `${String(get(o, 'roleRef', 'kind'))}/${String(get(o, 'roleRef', 'name'))}`,
+  '@deploymentReady': (o) =>
+    `${Number(get(o, 'status', 'readyReplicas') ?? 0)}/${Number(get(o, 'spec', 'replicas') ?? 0)}`,
+  '@nodeStatus': (o) => {
+    const ready = arr(get(o, 'status', 'conditions')).find((c) => get(c, 'type') === 'Ready');
+    const base = get(ready, 'status') === 'True' ? 'Ready' : 'NotReady';
+    return get(o, 'spec', 'unschedulable') ? `${base},SchedulingDisabled` : base;
+  },
+  '@nodeRoles': (o) => {
+    const labels = get(o, 'metadata', 'labels');
+    const roles = Object.keys(isObject(labels) ? labels : {})
+      .filter((l) => l.startsWith('node-role.kubernetes.io/'))
+      .map((l) => l.slice(24));
+    return roles.length > 0 ? roles.join(',') : '<none>';
+  },
+  '@eventLastSeen': (o) =>
+    get(o, 'lastTimestamp') ?? get(o, 'eventTime') ?? get(o, 'metadata', 'creationTimestamp'),
+  '@eventObject': (o) =>
+    `${String(get(o, 'involvedObject', 'kind') ?? '').toLowerCase()}/${String(get(o, 'involvedObject', 'name') ?? '')}`,
+};
+
+function get(value: unknown, ...path: string[]): unknown {
+  let node = value;
+  for (const part of path) {
+    if (!isObject(node)) return undefined;
+    node = node[part];
+  }
+  return node;
+}
+
+function arr(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function cell(column: PrinterColumn, object: Json, now: number): unknown {
+  const raw = column.jsonPath.startsWith('@')
+    ? computed[column.jsonPath]?.(object)
+    : readJsonPath(object, column.jsonPath);
+  if (column.type === 'date') {
+    if (typeof raw !== 'string') return '<unknown>';
+    const then = Date.parse(raw);
+    return Number.isNaN(then) ? '<invalid>' : humanDuration((now - then) / 1000);
+  }
+  if (raw === undefined || raw === null) return column.jsonPath.startsWith('@') ? '<none>' : null;
+  if (typeof raw === 'object') return JSON.stringify(raw);
+  return raw;
+}
+
+/** The columns a resource prints: Name, then its own; custom resources add Age when none is a date. */
+function columnsOf(type: ResourceType): PrinterColumn[] {
+  const columns = [...type.printerColumns];
+  if (
+    type.custom &&
+    !columns.some((c) => c.type === 'date' && c.jsonPath === '.metadata.creationTimestamp')
+  ) {
+    columns.push({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' });
+  }
+  return columns;
+}
+
+/**
+ * A `meta.k8s.io/v1` Table of objects, as kube-apiserver serves `kubectl get`: the Name
+ * column, then the resource's printer columns; each row carries the object's metadata.
+ */
+export function toTable(
+  type: ResourceType,
+  objects: readonly KubernetesObject[],
+  resourceVersion: string,
+  extra: Json = {},
+): Json {
+  const now = Date.now();
+  const columns = columnsOf(type);
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: { resourceVersion, ...extra },
+    columnDefinitions: [
+      {
+        name: 'Name',
+        type: 'string',
+        format: 'name',
+        description: 'Name must be unique within a namespace.',
+        priority: 0,
+      },
+      ...columns.map((c) => ({
+        name: c.name,
+        type: c.type,
+        format: c.format ?? '',
+        description: c.description ?? '',
+        priority: c.priority ?? 0,
+      })),
+    ],
+    rows: objects.map((object) => ({
+      cells: [object.metadata?.name ?? '', ...columns.map((c) => cell(c, object as Json, now))],
+      object: {
+        kind: 'PartialObjectMetadata',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: object.metadata ?? {},
+      },
+    })),
+  };
+}

@@ -1,0 +1,62 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const kubectl = process.env.KUBECTL ?? 'kubectl';
+let child: ChildProcess | undefined;
+
+afterEach(() => {
+  child?.kill('SIGTERM');
+  child = undefined;
+});
+
+function start(args: string[]): Promise<string> {
+  child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child?.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('kubeconfig written')) resolve(output);
+    });
+    child?.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child?.on('exit', (code) => reject(new Error(`local-cluster exited with ${code}: ${output}`)));
+  });
+}
+
+// The built CLI (turbo builds the package before its tests), driven as users drive it.
+describe('local-cluster CLI', () => {
+  it('serves HTTPS, writes a kubeconfig the real kubectl uses, and stops on SIGTERM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'local-cluster-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    const output = await start(['--port', '0', '--kubeconfig', kubeconfig]);
+    expect(output).toMatch(/serving https:\/\/127\.0\.0\.1:\d+/);
+    const { stdout } = await run(kubectl, ['--kubeconfig', kubeconfig, 'get', 'namespaces', '-o', 'name']);
+    expect(stdout).toContain('namespace/kube-system');
+    const exited = new Promise((resolve) => child?.on('exit', resolve));
+    child?.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves plain HTTP with --http and enforces RBAC with --rbac', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'local-cluster-'));
+    const output = await start(['--port', '0', '--http', '--rbac', '--kubeconfig', join(dir, 'kubeconfig')]);
+    expect(output).toMatch(/serving http:\/\/127\.0\.0\.1:\d+ \(RBAC enforced\)/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('rejects bad flags with a message saying what is wrong', async () => {
+    await expect(run(process.execPath, [cli, '--port', 'abc'])).rejects.toMatchObject({ stderr: expect.stringContaining('--port must be a number from 0 to 65535, got "abc"') });
+    await expect(run(process.execPath, [cli, '--bogus'])).rejects.toMatchObject({ stderr: expect.stringContaining("Unknown option '--bogus'") });
+    const { stdout } = await run(process.execPath, [cli, '--help']);
+    expect(stdout).toContain('Usage: local-cluster');
+  });
+});

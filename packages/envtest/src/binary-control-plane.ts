@@ -1,0 +1,223 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import YAML from 'yaml';
+
+/** A running etcd + kube-apiserver pair started from binaries. */
+export interface BinaryControlPlane {
+  kubeconfig: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startProcess(binary: string, args: string[], name: string, logs: string[]): ChildProcess {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const keep = (chunk: Buffer) => {
+    logs.push(chunk.toString('utf8'));
+    if (logs.length > 200) logs.shift();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.on('error', (error) => logs.push(`${name}: ${error.message}`));
+  return child;
+}
+
+async function waitHealthy(
+  url: string,
+  ca: () => Promise<string | undefined>,
+  child: ChildProcess,
+  name: string,
+  logs: string[],
+  timeoutMs: number,
+): Promise<void> {
+  const { default: https } = await import('node:https');
+  const { default: http } = await import('node:http');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(
+        `${name} exited with code ${child.exitCode} before becoming healthy:\n${logs.join('').slice(-4000)}`,
+      );
+    }
+    const healthy = await new Promise<boolean>((resolve) => {
+      ca().then(
+        (caPem) => {
+          const target = new URL(url);
+          const transport = target.protocol === 'https:' ? https : http;
+          const request = transport.get(
+            target,
+            { ...(caPem ? { ca: caPem } : { rejectUnauthorized: false }), timeout: 1000 },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode === 200);
+            },
+          );
+          request.on('error', () => resolve(false));
+          request.on('timeout', () => request.destroy());
+        },
+        () => resolve(false),
+      );
+    });
+    if (healthy) return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${name} did not become healthy at ${url} within ${timeoutMs} ms:\n${logs.join('').slice(-4000)}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Starts real `etcd` and `kube-apiserver` from `assetsDir` (as controller-runtime's envtest
+ * does with KUBEBUILDER_ASSETS): etcd on free loopback ports with a throwaway data dir, and
+ * kube-apiserver with RBAC authorization, a static admin token in `system:masters`, and
+ * service-account keys generated for the run. Resolves once `/readyz` answers 200.
+ *
+ * @throws {Error} naming the missing binary, or quoting the process's last log lines when it
+ *   exits or stays unhealthy.
+ */
+export async function startBinaryControlPlane(
+  assetsDir: string,
+  options: { timeoutMs?: number } = {},
+): Promise<BinaryControlPlane> {
+  const etcdBinary = join(assetsDir, 'etcd');
+  const apiserverBinary = join(assetsDir, 'kube-apiserver');
+  for (const binary of [etcdBinary, apiserverBinary]) {
+    if (!existsSync(binary)) {
+      throw new Error(
+        `KUBEBUILDER_ASSETS=${assetsDir} has no ${binary.slice(assetsDir.length + 1)}; download the envtest binaries (setup-envtest use) or unset KUBEBUILDER_ASSETS to use the local API server`,
+      );
+    }
+  }
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const dir = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
+  const logs: string[] = [];
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    for (const child of children.reverse()) {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve(undefined);
+          }, 5000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve(undefined);
+          });
+        });
+      }
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    const [clientPort, peerPort, securePort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const etcdUrl = `http://127.0.0.1:${clientPort}`;
+    children.push(
+      startProcess(
+        etcdBinary,
+        [
+          '--data-dir',
+          join(dir, 'etcd'),
+          '--listen-client-urls',
+          etcdUrl,
+          '--advertise-client-urls',
+          etcdUrl,
+          '--listen-peer-urls',
+          `http://127.0.0.1:${peerPort}`,
+          '--unsafe-no-fsync',
+        ],
+        'etcd',
+        logs,
+      ),
+    );
+    await waitHealthy(
+      `${etcdUrl}/health`,
+      async () => undefined,
+      children[0] as ChildProcess,
+      'etcd',
+      logs,
+      timeoutMs,
+    );
+    const token = randomBytes(24).toString('hex');
+    await writeFile(join(dir, 'tokens.csv'), `${token},admin,admin,"system:masters"\n`);
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await writeFile(join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    await writeFile(join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+    const certDir = join(dir, 'certs');
+    children.push(
+      startProcess(
+        apiserverBinary,
+        [
+          `--etcd-servers=${etcdUrl}`,
+          `--cert-dir=${certDir}`,
+          `--secure-port=${securePort}`,
+          '--bind-address=127.0.0.1',
+          '--advertise-address=127.0.0.1',
+          '--service-cluster-ip-range=10.0.0.0/24',
+          '--authorization-mode=RBAC',
+          `--token-auth-file=${join(dir, 'tokens.csv')}`,
+          `--service-account-key-file=${join(dir, 'sa.pub')}`,
+          `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
+          '--service-account-issuer=https://kubernetes.default.svc',
+          '--allow-privileged=true',
+        ],
+        'kube-apiserver',
+        logs,
+      ),
+    );
+    const caPath = join(certDir, 'apiserver.crt');
+    const readCa = async () => (existsSync(caPath) ? readFile(caPath, 'utf8') : undefined);
+    await waitHealthy(
+      `https://127.0.0.1:${securePort}/readyz`,
+      readCa,
+      children[1] as ChildProcess,
+      'kube-apiserver',
+      logs,
+      timeoutMs,
+    );
+    const ca = (await readCa()) ?? '';
+    const kubeconfig = YAML.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'envtest',
+          cluster: {
+            server: `https://127.0.0.1:${securePort}`,
+            'certificate-authority-data': Buffer.from(ca).toString('base64'),
+          },
+        },
+      ],
+      users: [{ name: 'admin', user: { token } }],
+      contexts: [
+        { name: 'envtest', context: { cluster: 'envtest', user: 'admin', namespace: 'default' } },
+      ],
+      'current-context': 'envtest',
+    });
+    return { kubeconfig, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

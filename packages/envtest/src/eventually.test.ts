@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { consistently, eventually } from './eventually.js';
+
+describe('eventually', () => {
+  it('resolves with the first result that is not false and does not throw', async () => {
+    let calls = 0;
+    const result = await eventually(
+      () => {
+        calls++;
+        if (calls < 3) throw new Error('not yet');
+        return calls === 3 ? false : 'done';
+      },
+      { intervalMs: 1 },
+    );
+    expect(result).toBe('done');
+    expect(calls).toBe(4);
+  });
+
+  it('fails with the last error and the description after the timeout', async () => {
+    await expect(
+      eventually(
+        () => {
+          throw new Error('still pending');
+        },
+        { timeoutMs: 30, intervalMs: 5, description: 'pod ready' },
+      ),
+    ).rejects.toThrow(/condition not met within 30 ms \(pod ready\): still pending/);
+  });
+});
+
+describe('consistently', () => {
+  it('passes while the condition holds for the whole period', async () => {
+    let calls = 0;
+    await consistently(
+      () => {
+        calls++;
+        return true;
+      },
+      { timeoutMs: 30, intervalMs: 5 },
+    );
+    expect(calls).toBeGreaterThan(2);
+  });
+
+  it('fails at the first attempt that does not hold', async () => {
+    let calls = 0;
+    await expect(
+      consistently(() => ++calls < 3, { timeoutMs: 1000, intervalMs: 1, description: 'no writes' }),
+    ).rejects.toThrow('condition stopped holding (no writes): the condition returned false');
+    expect(calls).toBe(3);
+  });
+});

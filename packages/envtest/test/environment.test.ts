@@ -1,0 +1,133 @@
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { Environment, kubeRequest } from '../src/index.js';
+
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+          },
+        },
+      },
+    ],
+  },
+};
+
+describe('Environment (local API server)', () => {
+  it('starts, installs CRDs from a directory so they are served at once, and stops', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'envtest-crds-'));
+    await writeFile(join(dir, 'widgets.yaml'), JSON.stringify(crd));
+    const env = await Environment.start({ crdDirectoryPaths: [dir] });
+    try {
+      expect(env.kind).toBe('local');
+      const created = await kubeRequest(
+        env.kubeConfig,
+        'POST',
+        '/apis/example.com/v1/namespaces/default/widgets',
+        { metadata: { name: 'w' }, spec: { size: 3 } },
+      );
+      expect(created.status).toBe(201);
+      await env.installCrds([crd]);
+    } finally {
+      await env.stop();
+    }
+  });
+
+  it('gives a service-account kubeconfig that RBAC applies to', async () => {
+    const env = await Environment.start({ apiServer: { rbac: true } });
+    try {
+      const kubeconfig = await env.serviceAccountKubeconfig('default', 'operator');
+      const { KubeConfig } = await import('@kubernetes/client-node');
+      const config = new KubeConfig();
+      config.loadFromString(kubeconfig);
+      const denied = await kubeRequest(config, 'GET', '/api/v1/namespaces/default/pods');
+      expect(denied.status).toBe(403);
+      expect((denied.body as { message: string }).message).toContain(
+        'User "system:serviceaccount:default:operator" cannot list resource "pods"',
+      );
+    } finally {
+      await env.stop();
+    }
+  });
+
+  it('fails clearly when a CRD path is missing', async () => {
+    await expect(Environment.start({ crdDirectoryPaths: ['/no/crds'] })).rejects.toThrow(
+      'manifest path /no/crds does not exist',
+    );
+  });
+});
+
+describe('Environment (binaries from KUBEBUILDER_ASSETS)', () => {
+  it('names a missing binary', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'envtest-assets-'));
+    await expect(Environment.start({ binaryAssetsDirectory: dir })).rejects.toThrow(
+      `KUBEBUILDER_ASSETS=${dir} has no etcd`,
+    );
+  });
+
+  it('starts etcd and kube-apiserver as processes with the flags they need, and stops them', {
+    timeout: 40_000,
+  }, async () => {
+    // Stand-ins for the real binaries, speaking their command lines: the fake etcd answers
+    // /health; the fake kube-apiserver is this project's API server (built dist), started on
+    // --secure-port with the token from --token-auth-file, its CA written to --cert-dir.
+    const dir = await mkdtemp(join(tmpdir(), 'envtest-fake-assets-'));
+    const here = dirname(fileURLToPath(import.meta.url));
+    const apiserverDist = join(here, '..', 'node_modules', '@ops', 'apiserver', 'dist', 'index.js');
+    await writeFile(
+      join(dir, 'etcd'),
+      `#!/usr/bin/env node
+const http = require('node:http');
+const url = new URL(process.argv.find((a, i) => process.argv[i - 1] === '--listen-client-urls'));
+http.createServer((req, res) => res.end('{"health":"true"}')).listen(Number(url.port), '127.0.0.1');
+process.on('SIGTERM', () => process.exit(0));
+`,
+    );
+    await writeFile(
+      join(dir, 'kube-apiserver'),
+      `#!/usr/bin/env node
+const { readFileSync, mkdirSync, writeFileSync } = require('node:fs');
+const flag = (name) => process.argv.find((a) => a.startsWith('--' + name + '='))?.split('=').slice(1).join('=');
+(async () => {
+  const { ApiServer, createServingCertificates } = await import(${JSON.stringify(apiserverDist)});
+  const token = readFileSync(flag('token-auth-file'), 'utf8').split(',')[0];
+  const certificates = await createServingCertificates(['localhost', '127.0.0.1']);
+  mkdirSync(flag('cert-dir'), { recursive: true });
+  writeFileSync(flag('cert-dir') + '/apiserver.crt', certificates.caCert);
+  const server = await ApiServer.start({ port: Number(flag('secure-port')), adminToken: token, certificates, rbac: flag('authorization-mode') === 'RBAC' });
+  process.on('SIGTERM', () => server.stop().then(() => process.exit(0)));
+})();
+`,
+    );
+    await chmod(join(dir, 'etcd'), 0o755);
+    await chmod(join(dir, 'kube-apiserver'), 0o755);
+    const env = await Environment.start({
+      binaryAssetsDirectory: dir,
+      crds: [crd],
+      timeoutMs: 20_000,
+    });
+    try {
+      expect(env.kind).toBe('binaries');
+      const listed = await kubeRequest(env.kubeConfig, 'GET', '/apis/example.com/v1/widgets');
+      expect(listed.status).toBe(200);
+    } finally {
+      await env.stop();
+    }
+  });
+});

@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
+
+describe('README', () => {
+  it('shows the example verbatim, and the example runs (its asserts hold)', async () => {
+    expect(read('../README.md')).toContain(read('../examples/environment.ts').trim());
+    await expect(import('../examples/environment.js')).resolves.toBeDefined();
+  });
+});
