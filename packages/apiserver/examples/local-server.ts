@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { KubeConfig, CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { ApiServer } from '@ops/apiserver';
 
 // An HTTPS API server on a free port, with `default` and `kube-system` namespaces.
@@ -14,13 +14,21 @@ try {
     namespace: 'default',
     body: { metadata: { name: 'settings', labels: { app: 'demo' } }, data: { color: 'blue' } },
   });
-  const list = await core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'app=demo' });
-  assert.deepEqual(list.items.map((item) => item.metadata?.name), ['settings']);
+  const list = await core.listNamespacedConfigMap({
+    namespace: 'default',
+    labelSelector: 'app=demo',
+  });
+  assert.deepEqual(
+    list.items.map((item) => item.metadata?.name),
+    ['settings'],
+  );
 
   // Faults, for reliability tests: drop every watch, or fail the next create with a 409.
   server.dropWatches();
   server.injectFault({ verb: 'create', resource: 'configmaps', code: 409, count: 1 });
-  await assert.rejects(core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'x' } } }));
+  await assert.rejects(
+    core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'x' } } }),
+  );
 } finally {
   await server.stop();
 }

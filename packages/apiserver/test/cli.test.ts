@@ -38,7 +38,14 @@ describe('local-cluster CLI', () => {
     const kubeconfig = join(dir, 'kubeconfig');
     const output = await start(['--port', '0', '--kubeconfig', kubeconfig]);
     expect(output).toMatch(/serving https:\/\/127\.0\.0\.1:\d+/);
-    const { stdout } = await run(kubectl, ['--kubeconfig', kubeconfig, 'get', 'namespaces', '-o', 'name']);
+    const { stdout } = await run(kubectl, [
+      '--kubeconfig',
+      kubeconfig,
+      'get',
+      'namespaces',
+      '-o',
+      'name',
+    ]);
     expect(stdout).toContain('namespace/kube-system');
     const exited = new Promise((resolve) => child?.on('exit', resolve));
     child?.kill('SIGTERM');
@@ -48,14 +55,25 @@ describe('local-cluster CLI', () => {
 
   it('serves plain HTTP with --http and enforces RBAC with --rbac', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'local-cluster-'));
-    const output = await start(['--port', '0', '--http', '--rbac', '--kubeconfig', join(dir, 'kubeconfig')]);
+    const output = await start([
+      '--port',
+      '0',
+      '--http',
+      '--rbac',
+      '--kubeconfig',
+      join(dir, 'kubeconfig'),
+    ]);
     expect(output).toMatch(/serving http:\/\/127\.0\.0\.1:\d+ \(RBAC enforced\)/);
     await rm(dir, { recursive: true, force: true });
   });
 
   it('rejects bad flags with a message saying what is wrong', async () => {
-    await expect(run(process.execPath, [cli, '--port', 'abc'])).rejects.toMatchObject({ stderr: expect.stringContaining('--port must be a number from 0 to 65535, got "abc"') });
-    await expect(run(process.execPath, [cli, '--bogus'])).rejects.toMatchObject({ stderr: expect.stringContaining("Unknown option '--bogus'") });
+    await expect(run(process.execPath, [cli, '--port', 'abc'])).rejects.toMatchObject({
+      stderr: expect.stringContaining('--port must be a number from 0 to 65535, got "abc"'),
+    });
+    await expect(run(process.execPath, [cli, '--bogus'])).rejects.toMatchObject({
+      stderr: expect.stringContaining("Unknown option '--bogus'"),
+    });
     const { stdout } = await run(process.execPath, [cli, '--help']);
     expect(stdout).toContain('Usage: local-cluster');
   });
