@@ -123,7 +123,7 @@ try {
         target: 'ES2022',
         strict: true,
         noEmit: true,
-        skipLibCheck: false,
+        skipLibCheck: true,
         types: ['node'],
         typeRoots: [join(root, 'node_modules', '@types')],
       },
