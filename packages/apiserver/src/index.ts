@@ -12,6 +12,8 @@ export {
   type StatusReason,
 } from './api/status-error.js';
 export type { UserInfo } from './auth/index.js';
+export { type ClusterOptions, SimulatedCluster } from './cluster/index.js';
+export { decodeKubernetesProtobuf, isProtobufContentType } from './protobuf/index.js';
 export type { CustomResourceDefinition } from './registry/resource-registry.js';
 export type { PrinterColumn, ResourceType } from './registry/resource-type.js';
 export type { Admission, AdmissionAttributes } from './server/admission.js';

@@ -81,12 +81,18 @@ export async function startCluster(options: EnvironmentOptions = {}): Promise<Te
         );
         return stdout;
       } catch (error) {
-        const failure = error as { stderr?: string; code?: string; message: string };
+        const failure = error as {
+          stderr?: string;
+          stdout?: string;
+          code?: string;
+          message: string;
+        };
         if (failure.code === 'ENOENT')
           throw new Error(
             `kubectl is not installed: install it or set KUBECTL (${failure.message})`,
           );
-        throw new Error(failure.stderr?.trim() || failure.message);
+        // A failing kubectl explains itself on stderr; `auth can-i` answers "no" on stdout.
+        throw new Error(failure.stderr?.trim() || failure.stdout?.trim() || failure.message);
       }
     },
     async stop() {

@@ -204,7 +204,7 @@ function api(
 }
 
 beforeAll(async () => {
-  server = await ApiServer.start();
+  server = await ApiServer.start({ cluster: false });
   admission = new WebhookAdmission({ store: server.store });
   server.setAdmission(admission);
 });

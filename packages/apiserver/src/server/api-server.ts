@@ -18,7 +18,9 @@ import {
   serviceAccountUser,
   type UserInfo,
 } from '../auth/index.js';
+import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
 import { patchTypeFromContentType } from '../patch/index.js';
+import { decodeKubernetesProtobuf, isProtobufContentType } from '../protobuf/index.js';
 import { virtualResources } from '../registry/builtin-resources.js';
 import { type CustomResourceDefinition, ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
@@ -65,6 +67,8 @@ export interface ApiServerOptions {
   adminToken?: string;
   /** Serving certificates to use instead of generated ones (HTTPS only). */
   certificates?: ServingCertificates;
+  /** The simulated cluster (controllers, scheduler, kubelet): on by default; see {@link ClusterOptions}. */
+  cluster?: boolean | ClusterOptions;
 }
 
 /** What a request was found to be. */
@@ -96,6 +100,8 @@ export class ApiServer {
   readonly registry = new ResourceRegistry();
   readonly resources: ResourceService;
   readonly faults = new FaultRules();
+  /** The simulated cluster around the server; started by `start()`, stopped by `stop()`. */
+  readonly cluster: SimulatedCluster;
   /** Token of the built-in `admin` user (group `system:masters`). */
   readonly adminToken: string;
   private readonly tokens = new Map<string, UserInfo>();
@@ -137,6 +143,7 @@ export class ApiServer {
           .map((t) => t.version),
     });
     this.resources.admission = this.webhookAdmission;
+    this.cluster = new SimulatedCluster(this, options.cluster);
   }
 
   /** Starts a server and resolves once it listens; `default` and `kube-system` namespaces exist. */
@@ -201,6 +208,7 @@ export class ApiServer {
         system,
       );
     }
+    await this.cluster.start();
   }
 
   /** The server's URL, e.g. `https://127.0.0.1:43123`. */
@@ -312,6 +320,7 @@ export class ApiServer {
 
   /** Stops listening and closes every connection. */
   async stop(): Promise<void> {
+    await this.cluster.stop();
     for (const watch of [...this.watches]) watch.close();
     const server = this.server;
     if (server === undefined) return;
@@ -539,7 +548,7 @@ export class ApiServer {
           namespace,
           name,
           body,
-          subresource === 'finalize' ? '' : subresource,
+          subresource,
           context,
         );
         return this.sendJson(res, 200, this.resources.present(type, updated), warnings);
@@ -913,7 +922,12 @@ export class ApiServer {
       }
       chunks.push(chunk as Buffer);
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const buffer = Buffer.concat(chunks);
+    if (!patch && isProtobufContentType(req.headers['content-type'] ?? '') && buffer.length > 0) {
+      // client-go >= 1.32 typed clients (kubectl create, auth can-i...) send protobuf.
+      return decodeKubernetesProtobuf(buffer);
+    }
+    const text = buffer.toString('utf8');
     if (text.trim() === '') {
       if (optional) return undefined;
       throw StatusError.badRequest('the request body is empty; send the object as JSON');
@@ -985,6 +999,22 @@ export class ApiServer {
       case 'POST /__ops/webhook-tls/restore':
         this.restoreWebhookTls();
         return this.sendJson(res, 200, this.webhookAdmission.tlsCuts());
+      case 'POST /__ops/pods/finish':
+      case 'POST /__ops/pods/fail': {
+        const ns = typeof body.namespace === 'string' ? body.namespace : '';
+        const name = typeof body.name === 'string' ? body.name : '';
+        if (!ns || !name)
+          throw StatusError.badRequest(
+            'send {"namespace": "...", "name": "...", "phase": "Succeeded"|"Failed", "exitCode": <n>}',
+          );
+        const exitCode = typeof body.exitCode === 'number' ? body.exitCode : undefined;
+        const phase = path === '/__ops/pods/fail' ? 'Failed' : body.phase;
+        return this.sendJson(
+          res,
+          200,
+          await this.cluster.finishPod(ns, name, phase as 'Succeeded' | 'Failed', exitCode),
+        );
+      }
       case 'POST /__ops/tokens': {
         const ns = typeof body.namespace === 'string' ? body.namespace : '';
         const name = typeof body.serviceAccount === 'string' ? body.serviceAccount : '';

@@ -89,8 +89,9 @@ export interface WriteHooks {
     object: KubernetesObject,
   ): void;
   /**
-   * Called when a delete is requested and before the default handling; returns true when it
-   * handled the delete itself (graceful Pod deletion).
+   * Called when a delete is requested, before the default handling: returns a grace period in
+   * seconds when the object is to be deleted gracefully (a scheduled Pod, which the kubelet
+   * then removes), or undefined to delete it at once.
    */
   deleteGracefully?(
     type: ResourceType,
@@ -403,12 +404,20 @@ export class ResourceService {
         next = stored.copy();
         if (status === undefined) delete next.status;
         else next.status = status;
+      } else if (subresource === 'finalize') {
+        // namespaces/finalize changes spec.finalizers and nothing else.
+        const finalizers = isObject(next.spec) ? next.spec.finalizers : undefined;
+        next = stored.copy();
+        next.spec = {
+          ...(isObject(next.spec) ? next.spec : {}),
+          finalizers: Array.isArray(finalizers) ? finalizers : [],
+        };
       } else if (type.subresources.status) {
         if (old.status === undefined) delete next.status;
         else next.status = structuredClone(old.status);
       }
       this.keepSystemFields(next, old);
-      strategy.prepareForUpdate?.(next, old);
+      if (subresource !== 'finalize') strategy.prepareForUpdate?.(next, old);
       if (subresource !== 'status') this.applySchema(type, next, context);
       const attributes = this.attributes(type, subresource, 'UPDATE', namespace, name, context);
       let admitted = await this.admission.mutate(attributes, next, old);
@@ -435,7 +444,12 @@ export class ResourceService {
       if (context.dryRun) return admitted;
       const revision = this.store.nextRevision();
       meta.resourceVersion = String(revision);
-      if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
+      if (
+        meta.deletionTimestamp &&
+        (meta.finalizers ?? []).length === 0 &&
+        !hasSpecFinalizers(admitted) &&
+        (meta.deletionGracePeriodSeconds ?? 0) === 0
+      ) {
         this.store.remove(storageKey, key, admitted, revision);
         this.hooks.afterWrite?.(type, 'delete', admitted);
         return admitted;
@@ -507,9 +521,25 @@ export class ResourceService {
       Array.isArray(object.spec.finalizers) &&
       object.spec.finalizers.length > 0;
     if (meta.deletionTimestamp !== undefined) {
-      if (finalizers.length === (meta.finalizers ?? []).length || context.dryRun)
-        return stored.object;
-      meta.finalizers = finalizers;
+      // Already being deleted: a shorter grace period takes effect, and grace 0 without
+      // finalizers removes the object, as kube-apiserver does; new propagation finalizers are
+      // added.
+      const grace = options.gracePeriodSeconds;
+      const shorter = grace !== undefined && grace < (meta.deletionGracePeriodSeconds ?? 0);
+      const unchanged = finalizers.length === (meta.finalizers ?? []).length && !shorter;
+      if (unchanged || context.dryRun) return stored.object;
+      if (finalizers.length > 0) meta.finalizers = finalizers;
+      if (shorter) {
+        meta.deletionGracePeriodSeconds = grace;
+        meta.deletionTimestamp = timestamp(new Date(this.now().getTime() + (grace ?? 0) * 1000));
+      }
+      if (shorter && grace === 0 && finalizers.length === 0 && !hasSpecFinalizers(object)) {
+        const revision = this.store.nextRevision();
+        meta.resourceVersion = String(revision);
+        this.store.remove(storageKey, key, object, revision);
+        this.hooks.afterWrite?.(type, 'delete', object);
+        return object;
+      }
       return this.commitUpdate(type, storageKey, key, object);
     }
     const graceful = this.hooks.deleteGracefully?.(type, stored.object, options);
@@ -738,6 +768,16 @@ export class ResourceService {
       options: {},
     };
   }
+}
+
+/** Whether a Namespace still has `spec.finalizers` (it is removed only once they are gone). */
+function hasSpecFinalizers(object: KubernetesObject): boolean {
+  return (
+    object.kind === 'Namespace' &&
+    isObject(object.spec) &&
+    Array.isArray(object.spec.finalizers) &&
+    object.spec.finalizers.length > 0
+  );
 }
 
 interface ContinueToken {

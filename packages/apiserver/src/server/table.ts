@@ -128,7 +128,7 @@ function arr(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function cell(column: PrinterColumn, object: Json, now: number): unknown {
+function cell(column: PrinterColumn, object: Json, now: number, builtin: boolean): unknown {
   const raw = column.jsonPath.startsWith('@')
     ? computed[column.jsonPath]?.(object)
     : readJsonPath(object, column.jsonPath);
@@ -137,7 +137,11 @@ function cell(column: PrinterColumn, object: Json, now: number): unknown {
     const then = Date.parse(raw);
     return Number.isNaN(then) ? '<invalid>' : humanDuration((now - then) / 1000);
   }
-  if (raw === undefined || raw === null) return column.jsonPath.startsWith('@') ? '<none>' : null;
+  if (raw === undefined || raw === null) {
+    // Built-in printers print omitted counts (Go's omitempty zeros) as 0; CRD columns are null.
+    if (builtin && column.type === 'integer') return 0;
+    return column.jsonPath.startsWith('@') ? '<none>' : null;
+  }
   if (typeof raw === 'object') return JSON.stringify(raw);
   return raw;
 }
@@ -187,7 +191,10 @@ export function toTable(
       })),
     ],
     rows: objects.map((object) => ({
-      cells: [object.metadata?.name ?? '', ...columns.map((c) => cell(c, object as Json, now))],
+      cells: [
+        object.metadata?.name ?? '',
+        ...columns.map((c) => cell(c, object as Json, now, !type.custom)),
+      ],
       object: {
         kind: 'PartialObjectMetadata',
         apiVersion: 'meta.k8s.io/v1',

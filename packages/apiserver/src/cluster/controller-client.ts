@@ -1,0 +1,133 @@
+import type { KubernetesObject } from '@ops/core';
+import { StatusError } from '../api/status-error.js';
+import type { UserInfo } from '../auth/index.js';
+import type { ResourceRegistry } from '../registry/resource-registry.js';
+import { objectKey, type ResourceType } from '../registry/resource-type.js';
+import type { DeleteOptions, ResourceService } from '../server/resource-service.js';
+import type { ObjectStore } from '../store/object-store.js';
+
+/** What the simulated cluster needs of the API server: an `ApiServer` is one. */
+export interface ClusterHost {
+  readonly store: ObjectStore;
+  readonly registry: ResourceRegistry;
+  readonly resources: ResourceService;
+}
+
+/** The users the simulated components write as. */
+export const clusterUsers = {
+  controllerManager: { name: 'system:kube-controller-manager', groups: ['system:masters'] },
+  scheduler: { name: 'system:kube-scheduler', groups: ['system:masters'] },
+  kubelet: (node: string): UserInfo => ({
+    name: `system:node:${node}`,
+    groups: ['system:nodes', 'system:masters'],
+  }),
+} as const;
+
+/**
+ * A controller's access to the server. Reads come straight from the store and return the
+ * stored objects themselves: callers must not mutate them (clone first). Writes go through
+ * {@link ResourceService} as `user`, so admission and validation apply as to any client.
+ */
+export class ControllerClient {
+  constructor(
+    private readonly host: ClusterHost,
+    readonly user: UserInfo,
+  ) {}
+
+  /**
+   * The served type of `group/plural` (any version).
+   *
+   * @throws {Error} when the server does not serve it (a built-in always is).
+   */
+  type(group: string, plural: string): ResourceType {
+    const type = this.host.registry.findAnyVersion(group, plural);
+    if (type === undefined)
+      throw new Error(`the server does not serve ${plural}${group ? `.${group}` : ''}`);
+    return type;
+  }
+
+  /** The stored object, or undefined. Do not mutate it. */
+  get(
+    group: string,
+    plural: string,
+    namespace: string,
+    name: string,
+  ): KubernetesObject | undefined {
+    return this.host.store.get(`${group}/${plural}`, objectKey(namespace || undefined, name))
+      ?.object;
+  }
+
+  /** The stored objects of a resource, in one namespace when given. Do not mutate them. */
+  list(group: string, plural: string, namespace?: string): KubernetesObject[] {
+    const prefix = namespace ? `${namespace}/` : undefined;
+    const result: KubernetesObject[] = [];
+    for (const stored of this.host.store.list(`${group}/${plural}`)) {
+      if (prefix === undefined || stored.key.startsWith(prefix)) result.push(stored.object);
+    }
+    return result;
+  }
+
+  /** Creates an object. Throws the server's StatusError (409 AlreadyExists, 422 Invalid, webhook denials). */
+  create(
+    group: string,
+    plural: string,
+    namespace: string,
+    body: KubernetesObject,
+  ): Promise<KubernetesObject> {
+    return this.host.resources.create(this.type(group, plural), namespace, body, {
+      user: this.user,
+    });
+  }
+
+  /**
+   * Replaces an object (or a subresource of it). Bodies carry the resourceVersion they were
+   * computed from, so a concurrent change is a 409 Conflict, which the reconcile loop retries.
+   */
+  update(
+    group: string,
+    plural: string,
+    object: KubernetesObject,
+    subresource = '',
+  ): Promise<KubernetesObject> {
+    const meta = object.metadata ?? {};
+    return this.host.resources.update(
+      this.type(group, plural),
+      meta.namespace ?? '',
+      meta.name ?? '',
+      object,
+      subresource,
+      {
+        user: this.user,
+      },
+    );
+  }
+
+  /** Deletes an object; false when it was already gone. */
+  async delete(
+    group: string,
+    plural: string,
+    namespace: string,
+    name: string,
+    options: DeleteOptions = {},
+  ): Promise<boolean> {
+    try {
+      await this.host.resources.delete(this.type(group, plural), namespace, name, options, {
+        user: this.user,
+      });
+      return true;
+    } catch (error) {
+      if (StatusError.isInstance(error) && error.code === 404) return false;
+      throw error;
+    }
+  }
+}
+
+/** Whether an error is the server's 404 NotFound. */
+export function isNotFound(error: unknown): boolean {
+  return StatusError.isInstance(error) && error.code === 404;
+}
+
+/** Whether an error is the server's 409 (Conflict or AlreadyExists). */
+export function isConflict(error: unknown): boolean {
+  return StatusError.isInstance(error) && error.code === 409;
+}

@@ -1,0 +1,188 @@
+import type { KubernetesObject } from '@ops/core';
+import { StatusError } from '../api/status-error.js';
+import { stableStringify, timestamp } from '../server/object-metadata.js';
+import type { StoreEvent } from '../store/object-store.js';
+import {
+  isPodActive,
+  isPodReady,
+  msUntilAvailable,
+  removeCondition,
+  setCondition,
+} from './conditions.js';
+import type { Controller } from './controller.js';
+import type { ControllerClient } from './controller-client.js';
+import {
+  controllerName,
+  controllerReference,
+  controllerUid,
+  type Json,
+  namespacedKey,
+  numberOr,
+  objectOr,
+  objectsOf,
+  specOf,
+  splitKey,
+  statusOf,
+} from './json.js';
+import type { ReconcileResult } from './reconcile-loop.js';
+
+const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+
+/**
+ * Orders Pods for scale-down as kube's ReplicaSet controller does (first is deleted first):
+ * unscheduled before scheduled, Pending before Unknown before Running, not ready before
+ * ready, then the newest first.
+ */
+export function comparePodsForDeletion(a: KubernetesObject, b: KubernetesObject): number {
+  const assigned = (pod: KubernetesObject) => (specOf(pod).nodeName ? 1 : 0);
+  if (assigned(a) !== assigned(b)) return assigned(a) - assigned(b);
+  const rank = (pod: KubernetesObject) => phaseRank[String(statusOf(pod).phase)] ?? 1;
+  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  const ready = (pod: KubernetesObject) => (isPodReady(pod) ? 1 : 0);
+  if (ready(a) !== ready(b)) return ready(a) - ready(b);
+  const created = (pod: KubernetesObject) => pod.metadata?.creationTimestamp ?? '';
+  if (created(a) !== created(b)) return created(a) > created(b) ? -1 : 1;
+  return (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1;
+}
+
+/**
+ * The ReplicaSet controller of kube-controller-manager: keeps `spec.replicas` active Pods
+ * (not terminal, not being deleted) controlled by each ReplicaSet, creating them from the
+ * template (generateName `<rs>-`, the template's labels and annotations, a controller
+ * reference with `blockOwnerDeletion`) and deleting extras (see
+ * {@link comparePodsForDeletion}); writes `status` (replicas, fullyLabeledReplicas,
+ * readyReplicas, availableReplicas with `minReadySeconds`, observedGeneration, and a
+ * `ReplicaFailure` condition while Pods cannot be created) only when it changes. A
+ * ReplicaSet being deleted only gets its status updated. Orphan Pods matching the selector
+ * are not adopted. Keys are `namespace/name`.
+ */
+export class ReplicaSetController implements Controller {
+  readonly name = 'replicaset';
+
+  constructor(private readonly client: ControllerClient) {}
+
+  initialKeys(): string[] {
+    return this.client.list('apps', 'replicasets').flatMap((rs) => namespacedKey(rs) ?? []);
+  }
+
+  keysFor(resource: string, event: StoreEvent): string[] {
+    if (resource === 'apps/replicasets') return [event.current.key];
+    if (resource !== '/pods') return [];
+    const keys = new Set<string>();
+    for (const pod of [event.current.object, event.previous?.object]) {
+      const name = controllerName(pod, 'ReplicaSet');
+      if (name !== undefined) keys.add(`${pod?.metadata?.namespace ?? ''}/${name}`);
+    }
+    return [...keys];
+  }
+
+  async reconcile(key: string): Promise<ReconcileResult | undefined> {
+    const { namespace, name } = splitKey(key);
+    const rs = this.client.get('apps', 'replicasets', namespace, name);
+    if (rs === undefined) return undefined;
+    let failure: unknown;
+    if (rs.metadata?.deletionTimestamp === undefined) {
+      try {
+        await this.manageReplicas(rs);
+      } catch (error) {
+        if (StatusError.isInstance(error) && (error.code === 409 || error.code === 404))
+          throw error;
+        failure = error;
+      }
+    }
+    const result = await this.updateStatus(namespace, name, failure);
+    if (failure !== undefined) throw failure;
+    return result;
+  }
+
+  private podsOf(rs: KubernetesObject): KubernetesObject[] {
+    const uid = rs.metadata?.uid;
+    return this.client
+      .list('', 'pods', rs.metadata?.namespace)
+      .filter((pod) => controllerUid(pod, 'ReplicaSet') === uid);
+  }
+
+  private async manageReplicas(rs: KubernetesObject): Promise<void> {
+    const namespace = rs.metadata?.namespace ?? '';
+    const active = this.podsOf(rs).filter(isPodActive);
+    const wanted = Math.max(0, numberOr(specOf(rs).replicas, 1));
+    if (active.length < wanted) {
+      for (let i = active.length; i < wanted; i++)
+        await this.client.create('', 'pods', namespace, this.podFor(rs));
+    } else if (active.length > wanted) {
+      const victims = [...active].sort(comparePodsForDeletion).slice(0, active.length - wanted);
+      for (const pod of victims) {
+        await this.client.delete('', 'pods', namespace, pod.metadata?.name ?? '', {
+          preconditions: { uid: pod.metadata?.uid ?? '' },
+        });
+      }
+    }
+  }
+
+  private podFor(rs: KubernetesObject): KubernetesObject {
+    const template = objectOr(specOf(rs).template);
+    const templateMeta = objectOr(template.metadata);
+    const metadata: Json = {
+      generateName: `${rs.metadata?.name ?? ''}-`,
+      namespace: rs.metadata?.namespace,
+      ownerReferences: [controllerReference(rs)],
+    };
+    for (const field of ['labels', 'annotations', 'finalizers']) {
+      if (templateMeta[field] !== undefined) metadata[field] = structuredClone(templateMeta[field]);
+    }
+    return {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata,
+      spec: structuredClone(objectOr(template.spec)),
+    };
+  }
+
+  private async updateStatus(
+    namespace: string,
+    name: string,
+    failure: unknown,
+  ): Promise<ReconcileResult | undefined> {
+    const rs = this.client.get('apps', 'replicasets', namespace, name);
+    if (rs === undefined) return undefined;
+    const spec = specOf(rs);
+    const templateLabels = objectOr(objectOr(objectOr(spec.template).metadata).labels);
+    const minReadySeconds = numberOr(spec.minReadySeconds, 0);
+    const now = new Date();
+    const active = this.podsOf(rs).filter(isPodActive);
+    let fullyLabeled = 0;
+    let ready = 0;
+    let available = 0;
+    let recheck: number | undefined;
+    for (const pod of active) {
+      const labels = pod.metadata?.labels ?? {};
+      if (Object.entries(templateLabels).every(([k, v]) => labels[k] === v)) fullyLabeled++;
+      if (isPodReady(pod)) ready++;
+      const wait = msUntilAvailable(pod, minReadySeconds, now);
+      if (wait === 0) available++;
+      else if (wait !== undefined) recheck = Math.min(recheck ?? wait, wait);
+    }
+    const old = statusOf(rs);
+    let conditions = objectsOf(old.conditions);
+    if (failure !== undefined) {
+      const message = failure instanceof Error ? failure.message : String(failure);
+      conditions = setCondition(
+        conditions,
+        { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message },
+        timestamp(now),
+      );
+    } else {
+      conditions = removeCondition(conditions, 'ReplicaFailure');
+    }
+    const status: Json = { replicas: active.length };
+    if (fullyLabeled > 0) status.fullyLabeledReplicas = fullyLabeled;
+    if (ready > 0) status.readyReplicas = ready;
+    if (available > 0) status.availableReplicas = available;
+    if (rs.metadata?.generation !== undefined) status.observedGeneration = rs.metadata.generation;
+    if (conditions.length > 0) status.conditions = conditions;
+    if (stableStringify(status) !== stableStringify(old)) {
+      await this.client.update('apps', 'replicasets', { ...structuredClone(rs), status }, 'status');
+    }
+    return recheck === undefined ? undefined : { requeueAfterMs: recheck + 5 };
+  }
+}
