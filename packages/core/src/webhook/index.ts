@@ -24,9 +24,9 @@ export {
   admissionReviewApiVersion,
   type GroupVersionKind,
   type GroupVersionResource,
-  type Status,
-  type StatusCause,
-  type StatusDetails,
+  type Status as AdmissionStatus,
+  type StatusCause as AdmissionStatusCause,
+  type StatusDetails as AdmissionStatusDetails,
   type UserInfo,
 } from './admission-review.js';
 export { CertWatcher, type CertWatcherOptions, type ServingCertificate } from './cert-watcher.js';

@@ -1,0 +1,58 @@
+import {
+  createOrUpdate,
+  ignoreNotFound,
+  type KubernetesObject,
+  labelSelectorPredicate,
+  Manager,
+  parseLabelSelector,
+  setupSignalHandler,
+} from '@ops/core';
+
+// Copies the ConfigMap default/shared-settings into every namespace labelled
+// copy-settings=true, and keeps the copies in step with the original.
+const selector = parseLabelSelector('copy-settings=true');
+const manager = new Manager(); // finds its kubeconfig as kubectl does; :8080 metrics, :8081 probes
+
+manager
+  .controller('settings-copier')
+  // Reconcile requests are namespaces: one per labelled namespace.
+  .for(
+    { apiVersion: 'v1', kind: 'Namespace' },
+    { predicates: [labelSelectorPredicate('copy-settings=true')] },
+  )
+  // A change to the original re-syncs every labelled namespace (read from the shared cache).
+  .watches({ apiVersion: 'v1', kind: 'ConfigMap' }, (configMap) =>
+    configMap.metadata?.namespace === 'default' && configMap.metadata.name === 'shared-settings'
+      ? manager.cache
+          .list('v1', 'Namespace', { labelSelector: selector })
+          .map((ns) => ({ namespace: '', name: ns.metadata?.name ?? '' }))
+      : [],
+  )
+  .complete(async ({ name }, { log }) => {
+    // Level-based: look at the world as it is now, whatever event woke us up.
+    const namespace = await ignoreNotFound(
+      manager.client.get<KubernetesObject>('v1', 'Namespace', name),
+    );
+    if (
+      !namespace ||
+      namespace.metadata?.deletionTimestamp ||
+      !selector.matches(namespace.metadata?.labels)
+    )
+      return;
+    const source = await ignoreNotFound(
+      manager.client.get<KubernetesObject>('v1', 'ConfigMap', 'shared-settings', 'default'),
+    );
+    if (!source) return;
+    const copy: KubernetesObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'shared-settings', namespace: name },
+    };
+    const { result } = await createOrUpdate(manager.client, copy, (configMap) => {
+      configMap.data = { ...(source.data as Record<string, string>) };
+    });
+    if (result !== 'unchanged') log.info({ result }, 'copied shared-settings');
+  });
+
+// Runs until SIGTERM or Ctrl-C, then stops gracefully.
+await manager.start(setupSignalHandler());

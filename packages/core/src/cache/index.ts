@@ -1,0 +1,36 @@
+export { InformerRequestError } from '../errors/informer-request-error.js';
+export { InformerSyncError, type InformerSyncErrorReason } from '../errors/informer-sync-error.js';
+export {
+  Backoff,
+  type BackoffOptions,
+  defaultBackoffInitialMs,
+  defaultBackoffMaxMs,
+  defaultBackoffResetAfterMs,
+} from './backoff.js';
+export type { CacheListOptions, CacheReader } from './cache-reader.js';
+export {
+  defaultInformerPageSize,
+  defaultMinWatchTimeoutSeconds,
+  defaultSilentWatchTimeoutMs,
+  type EventHandlerRegistration,
+  Informer,
+  type InformerEventHandlers,
+  type InformerOptions,
+  type InformerStats,
+  type InformerTransport,
+} from './informer.js';
+export {
+  InformerCache,
+  type InformerCacheOptions,
+  type InformerDefaults,
+  type InformerObjectCount,
+  type InformerScope,
+} from './informer-cache.js';
+export {
+  type IndexFunc,
+  InformerStore,
+  namespaceIndex,
+  objectKey,
+  splitObjectKey,
+} from './informer-store.js';
+export { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';

@@ -1,0 +1,300 @@
+import { type Logger, pino } from 'pino';
+import { apiVersionOfDescriptor, type ResourceDescriptor } from '../client/resource-descriptor.js';
+import type { RestMapper } from '../client/rest-mapper.js';
+import type { InformerSyncError } from '../errors/informer-sync-error.js';
+import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import { type Clock, realClock } from '../queue/clock.js';
+import type { CacheListOptions, CacheReader } from './cache-reader.js';
+import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
+import { namespaceIndex } from './informer-store.js';
+
+/** Informer settings an {@link InformerCache} applies to every informer it creates. */
+export type InformerDefaults = Omit<
+  InformerOptions,
+  'transport' | 'descriptor' | 'namespace' | 'logger' | 'clock' | 'random'
+>;
+
+/** Settings of an {@link InformerCache}. */
+export interface InformerCacheOptions {
+  /** How informers reach the API server (usually a `KubeTransport`). */
+  transport: InformerTransport;
+  /** Resolves apiVersion and kind to a resource, for {@link InformerCache.informerFor}. */
+  restMapper: RestMapper;
+  /** Settings for every informer (page size, transform, silence timeout, backoff ...). */
+  informerDefaults?: InformerDefaults;
+  /** Where informers log (default: a silent pino logger). */
+  logger?: Logger;
+  /** Source of time for informers (default real time). */
+  clock?: Clock;
+  /** Source of randomness for informers (default `Math.random`). */
+  random?: () => number;
+}
+
+/** Which informer: a resource and a namespace (`` or absent for all namespaces). */
+export interface InformerScope {
+  /** Restrict the informer to one namespace; ignored for cluster-scoped resources. */
+  namespace?: string;
+}
+
+/** The size of one informer, for the cache's object-count gauge. */
+export interface InformerObjectCount {
+  apiVersion: string;
+  kind: string;
+  /** `` for an informer of all namespaces or of a cluster-scoped kind. */
+  namespace: string;
+  /** Objects cached. */
+  count: number;
+  /** Whether the informer has synced. */
+  synced: boolean;
+}
+
+/**
+ * The shared informer cache: at most one {@link Informer} per apiVersion, kind and
+ * namespace, however many controllers ask, started on first use, and the
+ * {@link CacheReader} that serves the client's reads from them.
+ *
+ * Reading a kind: when the kind has an informer of all namespaces, reads use it; otherwise
+ * they use the informers of single namespaces (a list without a namespace is their union).
+ * A read of a namespace no informer covers throws rather than answering "nothing".
+ *
+ * Guarantees: {@link get} and {@link list} return deep copies (`structuredClone`) that the
+ * caller may change; `has` is true only once every informer the kind's reads would use has
+ * synced. After {@link stop}, every informer is stopped and no informer can be created.
+ */
+export class InformerCache implements CacheReader {
+  private readonly informersByKey = new Map<string, Informer>();
+  /** `apiVersion\nkind` → namespace → informer. */
+  private readonly informersByKind = new Map<string, Map<string, Informer>>();
+  private readonly log: Logger;
+  private stopped = false;
+
+  constructor(private readonly options: InformerCacheOptions) {
+    this.log = options.logger ?? pino({ level: 'silent' });
+  }
+
+  /**
+   * The shared informer of a resource (in one namespace, or all), created and started on
+   * the first call; every later call with the same apiVersion, kind and namespace returns
+   * the same instance.
+   *
+   * @throws {Error} after {@link stop}.
+   */
+  getInformer(descriptor: ResourceDescriptor, scope: InformerScope = {}): Informer {
+    if (this.stopped) {
+      throw new Error(
+        `the informer cache was stopped; cannot start an informer for ${descriptor.kind}`,
+      );
+    }
+    const apiVersion = apiVersionOfDescriptor(descriptor);
+    const namespace = descriptor.namespaced ? (scope.namespace ?? '') : '';
+    const key = informerKey(apiVersion, descriptor.kind, namespace);
+    let informer = this.informersByKey.get(key);
+    if (informer === undefined) {
+      informer = new Informer({
+        ...this.options.informerDefaults,
+        transport: this.options.transport,
+        descriptor,
+        namespace,
+        logger: this.log,
+        clock: this.options.clock ?? realClock,
+        ...(this.options.random ? { random: this.options.random } : {}),
+      });
+      this.informersByKey.set(key, informer);
+      const kindKey = `${apiVersion}\n${descriptor.kind}`;
+      let byNamespace = this.informersByKind.get(kindKey);
+      if (byNamespace === undefined) {
+        byNamespace = new Map();
+        this.informersByKind.set(kindKey, byNamespace);
+      }
+      byNamespace.set(namespace, informer);
+      informer.start();
+    }
+    return informer;
+  }
+
+  /**
+   * {@link getInformer} for an apiVersion and kind, resolved by the RestMapper.
+   *
+   * Errors: rejects with the RestMapper's error when the kind is not served, and as
+   * {@link getInformer} after {@link stop}.
+   */
+  async informerFor(
+    apiVersion: string,
+    kind: string,
+    scope: InformerScope = {},
+  ): Promise<Informer> {
+    const existing = this.findInformer(apiVersion, kind, scope.namespace ?? '');
+    if (existing !== undefined) return existing;
+    const descriptor = await this.options.restMapper.resourceFor(apiVersion, kind);
+    return this.getInformer(descriptor, scope);
+  }
+
+  /**
+   * Stops and forgets the informer of a resource and namespace (when its CRD is deleted,
+   * for example); a later {@link getInformer} starts a new one. Resolves to whether there
+   * was one, once it has stopped.
+   */
+  async removeInformer(
+    descriptor: ResourceDescriptor,
+    scope: InformerScope = {},
+  ): Promise<boolean> {
+    const apiVersion = apiVersionOfDescriptor(descriptor);
+    const namespace = descriptor.namespaced ? (scope.namespace ?? '') : '';
+    const key = informerKey(apiVersion, descriptor.kind, namespace);
+    const informer = this.informersByKey.get(key);
+    if (informer === undefined) return false;
+    this.informersByKey.delete(key);
+    const kindKey = `${apiVersion}\n${descriptor.kind}`;
+    const byNamespace = this.informersByKind.get(kindKey);
+    byNamespace?.delete(namespace);
+    if (byNamespace?.size === 0) this.informersByKind.delete(kindKey);
+    await informer.stop();
+    return true;
+  }
+
+  /** Every informer of the cache. */
+  informers(): Informer[] {
+    return [...this.informersByKey.values()];
+  }
+
+  /**
+   * Resolves once every informer created so far has synced.
+   *
+   * Errors: rejects with the {@link InformerSyncError} of the first informer that does not
+   * sync within `timeoutMs` (it names the resource) or is stopped.
+   */
+  async waitForSync(timeoutMs: number): Promise<void> {
+    await Promise.all(this.informers().map((informer) => informer.waitForSync(timeoutMs)));
+  }
+
+  /** The object count of every informer (for a Prometheus gauge). O(number of informers). */
+  objectCounts(): InformerObjectCount[] {
+    return this.informers().map((informer) => ({
+      apiVersion: informer.apiVersion,
+      kind: informer.descriptor.kind,
+      namespace: informer.namespace,
+      count: informer.objectCount(),
+      synced: informer.hasSynced(),
+    }));
+  }
+
+  /** Stops every informer and refuses new ones; resolves once all have stopped. Idempotent. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.informers().map((informer) => informer.stop()));
+  }
+
+  // ---- CacheReader ----------------------------------------------------------------------
+
+  /**
+   * Whether reads of the kind are served: true when its all-namespaces informer has synced,
+   * or, without one, when it has informers of single namespaces and all have synced.
+   */
+  has(apiVersion: string, kind: string): boolean {
+    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+    if (byNamespace === undefined || byNamespace.size === 0) return false;
+    const all = byNamespace.get('');
+    if (all !== undefined) return all.hasSynced();
+    for (const informer of byNamespace.values()) if (!informer.hasSynced()) return false;
+    return true;
+  }
+
+  /**
+   * A deep copy of the cached object, or undefined when the cache does not hold it.
+   *
+   * @throws {Error} when no informer of the kind covers `namespace` (the answer "absent"
+   *   would be a guess); start one with {@link getInformer} or {@link informerFor}.
+   */
+  get(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): KubernetesObject | undefined {
+    const informer = this.covering(apiVersion, kind, namespace ?? '');
+    const object = informer.get(namespace, name);
+    return object === undefined ? undefined : structuredClone(object);
+  }
+
+  /**
+   * Deep copies of the cached objects of the kind that pass every filter given: namespace,
+   * label selector and index (`namespace` is a built-in index).
+   *
+   * @throws {Error} when no informer of the kind covers the namespace asked for (or the kind
+   *   has no informer at all), or when the index named does not exist.
+   */
+  list(apiVersion: string, kind: string, options: CacheListOptions = {}): KubernetesObject[] {
+    const namespace = options.namespace || undefined;
+    const informers = this.readersOf(apiVersion, kind, namespace);
+    const index = options.index;
+    const selector = options.labelSelector;
+    const out: KubernetesObject[] = [];
+    for (const informer of informers) {
+      let candidates: KubernetesObject[];
+      if (index !== undefined && index.name !== namespaceIndex) {
+        if (!informer.hasIndex(index.name)) {
+          throw new Error(
+            `the ${informer.description} informer has no index "${index.name}"; add it with informer.addIndex("${index.name}", fn) before listing by it`,
+          );
+        }
+        candidates = informer.byIndex(index.name, index.value);
+        if (namespace !== undefined && informer.descriptor.namespaced) {
+          candidates = candidates.filter((o) => (o.metadata?.namespace ?? '') === namespace);
+        }
+      } else if (index !== undefined) {
+        if (namespace !== undefined && namespace !== index.value) continue;
+        candidates = informer.list({ namespace: index.value });
+      } else {
+        candidates = informer.list(namespace === undefined ? {} : { namespace });
+      }
+      for (const object of candidates) {
+        if (selector !== undefined && !selector.matches(object.metadata?.labels)) continue;
+        out.push(structuredClone(object));
+      }
+    }
+    return out;
+  }
+
+  private findInformer(apiVersion: string, kind: string, namespace: string): Informer | undefined {
+    return this.informersByKey.get(informerKey(apiVersion, kind, namespace));
+  }
+
+  /** The informer that holds `namespace` of the kind. */
+  private covering(apiVersion: string, kind: string, namespace: string): Informer {
+    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+    const informer = byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
+    if (informer === undefined) throw this.notCovered(apiVersion, kind, namespace, byNamespace);
+    return informer;
+  }
+
+  /** The informers a read of the kind (in `namespace`, or all) uses. */
+  private readersOf(apiVersion: string, kind: string, namespace: string | undefined): Informer[] {
+    if (namespace !== undefined) return [this.covering(apiVersion, kind, namespace)];
+    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+    if (byNamespace === undefined || byNamespace.size === 0) {
+      throw this.notCovered(apiVersion, kind, '', byNamespace);
+    }
+    const all = byNamespace.get('');
+    return all !== undefined ? [all] : [...byNamespace.values()];
+  }
+
+  private notCovered(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    byNamespace: Map<string, Informer> | undefined,
+  ): Error {
+    if (byNamespace === undefined || byNamespace.size === 0) {
+      return new Error(
+        `the cache has no informer for ${kind} (${apiVersion}); start one with informerFor("${apiVersion}", "${kind}") and wait for it to sync (has() tells whether reads are served)`,
+      );
+    }
+    return new Error(
+      `the cache has no informer for ${kind} (${apiVersion}) covering namespace "${namespace}" (it watches namespaces ${[...byNamespace.keys()].map((n) => `"${n}"`).join(', ')}); start one for that namespace or for all namespaces`,
+    );
+  }
+}
+
+function informerKey(apiVersion: string, kind: string, namespace: string): string {
+  return `${apiVersion}\n${kind}\n${namespace}`;
+}

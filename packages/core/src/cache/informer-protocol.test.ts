@@ -1,0 +1,365 @@
+/**
+ * The informer's list/watch protocol against a scripted transport on fake time: exact
+ * query parameters, resume points, backoff delays and silence detection.
+ */
+import { describe, expect, it } from 'vitest';
+import type {
+  TransportRequest,
+  TransportResponse,
+  WatchConnection,
+  WatchHandlers,
+} from '../client/kube-transport.js';
+import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import { FakeClock } from '../queue/fake-clock.js';
+import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
+import { configMaps } from './local-cluster.test-helper.js';
+
+interface ScriptedWatch {
+  path: string;
+  query: TransportRequest['query'];
+  handlers: WatchHandlers;
+  closed: boolean;
+  /** Sends one event line. */
+  send(type: string, object: unknown): void;
+  /** Ends the stream, cleanly or with an error. */
+  end(error?: Error & { status?: number }): void;
+}
+
+class ScriptedTransport implements InformerTransport {
+  readonly requests: TransportRequest[] = [];
+  readonly watches: ScriptedWatch[] = [];
+  readonly responses: Array<(request: TransportRequest) => TransportResponse> = [];
+
+  async request(request: TransportRequest): Promise<TransportResponse> {
+    this.requests.push(request);
+    const next = this.responses.shift();
+    if (next === undefined) throw new Error('connect ECONNREFUSED (no scripted response)');
+    return next(request);
+  }
+
+  async watch(
+    path: string,
+    query: TransportRequest['query'],
+    handlers: WatchHandlers,
+  ): Promise<WatchConnection> {
+    let done = false;
+    const watch: ScriptedWatch = {
+      path,
+      query,
+      handlers,
+      closed: false,
+      send: (type, object) => handlers.onLine(JSON.stringify({ type, object })),
+      end: (error) => {
+        if (done) return;
+        done = true;
+        handlers.onDone(error);
+      },
+    };
+    this.watches.push(watch);
+    return {
+      close: () => {
+        watch.closed = true;
+        watch.end();
+      },
+    };
+  }
+
+  get lastWatch(): ScriptedWatch {
+    const watch = this.watches[this.watches.length - 1];
+    if (watch === undefined) throw new Error('no watch yet');
+    return watch;
+  }
+}
+
+function cm(name: string, rv: string, data: Record<string, string> = {}): KubernetesObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { namespace: 'ns', name, resourceVersion: rv },
+    data,
+  };
+}
+
+function listPage(items: KubernetesObject[], resourceVersion: string, next?: string) {
+  return (): TransportResponse => ({
+    status: 200,
+    headers: {},
+    text: JSON.stringify({
+      kind: 'ConfigMapList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion, ...(next ? { continue: next } : {}) },
+      // Real API servers leave apiVersion and kind out of list items.
+      items: items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest),
+    }),
+  });
+}
+
+function status(code: number, message: string) {
+  return (): TransportResponse => ({
+    status: code,
+    headers: {},
+    text: JSON.stringify({ kind: 'Status', status: 'Failure', code, message }),
+  });
+}
+
+/** Lets the informer's promises settle. */
+async function flush(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+async function started(options: Partial<InformerOptions> = {}) {
+  const transport = new ScriptedTransport();
+  const clock = new FakeClock(1_000_000);
+  const events: string[] = [];
+  const informer = new Informer({
+    transport,
+    descriptor: configMaps,
+    namespace: 'ns',
+    clock,
+    random: () => 0.5,
+    ...options,
+  });
+  informer.addEventHandler({
+    onAdd: (o, initial) => events.push(`add ${o.metadata?.name}${initial ? ' initial' : ''}`),
+    onUpdate: (a, b) =>
+      events.push(
+        `update ${b.metadata?.name} ${a.metadata?.resourceVersion}->${b.metadata?.resourceVersion}`,
+      ),
+    onDelete: (o, unknown) => events.push(`delete ${o.metadata?.name}${unknown ? ' unknown' : ''}`),
+  });
+  return { transport, clock, events, informer };
+}
+
+describe('Informer protocol', () => {
+  it('lists with limit and continue, then watches from the list version with bookmarks and a 5–10 minute timeout', async () => {
+    const { transport, informer, events } = await started({ labelSelector: 'app=x' });
+    transport.responses.push(
+      listPage([cm('a', '5')], '10', 'token-1'),
+      listPage([cm('b', '7')], '10'),
+    );
+    informer.start();
+    await flush();
+
+    expect(transport.requests.map((r) => r.query)).toEqual([
+      { labelSelector: 'app=x', fieldSelector: undefined, limit: 500, continue: undefined },
+      { labelSelector: 'app=x', fieldSelector: undefined, limit: 500, continue: 'token-1' },
+    ]);
+    expect(transport.requests[0]?.path).toBe('/api/v1/namespaces/ns/configmaps');
+    expect(informer.hasSynced()).toBe(true);
+    expect(informer.lastSyncResourceVersion).toBe('10');
+    expect(informer.get('ns', 'a')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(events).toEqual(['add a initial', 'add b initial']);
+    expect(transport.watches).toHaveLength(1);
+    expect(transport.lastWatch.path).toBe('/api/v1/namespaces/ns/configmaps');
+    expect(transport.lastWatch.query).toEqual({
+      labelSelector: 'app=x',
+      fieldSelector: undefined,
+      watch: true,
+      resourceVersion: '10',
+      allowWatchBookmarks: true,
+      timeoutSeconds: 450, // 300 × (1 + 0.5)
+    });
+    await informer.stop();
+    expect(transport.lastWatch.closed).toBe(true);
+  });
+
+  it('resumes from the last event or bookmark at once when a watch ends cleanly', async () => {
+    const { transport, clock, informer, events } = await started();
+    transport.responses.push(listPage([], '10'));
+    informer.start();
+    await flush();
+    transport.lastWatch.send('ADDED', cm('a', '11'));
+    transport.lastWatch.send('MODIFIED', cm('a', '11')); // same version: no update
+    transport.lastWatch.send('BOOKMARK', {
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '15' },
+    });
+    expect(informer.lastSyncResourceVersion).toBe('15');
+    clock.advance(5_000);
+    transport.lastWatch.end();
+    await flush();
+
+    expect(transport.watches).toHaveLength(2);
+    expect(transport.lastWatch.query?.resourceVersion).toBe('15');
+    expect(transport.requests).toHaveLength(1);
+    expect(events).toEqual(['add a']);
+    await informer.stop();
+  });
+
+  it('backs off, jittered and growing, after failed watches, and treats an instant empty end as a failure', async () => {
+    const { transport, clock, informer } = await started();
+    transport.responses.push(listPage([], '10'));
+    informer.start();
+    await flush();
+    transport.lastWatch.end(Object.assign(new Error('watch answered 500: boom'), { status: 500 }));
+    await flush();
+    expect(informer.lastError?.status).toBe(500);
+    // 800 ms × (1 − 0.2 × 0.5) = 720 ms
+    clock.advance(719);
+    await flush();
+    expect(transport.watches).toHaveLength(1);
+    clock.advance(1);
+    await flush();
+    expect(transport.watches).toHaveLength(2);
+
+    transport.lastWatch.end(); // ends at once, nothing delivered
+    await flush();
+    clock.advance(1_439);
+    await flush();
+    expect(transport.watches).toHaveLength(2);
+    clock.advance(1);
+    await flush();
+    expect(transport.watches).toHaveLength(3);
+    expect(transport.lastWatch.query?.resourceVersion).toBe('10');
+    expect(informer.stats()).toMatchObject({ errors: 2, lists: 1 });
+    await informer.stop();
+  });
+
+  it('closes a watch that stays silent past the threshold, and not before', async () => {
+    const { transport, clock, informer } = await started({ silentWatchTimeoutMs: 1_000 });
+    transport.responses.push(listPage([], '10'));
+    informer.start();
+    await flush();
+    clock.advance(999);
+    transport.lastWatch.send('BOOKMARK', { metadata: { resourceVersion: '12' } });
+    clock.advance(999);
+    expect(transport.lastWatch.closed).toBe(false);
+    clock.advance(1);
+    expect(transport.watches[0]?.closed).toBe(true);
+    await flush();
+    // It had delivered something, so the next watch starts at once, from the bookmark.
+    expect(transport.watches).toHaveLength(2);
+    expect(transport.lastWatch.query?.resourceVersion).toBe('12');
+    expect(informer.stats().silentWatches).toBe(1);
+    await informer.stop();
+  });
+
+  it('never ends a healthy watch on a timer (bookmarks every minute for an hour)', async () => {
+    const { transport, clock, informer } = await started();
+    transport.responses.push(listPage([], '10'));
+    informer.start();
+    await flush();
+    for (let minute = 1; minute <= 60; minute++) {
+      clock.advance(60_000);
+      transport.lastWatch.send('BOOKMARK', { metadata: { resourceVersion: String(10 + minute) } });
+    }
+    await flush();
+    expect(transport.watches).toHaveLength(1);
+    expect(transport.lastWatch.closed).toBe(false);
+    await informer.stop();
+  });
+
+  it('relists on a 410 ERROR event and reconciles: adds, updates and deletes only the differences', async () => {
+    const { transport, informer, events } = await started();
+    transport.responses.push(
+      listPage([cm('same', '1'), cm('changed', '2'), cm('gone', '3')], '10'),
+    );
+    informer.start();
+    await flush();
+    events.length = 0;
+    transport.responses.push(
+      listPage([cm('same', '1'), cm('changed', '20'), cm('new', '21')], '30'),
+    );
+    transport.lastWatch.send('ERROR', {
+      kind: 'Status',
+      code: 410,
+      reason: 'Expired',
+      message: 'too old resource version',
+    });
+    await flush();
+
+    expect(transport.requests).toHaveLength(2);
+    expect(events.sort()).toEqual(['add new', 'delete gone unknown', 'update changed 2->20']);
+    expect(informer.keys().sort()).toEqual(['ns/changed', 'ns/new', 'ns/same']);
+    expect(informer.lastSyncResourceVersion).toBe('30');
+    expect(transport.lastWatch.query?.resourceVersion).toBe('30');
+    expect(informer.stats()).toMatchObject({ goneRelists: 1, lists: 2 });
+    await informer.stop();
+  });
+
+  it('relists on an HTTP 410 answer to a watch', async () => {
+    const { transport, informer } = await started();
+    transport.responses.push(listPage([], '10'), listPage([cm('a', '40')], '41'));
+    informer.start();
+    await flush();
+    transport.lastWatch.end(Object.assign(new Error('watch answered 410: gone'), { status: 410 }));
+    await flush();
+    expect(transport.requests).toHaveLength(2);
+    expect(informer.get('ns', 'a')).toBeDefined();
+    expect(transport.lastWatch.query?.resourceVersion).toBe('41');
+    await informer.stop();
+  });
+
+  it('falls back to one unpaged list when continue tokens keep expiring', async () => {
+    const { transport, informer } = await started({ pageSize: 1 });
+    transport.responses.push(
+      listPage([cm('a', '1')], '10', 't1'),
+      status(410, 'continue token expired'),
+      listPage([cm('a', '1')], '11', 't2'),
+      status(410, 'continue token expired'),
+      listPage([cm('a', '1'), cm('b', '2')], '12'),
+    );
+    informer.start();
+    await flush();
+    expect(transport.requests.map((r) => [r.query?.limit, r.query?.continue])).toEqual([
+      [1, undefined],
+      [1, 't1'],
+      [1, undefined],
+      [1, 't2'],
+      [undefined, undefined],
+    ]);
+    expect(informer.objectCount()).toBe(2);
+    expect(informer.stats().expiredContinues).toBe(2);
+    await informer.stop();
+  });
+
+  it('retries a 404 list with backoff, and relists when the kind comes back', async () => {
+    const { transport, clock, informer } = await started();
+    transport.responses.push(status(404, 'the server could not find the requested resource'));
+    informer.start();
+    await flush();
+    expect(informer.hasSynced()).toBe(false);
+    expect(informer.lastError?.message).toMatch(/answered 404.*CRD/);
+    transport.responses.push(listPage([cm('a', '5')], '6'));
+    clock.advance(720);
+    await flush();
+    expect(informer.hasSynced()).toBe(true);
+    expect(informer.lastError).toBeUndefined();
+
+    // The kind disappears while watched: 404 on the watch, then a relist after backoff.
+    transport.lastWatch.end(
+      Object.assign(new Error('watch answered 404: not found'), { status: 404 }),
+    );
+    transport.responses.push(listPage([], '9'));
+    await flush();
+    clock.advance(1_439); // the second failure in a row: 1600 ms jittered
+    await flush();
+    expect(transport.requests).toHaveLength(2);
+    clock.advance(1);
+    await flush();
+    expect(transport.requests).toHaveLength(3);
+    expect(informer.objectCount()).toBe(0);
+    expect(informer.hasSynced()).toBe(true);
+    await informer.stop();
+  });
+
+  it('reports a watch stream error (non-410 ERROR event) and rewatches from the last version', async () => {
+    const { transport, clock, informer } = await started();
+    const errors: string[] = [];
+    transport.responses.push(listPage([], '10'));
+    informer.start();
+    await flush();
+    transport.lastWatch.send('ADDED', cm('a', '12'));
+    transport.lastWatch.send('ERROR', { kind: 'Status', code: 500, message: 'etcd is sad' });
+    await flush();
+    errors.push(informer.lastError?.message ?? '');
+    clock.advance(720);
+    await flush();
+    expect(errors[0]).toMatch(/reported an error \(500\): etcd is sad/);
+    expect(transport.watches).toHaveLength(2);
+    expect(transport.lastWatch.query?.resourceVersion).toBe('12');
+    expect(transport.requests).toHaveLength(1);
+    await informer.stop();
+  });
+});

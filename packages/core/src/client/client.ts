@@ -1,0 +1,778 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { CacheReader } from '../cache/cache-reader.js';
+import type { KubernetesObject, LabelSelector } from '../meta/kubernetes-object.js';
+import { labelSelectorFromObject, Selector } from '../meta/label-selector.js';
+import { parseLabelSelector } from '../meta/parse-label-selector.js';
+import {
+  type ApiRequestContext,
+  apiErrorFromFailure,
+  apiErrorFromResponse,
+  badRequestError,
+  notFoundError,
+  unexpectedResponseError,
+} from './api-error-from-response.js';
+import { isGone } from './api-error-helpers.js';
+import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
+import {
+  type FieldSelectorInput,
+  fieldSelectorToString,
+  matchesFieldSelector,
+  parseFieldSelector,
+} from './field-selector.js';
+import { KubeTransport, type TransportRequest, type TransportResponse } from './kube-transport.js';
+import {
+  apiVersionOfDescriptor,
+  type ResourceDescriptor,
+  resourcePath,
+} from './resource-descriptor.js';
+import type { RestMapper } from './rest-mapper.js';
+
+/** The Kubernetes verb of a client call, as RBAC names it. */
+export type ClientVerb =
+  | 'get'
+  | 'list'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'deletecollection';
+
+/** What a request sent to the API server is about (the third argument of `onRequest`). */
+export interface ClientRequestInfo {
+  verb: ClientVerb;
+  group: string;
+  version: string;
+  /** Plural resource name, e.g. `deployments`. */
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+/** How a {@link Client} reaches the cluster and what it reads from. */
+export interface ClientOptions {
+  /** The configuration to talk to the cluster with (see `loadKubeConfig`); or give `transport`. */
+  kubeConfig?: KubeConfig;
+  /** A transport to share; it is not closed by {@link Client.close}. */
+  transport?: KubeTransport;
+  /** Maps apiVersion and kind to resources (default: a {@link DiscoveryRestMapper} on the transport). */
+  restMapper?: RestMapper;
+  /** Serves `get` and `list` for the kinds it `has`; writes always go to the API server. */
+  cache?: CacheReader;
+  /** The field manager of writes that name none (required by server-side apply). */
+  fieldManager?: string;
+  /**
+   * Called once before every request sent to the API server by this client's calls
+   * (discovery requests and reads served from the cache are not counted), with the verb and
+   * the resource (`configmaps`, or `configmaps/status` for a subresource).
+   */
+  onRequest?: (verb: ClientVerb, resource: string, info: ClientRequestInfo) => void;
+  /** Milliseconds before a request is abandoned (default 60 s; 0 for none). */
+  timeoutMs?: number;
+  /** Objects per page when `list` pages through a whole collection (default 500). */
+  listPageSize?: number;
+}
+
+/** The identity of an object: what `get`, `patch` and `delete` accept instead of the object. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** Required for namespaced kinds; ignored for cluster-scoped ones. */
+  namespace?: string;
+}
+
+/** A list answer: the items and the list's metadata. */
+export interface ObjectList<T extends KubernetesObject = KubernetesObject> {
+  apiVersion: string;
+  /** `<Kind>List`. */
+  kind: string;
+  metadata: {
+    /** The collection's resourceVersion at the time of the (first page of the) list. */
+    resourceVersion?: string;
+    /** Token for the next page; only with `limit`/`continue` paging, absent on the last page. */
+    continue?: string;
+    remainingItemCount?: number;
+  };
+  /** Every item carries `apiVersion` and `kind`. */
+  items: T[];
+}
+
+/** Options common to every call. */
+export interface CallOptions {
+  /** Aborts the call (it rejects with an ApiError of reason `ConnectionFailed`). */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link Client.list}. */
+export interface ListOptions extends CallOptions {
+  /** Only objects in this namespace (default: all namespaces). */
+  namespace?: string;
+  /** Label selector: text (`app=web,tier in (a,b)`), a compiled `Selector`, or a structured `LabelSelector`. */
+  labelSelector?: string | Selector | LabelSelector;
+  /** Field selector: text (`metadata.name=x`) or field → value equalities. */
+  fieldSelector?: FieldSelectorInput;
+  /**
+   * Returns one page of at most `limit` objects, with `metadata.continue` when more remain.
+   * Without `limit` and `continue`, `list` pages through the whole collection itself.
+   */
+  limit?: number;
+  /** Continues a paged list from the token of the previous page. */
+  continue?: string;
+  /** resourceVersion semantics of the read (`0`: any cached version is fine). */
+  resourceVersion?: string;
+}
+
+/** Options of `create` and `update`. */
+export interface WriteOptions extends CallOptions {
+  /** Validates and admits the write without persisting it (`dryRun=All`). */
+  dryRun?: boolean;
+  /** The field manager recorded in `managedFields` (default: the client's). */
+  fieldManager?: string;
+}
+
+/** How a patch is read: JSON merge patch (RFC 7386), JSON patch (RFC 6902), strategic merge patch, or server-side apply. */
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+/** The Content-Type of each {@link PatchType}. */
+export const patchContentTypes: Readonly<Record<PatchType, string>> = Object.freeze({
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+});
+
+/** Options of `patch`. */
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply only: take over fields other managers own instead of failing with a conflict. */
+  force?: boolean;
+}
+
+/** Options of `delete` (`metav1.DeleteOptions`). */
+export interface DeleteOptions extends CallOptions {
+  /** What happens to dependents: deleted in the foreground, in the background (default for most kinds), or orphaned. */
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  /** The delete fails with a Conflict unless the object still has this uid / resourceVersion. */
+  preconditions?: { uid?: string; resourceVersion?: string };
+  /** Seconds before the object is deleted (0: at once). */
+  gracePeriodSeconds?: number;
+  /** Admits the delete without performing it. */
+  dryRun?: boolean;
+}
+
+/** Options of `deleteAllOf`: which objects, and how to delete them. */
+export interface DeleteAllOfOptions extends DeleteOptions {
+  /** Required for namespaced kinds. */
+  namespace?: string;
+  labelSelector?: string | Selector | LabelSelector;
+  fieldSelector?: FieldSelectorInput;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The label selector as a compiled Selector. @throws {LabelSelectorError} when invalid. */
+function toSelector(selector: string | Selector | LabelSelector): Selector {
+  if (typeof selector === 'string') return parseLabelSelector(selector);
+  if (selector instanceof Selector) return selector;
+  return labelSelectorFromObject(selector);
+}
+
+function refOf(target: ObjectRef | KubernetesObject, action: string): ObjectRef {
+  if (
+    typeof (target as ObjectRef).name === 'string' &&
+    !isRecord((target as KubernetesObject).metadata)
+  ) {
+    const ref = target as ObjectRef;
+    if (!ref.apiVersion || !ref.kind) {
+      throw badRequestError(`cannot ${action} ${JSON.stringify(ref)}: give apiVersion and kind`);
+    }
+    return ref;
+  }
+  const object = target as KubernetesObject;
+  const name = object.metadata?.name;
+  if (!object.apiVersion || !object.kind || !name) {
+    throw badRequestError(
+      `cannot ${action} an object without apiVersion, kind and metadata.name (got apiVersion ${JSON.stringify(object.apiVersion)}, kind ${JSON.stringify(object.kind)}, name ${JSON.stringify(name)}); set them on the object`,
+    );
+  }
+  const namespace = object.metadata?.namespace;
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name,
+    ...(namespace ? { namespace } : {}),
+  };
+}
+
+/**
+ * A client for any kind, addressed by apiVersion and kind, like controller-runtime's
+ * client: reads (`get`, `list`) come from the cache for kinds it has synced and from the API
+ * server otherwise; writes always go to the API server.
+ *
+ * Contract:
+ * - every failure of a call is an `ApiError` (codes and reasons of the API server; code 0 for
+ *   no answer, reason `UnexpectedResponse` for answers that are not the expected JSON), or a
+ *   `NoKindMatchError` when the server does not serve the kind, or a `LabelSelectorError`
+ *   for an invalid label selector; nothing else is thrown;
+ * - a namespaced kind needs a namespace (except for `list`): without one the call fails with
+ *   an ApiError `BadRequest` before anything is sent;
+ * - objects returned are fresh copies carrying `apiVersion` and `kind`; the objects passed in
+ *   are never changed.
+ */
+export class Client {
+  /** The transport requests go through. */
+  readonly transport: KubeTransport;
+  /** The REST mapper resolving kinds. */
+  readonly restMapper: RestMapper;
+  private readonly cache: CacheReader | undefined;
+  private readonly ownsTransport: boolean;
+  private readonly fieldManager: string | undefined;
+  private readonly onRequest: ClientOptions['onRequest'];
+  private readonly timeoutMs: number | undefined;
+  private readonly pageSize: number;
+
+  /**
+   * @throws Error when neither `kubeConfig` nor `transport` is given, or the kubeconfig has
+   *   no current cluster.
+   */
+  constructor(options: ClientOptions) {
+    if (options.transport) {
+      this.transport = options.transport;
+      this.ownsTransport = false;
+    } else if (options.kubeConfig) {
+      this.transport = new KubeTransport(options.kubeConfig);
+      this.ownsTransport = true;
+    } else {
+      throw new Error(
+        'Client needs a kubeConfig (e.g. loadKubeConfig()) or a transport; pass one in the options',
+      );
+    }
+    this.restMapper = options.restMapper ?? new DiscoveryRestMapper(this.transport);
+    this.cache = options.cache;
+    this.fieldManager = options.fieldManager;
+    this.onRequest = options.onRequest;
+    this.timeoutMs = options.timeoutMs;
+    this.pageSize = options.listPageSize ?? 500;
+  }
+
+  /**
+   * Reads one object: from the cache when it has the kind (a missing object is then a
+   * NotFound without asking the server), else from the API server.
+   *
+   * @throws {ApiError} `NotFound` when there is no such object; others as the server answers.
+   */
+  get<T extends KubernetesObject = KubernetesObject>(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace?: string,
+    options?: CallOptions,
+  ): Promise<T>;
+  get<T extends KubernetesObject = KubernetesObject>(
+    ref: ObjectRef | KubernetesObject,
+    options?: CallOptions,
+  ): Promise<T>;
+  async get<T extends KubernetesObject>(
+    first: string | ObjectRef | KubernetesObject,
+    second?: string | CallOptions,
+    name?: string,
+    namespace?: string,
+    options?: CallOptions,
+  ): Promise<T> {
+    let ref: ObjectRef;
+    let callOptions: CallOptions | undefined;
+    if (typeof first === 'string') {
+      ref = {
+        apiVersion: first,
+        kind: typeof second === 'string' ? second : '',
+        name: name ?? '',
+        ...(namespace ? { namespace } : {}),
+      };
+      if (!ref.name)
+        throw badRequestError(`cannot get a ${ref.kind} without a name; pass its name`);
+      callOptions = options;
+    } else {
+      ref = refOf(first, 'get');
+      callOptions = typeof second === 'object' ? second : undefined;
+    }
+    const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
+    const ns = this.namespaceFor(descriptor, ref.namespace, ref.name, 'get');
+    if (this.cache?.has(ref.apiVersion, ref.kind)) {
+      const cached = this.cache.get(ref.apiVersion, ref.kind, ns, ref.name);
+      if (cached === undefined) throw notFoundError(descriptor.group, descriptor.plural, ref.name);
+      return this.typed(cached, descriptor) as T;
+    }
+    const body = await this.send(descriptor, 'get', 'GET', {
+      ...(ns ? { namespace: ns } : {}),
+      name: ref.name,
+      ...(callOptions?.signal ? { signal: callOptions.signal } : {}),
+    });
+    return this.typed(body, descriptor) as T;
+  }
+
+  /**
+   * Lists objects of a kind. From the cache when it has the kind (label selector applied
+   * by the cache, field selector evaluated on the objects) unless `limit` or `continue` ask
+   * for server-side paging. From the API server, `list` pages through the whole collection
+   * (`listPageSize` per request, restarting once without paging if a continue token expires)
+   * and returns every item; with `limit`/`continue` it returns one page with its
+   * `metadata.continue`. A label selector that selects nothing returns no items without a
+   * request.
+   *
+   * @throws {ApiError} as the server answers (`Gone` for an expired `continue` given by the caller).
+   * @throws {LabelSelectorError} for an invalid label selector.
+   */
+  async list<T extends KubernetesObject = KubernetesObject>(
+    apiVersion: string,
+    kind: string,
+    options: ListOptions = {},
+  ): Promise<ObjectList<T>> {
+    const descriptor = await this.restMapper.resourceFor(apiVersion, kind);
+    const namespace = descriptor.namespaced && options.namespace ? options.namespace : undefined;
+    const selector =
+      options.labelSelector === undefined ? undefined : toSelector(options.labelSelector);
+    const fieldText =
+      options.fieldSelector === undefined
+        ? undefined
+        : fieldSelectorToString(options.fieldSelector);
+    const empty: ObjectList<T> = { apiVersion, kind: `${kind}List`, metadata: {}, items: [] };
+    if (selector?.isNothing()) return empty;
+    const paged = options.limit !== undefined || options.continue !== undefined;
+    if (!paged && this.cache?.has(apiVersion, kind)) {
+      const fields = fieldText ? parseFieldSelector(fieldText) : [];
+      const items = this.cache
+        .list(apiVersion, kind, {
+          ...(namespace ? { namespace } : {}),
+          ...(selector ? { labelSelector: selector } : {}),
+        })
+        .filter((item) => matchesFieldSelector(fields, item))
+        .map((item) => this.typed(item, descriptor) as T);
+      return { ...empty, items };
+    }
+    const query: Record<string, string | number | undefined> = {
+      labelSelector: selector && !selector.isEverything() ? selector.toString() : undefined,
+      fieldSelector: fieldText || undefined,
+      resourceVersion: options.resourceVersion,
+    };
+    const page = (limit: number | undefined, token: string | undefined) =>
+      this.listPage<T>(descriptor, namespace, { ...query, limit, continue: token }, options.signal);
+    if (paged) return page(options.limit, options.continue);
+    const first = await page(this.pageSize, undefined);
+    const items = [...first.items];
+    let token = first.metadata.continue;
+    while (token) {
+      let next: ObjectList<T>;
+      try {
+        next = await page(this.pageSize, token);
+      } catch (error) {
+        // The snapshot the pages came from expired: list everything in one go instead.
+        if (!isGone(error)) throw error;
+        const whole = await page(undefined, undefined);
+        return { ...whole, metadata: { ...whole.metadata, continue: undefined } };
+      }
+      items.push(...next.items);
+      token = next.metadata.continue;
+    }
+    const resourceVersion = first.metadata.resourceVersion;
+    return { ...first, metadata: resourceVersion ? { resourceVersion } : {}, items };
+  }
+
+  /**
+   * Creates `obj` (`metadata.name` or `generateName` set) and returns the object as stored.
+   *
+   * @throws {ApiError} `AlreadyExists` when the name is taken, `Invalid` with `details.causes`
+   *   when the server rejects the object, and others as the server answers.
+   */
+  async create<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    const { descriptor, namespace } = await this.target(obj, 'create', false);
+    const body = await this.send(descriptor, 'create', 'POST', {
+      ...(namespace ? { namespace } : {}),
+      query: this.writeQuery(options),
+      body: obj,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return this.typed(body, descriptor) as T;
+  }
+
+  /**
+   * Replaces the object (PUT) and returns it as stored. `metadata.resourceVersion` makes the
+   * write conditional: a stale one fails with a Conflict. The status is not changed for kinds
+   * with a status subresource.
+   *
+   * @throws {ApiError} `Conflict`, `NotFound`, `Invalid`, and others as the server answers.
+   */
+  async update<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    return this.put(obj, undefined, options);
+  }
+
+  /**
+   * Replaces the status of the object (PUT to its `status` subresource); the rest of `obj` is
+   * ignored by the server.
+   *
+   * @throws {ApiError} `NotFound` also when the kind has no status subresource.
+   */
+  async updateStatus<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    return this.put(obj, 'status', options);
+  }
+
+  /**
+   * Patches the object named by `target` and returns it as stored. `patch` is a JSON value
+   * (or its serialised text): an object for `merge`, `strategic` and `apply`, an array of
+   * operations for `json`. `apply` needs a field manager (the option or the client's);
+   * `force` takes over conflicting fields.
+   *
+   * @throws {ApiError} `UnsupportedMediaType` when the server does not accept the patch type
+   *   for the resource (e.g. `strategic` on custom resources, `apply` on servers without
+   *   server-side apply), and others as the server answers; `BadRequest` before sending
+   *   for an apply without field manager or a JSON patch that is not an array.
+   */
+  async patch<T extends KubernetesObject = KubernetesObject>(
+    target: ObjectRef | KubernetesObject,
+    patch: unknown,
+    type: PatchType,
+    options: PatchOptions = {},
+  ): Promise<T> {
+    return this.sendPatch<T>(target, patch, type, undefined, options);
+  }
+
+  /** Like {@link Client.patch}, on the object's `status` subresource. */
+  async patchStatus<T extends KubernetesObject = KubernetesObject>(
+    target: ObjectRef | KubernetesObject,
+    patch: unknown,
+    type: PatchType,
+    options: PatchOptions = {},
+  ): Promise<T> {
+    return this.sendPatch<T>(target, patch, type, 'status', options);
+  }
+
+  /**
+   * Server-side apply of `obj` (the fields this manager wants to own): `patch(obj, obj,
+   * 'apply', options)`.
+   */
+  async apply<T extends KubernetesObject>(obj: T, options: PatchOptions = {}): Promise<T> {
+    return this.sendPatch<T>(obj, obj, 'apply', undefined, options);
+  }
+
+  /**
+   * Deletes the object named by `target`. Resolves once the server accepted the delete (the
+   * object may linger while finalizers run).
+   *
+   * @throws {ApiError} `NotFound` when it does not exist (see `ignoreNotFound`), `Conflict`
+   *   when a precondition fails, and others as the server answers.
+   */
+  async delete(target: ObjectRef | KubernetesObject, options: DeleteOptions = {}): Promise<void> {
+    const ref = refOf(target, 'delete');
+    const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
+    const namespace = this.namespaceFor(descriptor, ref.namespace, ref.name, 'delete');
+    await this.send(descriptor, 'delete', 'DELETE', {
+      ...(namespace ? { namespace } : {}),
+      name: ref.name,
+      body: deleteOptionsBody(options),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /**
+   * Deletes every object of a kind in a namespace (or, for cluster-scoped kinds, the
+   * cluster) that matches the selectors: one `deletecollection` request. A label selector
+   * that selects nothing deletes nothing and sends nothing.
+   *
+   * @throws {ApiError} `BadRequest` before sending when a namespaced kind has no namespace;
+   *   others as the server answers.
+   */
+  async deleteAllOf(
+    apiVersion: string,
+    kind: string,
+    options: DeleteAllOfOptions = {},
+  ): Promise<void> {
+    const descriptor = await this.restMapper.resourceFor(apiVersion, kind);
+    if (descriptor.namespaced && !options.namespace) {
+      throw badRequestError(
+        `deleteAllOf ${kind} needs a namespace: ${kind} is namespaced; pass options.namespace`,
+      );
+    }
+    const selector =
+      options.labelSelector === undefined ? undefined : toSelector(options.labelSelector);
+    if (selector?.isNothing()) return;
+    const fieldText =
+      options.fieldSelector === undefined
+        ? undefined
+        : fieldSelectorToString(options.fieldSelector);
+    await this.send(descriptor, 'deletecollection', 'DELETE', {
+      ...(descriptor.namespaced && options.namespace ? { namespace: options.namespace } : {}),
+      query: {
+        labelSelector: selector && !selector.isEverything() ? selector.toString() : undefined,
+        fieldSelector: fieldText || undefined,
+      },
+      body: deleteOptionsBody(options),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /** Closes the transport's idle connections when the client created the transport itself. */
+  close(): void {
+    if (this.ownsTransport) this.transport.close();
+  }
+
+  private async put<T extends KubernetesObject>(
+    obj: T,
+    subresource: string | undefined,
+    options: WriteOptions,
+  ): Promise<T> {
+    const verb = subresource ? 'update status of' : 'update';
+    const { descriptor, namespace, name } = await this.target(obj, verb, true);
+    const body = await this.send(descriptor, 'update', 'PUT', {
+      ...(namespace ? { namespace } : {}),
+      name,
+      ...(subresource ? { subresource } : {}),
+      query: this.writeQuery(options),
+      body: obj,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return this.typed(body, descriptor) as T;
+  }
+
+  private async sendPatch<T extends KubernetesObject>(
+    target: ObjectRef | KubernetesObject,
+    patch: unknown,
+    type: PatchType,
+    subresource: string | undefined,
+    options: PatchOptions,
+  ): Promise<T> {
+    const contentType = patchContentTypes[type];
+    if (contentType === undefined) {
+      throw badRequestError(
+        `unknown patch type ${JSON.stringify(type)}; use 'merge', 'json', 'strategic' or 'apply'`,
+      );
+    }
+    const ref = refOf(target, 'patch');
+    if (type === 'json' && typeof patch !== 'string' && !Array.isArray(patch)) {
+      throw badRequestError(
+        `a JSON patch is an array of operations such as [{"op": "replace", "path": "/spec/replicas", "value": 2}]; got ${typeof patch}. Use patch type 'merge' to send an object`,
+      );
+    }
+    if (type !== 'json' && typeof patch !== 'string' && !isRecord(patch)) {
+      throw badRequestError(
+        `a ${type} patch is a JSON object; got ${Array.isArray(patch) ? 'an array (use patch type json for operations)' : typeof patch}`,
+      );
+    }
+    const fieldManager = options.fieldManager ?? this.fieldManager;
+    if (type === 'apply' && !fieldManager) {
+      throw badRequestError(
+        'server-side apply needs a field manager: pass options.fieldManager or set fieldManager in the Client options',
+      );
+    }
+    if (options.force && type !== 'apply') {
+      throw badRequestError(`force is only valid for server-side apply, not a ${type} patch`);
+    }
+    const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
+    const namespace = this.namespaceFor(descriptor, ref.namespace, ref.name, 'patch');
+    const body = await this.send(descriptor, 'patch', 'PATCH', {
+      ...(namespace ? { namespace } : {}),
+      name: ref.name,
+      ...(subresource ? { subresource } : {}),
+      query: {
+        ...this.writeQuery({ ...options, ...(fieldManager ? { fieldManager } : {}) }),
+        force: options.force ? 'true' : undefined,
+      },
+      body: patch,
+      contentType,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return this.typed(body, descriptor) as T;
+  }
+
+  private writeQuery(options: WriteOptions): Record<string, string | undefined> {
+    return {
+      dryRun: options.dryRun ? 'All' : undefined,
+      fieldManager: options.fieldManager ?? this.fieldManager,
+    };
+  }
+
+  /** The descriptor, namespace and name an object is written to. */
+  private async target(
+    obj: KubernetesObject,
+    action: string,
+    needsName: boolean,
+  ): Promise<{ descriptor: ResourceDescriptor; namespace: string | undefined; name: string }> {
+    if (!isRecord(obj) || !obj.apiVersion || !obj.kind) {
+      throw badRequestError(
+        `cannot ${action} an object without apiVersion and kind; set both on the object (e.g. apiVersion: "v1", kind: "ConfigMap")`,
+      );
+    }
+    const name = obj.metadata?.name ?? '';
+    if (needsName && !name) {
+      throw badRequestError(
+        `cannot ${action} a ${obj.kind} without metadata.name; read the object first or set its name`,
+      );
+    }
+    if (!name && !obj.metadata?.generateName) {
+      throw badRequestError(
+        `cannot ${action} a ${obj.kind} without metadata.name or metadata.generateName; set one of them`,
+      );
+    }
+    const descriptor = await this.restMapper.resourceFor(obj.apiVersion, obj.kind);
+    const namespace = this.namespaceFor(
+      descriptor,
+      obj.metadata?.namespace,
+      name || `${obj.metadata?.generateName ?? ''}*`,
+      action,
+    );
+    return { descriptor, namespace, name };
+  }
+
+  /** The namespace of a call on one object; throws when a namespaced kind lacks one. */
+  private namespaceFor(
+    descriptor: ResourceDescriptor,
+    namespace: string | undefined,
+    name: string,
+    action: string,
+  ): string | undefined {
+    if (!descriptor.namespaced) return undefined;
+    if (!namespace) {
+      throw badRequestError(
+        `cannot ${action} ${descriptor.kind} "${name}": ${descriptor.kind} is namespaced, and no namespace was given; set metadata.namespace (or pass the namespace)`,
+      );
+    }
+    return namespace;
+  }
+
+  /** A copy of `body` with apiVersion and kind set (list items often lack them). */
+  private typed(body: unknown, descriptor: ResourceDescriptor): KubernetesObject {
+    const object = body as KubernetesObject;
+    return {
+      ...object,
+      apiVersion: object.apiVersion || apiVersionOfDescriptor(descriptor),
+      kind: object.kind || descriptor.kind,
+    };
+  }
+
+  private async listPage<T extends KubernetesObject>(
+    descriptor: ResourceDescriptor,
+    namespace: string | undefined,
+    query: TransportRequest['query'],
+    signal: AbortSignal | undefined,
+  ): Promise<ObjectList<T>> {
+    const body = await this.send(
+      descriptor,
+      'list',
+      'GET',
+      {
+        ...(namespace ? { namespace } : {}),
+        query,
+        ...(signal ? { signal } : {}),
+      },
+      'list',
+    );
+    const list = body as Record<string, unknown>;
+    const metadata = isRecord(list.metadata) ? list.metadata : {};
+    const items = (list.items as unknown[]).map((item) => this.typed(item, descriptor) as T);
+    const result: ObjectList<T> = {
+      apiVersion: apiVersionOfDescriptor(descriptor),
+      kind: typeof list.kind === 'string' ? list.kind : `${descriptor.kind}List`,
+      metadata: {},
+      items,
+    };
+    if (typeof metadata.resourceVersion === 'string') {
+      result.metadata.resourceVersion = metadata.resourceVersion;
+    }
+    if (typeof metadata.continue === 'string' && metadata.continue !== '') {
+      result.metadata.continue = metadata.continue;
+    }
+    if (typeof metadata.remainingItemCount === 'number') {
+      result.metadata.remainingItemCount = metadata.remainingItemCount;
+    }
+    return result;
+  }
+
+  /**
+   * Sends one request and returns its JSON body: an object (`expect` `object`), a list with
+   * an `items` array (`list`), or anything for deletes.
+   */
+  private async send(
+    descriptor: ResourceDescriptor,
+    verb: ClientVerb,
+    method: TransportRequest['method'],
+    request: {
+      namespace?: string;
+      name?: string;
+      subresource?: string;
+      query?: TransportRequest['query'];
+      body?: unknown;
+      contentType?: string;
+      signal?: AbortSignal;
+    },
+    expect: 'object' | 'list' = 'object',
+  ): Promise<unknown> {
+    const path = resourcePath(descriptor, request.namespace, request.name, request.subresource);
+    const resource = request.subresource
+      ? `${descriptor.plural}/${request.subresource}`
+      : descriptor.plural;
+    const context: ApiRequestContext = {
+      verb,
+      method,
+      path,
+      group: descriptor.group,
+      resource: descriptor.plural,
+      ...(request.subresource ? { subresource: request.subresource } : {}),
+      ...(request.namespace ? { namespace: request.namespace } : {}),
+      ...(request.name ? { name: request.name } : {}),
+      ...(request.contentType ? { contentType: request.contentType } : {}),
+      user: this.transport.userName,
+    };
+    this.onRequest?.(verb, resource, {
+      verb,
+      group: descriptor.group,
+      version: descriptor.version,
+      resource: descriptor.plural,
+      ...(request.subresource ? { subresource: request.subresource } : {}),
+      ...(request.namespace ? { namespace: request.namespace } : {}),
+      ...(request.name ? { name: request.name } : {}),
+    });
+    let response: TransportResponse;
+    try {
+      response = await this.transport.request({
+        method,
+        path,
+        ...(request.query ? { query: request.query } : {}),
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        ...(request.contentType ? { contentType: request.contentType } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+        ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
+      });
+    } catch (error) {
+      throw apiErrorFromFailure(error, context, this.transport.server.toString());
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw apiErrorFromResponse(response, context);
+    }
+    let body: unknown;
+    try {
+      body = response.text === '' ? undefined : JSON.parse(response.text);
+    } catch {
+      throw unexpectedResponseError(response, context, 'a JSON object');
+    }
+    if (method === 'DELETE') return body;
+    if (!isRecord(body)) throw unexpectedResponseError(response, context, 'a JSON object');
+    if (body.kind === 'Status' && body.status === 'Failure') {
+      throw apiErrorFromResponse({ ...response, status: 500 }, context);
+    }
+    if (expect === 'list' && !Array.isArray(body.items)) {
+      throw unexpectedResponseError(response, context, 'a list with an items array');
+    }
+    return body;
+  }
+}
+
+/** The `metav1.DeleteOptions` body of a delete, undefined when no option is set. */
+function deleteOptionsBody(options: DeleteOptions): Record<string, unknown> | undefined {
+  const body: Record<string, unknown> = {};
+  if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
+  if (options.preconditions) body.preconditions = options.preconditions;
+  if (options.gracePeriodSeconds !== undefined)
+    body.gracePeriodSeconds = options.gracePeriodSeconds;
+  if (options.dryRun) body.dryRun = ['All'];
+  if (Object.keys(body).length === 0) return undefined;
+  return { apiVersion: 'v1', kind: 'DeleteOptions', ...body };
+}

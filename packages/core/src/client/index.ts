@@ -1,0 +1,84 @@
+export {
+  ApiError,
+  type ApiErrorReason,
+  type Status,
+  type StatusCause,
+  type StatusDetails,
+} from '../errors/api-error.js';
+export { KubeConfigError, type KubeConfigErrorReason } from '../errors/kube-config-error.js';
+export { NoKindMatchError } from '../errors/no-kind-match-error.js';
+export {
+  type ApiRequestContext,
+  apiErrorFromFailure,
+  apiErrorFromResponse,
+  reasonForCode,
+  unexpectedResponseError,
+} from './api-error-from-response.js';
+export {
+  ignoreNotFound,
+  isAlreadyExists,
+  isConflict,
+  isConnectionFailed,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isTooManyRequests,
+  isUnauthorized,
+} from './api-error-helpers.js';
+export {
+  type CallOptions,
+  Client,
+  type ClientOptions,
+  type ClientRequestInfo,
+  type ClientVerb,
+  type DeleteAllOfOptions,
+  type DeleteOptions,
+  type ListOptions,
+  type ObjectList,
+  type ObjectRef,
+  type PatchOptions,
+  type PatchType,
+  patchContentTypes,
+  type WriteOptions,
+} from './client.js';
+export {
+  type CreateOrUpdateClient,
+  createOrUpdate,
+  jsonEqual,
+  type OperationResult,
+} from './create-or-update.js';
+export { DiscoveryRestMapper, parseApiVersion } from './discovery-rest-mapper.js';
+export {
+  type FieldRequirement,
+  type FieldSelectorInput,
+  fieldSelectorToString,
+  matchesFieldSelector,
+  parseFieldSelector,
+} from './field-selector.js';
+export {
+  KubeTransport,
+  parseBody,
+  type TransportRequest,
+  type TransportResponse,
+  type WatchConnection,
+  type WatchHandlers,
+} from './kube-transport.js';
+export {
+  defaultServiceAccountDir,
+  type LoadKubeConfigOptions,
+  loadKubeConfig,
+} from './load-kube-config.js';
+export {
+  apiVersionOfDescriptor,
+  type ResourceDescriptor,
+  resourcePath,
+} from './resource-descriptor.js';
+export type { RestMapper } from './rest-mapper.js';
+export {
+  defaultRetry,
+  type RetryBackoff,
+  type RetryOptions,
+  retryOnConflict,
+  retryOnError,
+} from './retry-on-conflict.js';

@@ -1,0 +1,247 @@
+import http from 'node:http';
+import https from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
+
+/** One HTTP request to the API server. */
+export interface TransportRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Absolute path, e.g. `/api/v1/namespaces/default/pods`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON-serialisable body, or an already serialised string. */
+  body?: unknown;
+  /** Content-Type of the body (default `application/json`). */
+  contentType?: string;
+  /** Aborts the request. */
+  signal?: AbortSignal;
+  /** Milliseconds before the request is abandoned (default 60 s; 0 for none). */
+  timeoutMs?: number;
+}
+
+/** The answer: status, headers, and the body as text (parse with {@link parseBody}). */
+export interface TransportResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+/** Callbacks of a streaming watch. */
+export interface WatchHandlers {
+  /** Every complete line of the stream (one watch event, JSON), in order. */
+  onLine(line: string): void;
+  /** The stream ended: cleanly (`error` undefined) or not. Called exactly once. */
+  onDone(error?: Error): void;
+}
+
+/** A running watch request. */
+export interface WatchConnection {
+  /** Ends the watch; `onDone` is called with no error. */
+  close(): void;
+}
+
+/**
+ * HTTP to the cluster of a kubeconfig's current context, as its current user: client-node's
+ * KubeConfig applies tokens (refreshing exec and OIDC credentials), client certificates and
+ * the CA to every request. Connections are kept alive and reused.
+ *
+ * Guarantees: never rejects for an HTTP status (the caller reads `status`); rejects only
+ * when the server cannot be reached, the request times out or is aborted.
+ */
+export class KubeTransport {
+  readonly server: URL;
+  private readonly agent: http.Agent;
+  private readonly secure: boolean;
+  /**
+   * The kubeconfig that applies credentials to requests. For a plain-HTTP server it is a copy
+   * whose current cluster is marked `skipTLSVerify` (meaningless over HTTP): client-node
+   * otherwise refuses to build request options for an `http://` server.
+   */
+  private readonly authConfig: KubeConfig;
+
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    options: { maxSockets?: number } = {},
+  ) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (cluster === null) {
+      throw new Error(
+        'the kubeconfig has no current cluster: set current-context (kubectl config use-context NAME) or pass a kubeconfig with one',
+      );
+    }
+    this.server = new URL(cluster.server);
+    this.secure = this.server.protocol === 'https:';
+    const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
+    this.agent = this.secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    this.authConfig = this.secure ? kubeConfig : plainHttpAuthConfig(kubeConfig, cluster.name);
+  }
+
+  /** The user name of the current context (for error messages). */
+  get userName(): string {
+    return this.kubeConfig.getCurrentUser()?.name ?? 'unknown';
+  }
+
+  private url(path: string, query: TransportRequest['query']): URL {
+    const base = this.server.pathname.replace(/\/$/, '');
+    const url = new URL(`${base}${path}`, this.server);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url;
+  }
+
+  private async options(
+    method: string,
+    accept = 'application/json',
+  ): Promise<https.RequestOptions> {
+    const options: https.RequestOptions = {
+      method,
+      headers: { Accept: accept, 'User-Agent': 'ops-core' },
+    };
+    await this.authConfig.applyToHTTPSOptions(options);
+    options.agent = this.agent;
+    return options;
+  }
+
+  /** Sends one request and reads the whole answer. */
+  async request(request: TransportRequest): Promise<TransportResponse> {
+    const url = this.url(request.path, request.query);
+    const options = await this.options(request.method);
+    const payload =
+      request.body === undefined
+        ? undefined
+        : typeof request.body === 'string'
+          ? request.body
+          : JSON.stringify(request.body);
+    if (payload !== undefined) {
+      options.headers = {
+        ...options.headers,
+        'Content-Type': request.contentType ?? 'application/json',
+        'Content-Length': Buffer.byteLength(payload),
+      };
+    }
+    const transport = this.secure ? https : http;
+    const timeoutMs = request.timeoutMs ?? 60_000;
+    return new Promise((resolve, reject) => {
+      const req = transport.request(
+        url,
+        { ...options, ...(request.signal ? { signal: request.signal } : {}) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            });
+          });
+        },
+      );
+      if (timeoutMs > 0) {
+        req.setTimeout(timeoutMs, () =>
+          req.destroy(
+            new Error(`${request.method} ${url.pathname} timed out after ${timeoutMs} ms`),
+          ),
+        );
+      }
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /**
+   * Opens a watch (or any streaming GET) and hands over each line as it arrives. A non-200
+   * answer ends the stream with an error carrying the status and body.
+   */
+  async watch(
+    path: string,
+    query: TransportRequest['query'],
+    handlers: WatchHandlers,
+  ): Promise<WatchConnection> {
+    const url = this.url(path, query);
+    const options = await this.options('GET');
+    const transport = this.secure ? https : http;
+    let done = false;
+    let closed = false;
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      handlers.onDone(closed ? undefined : error);
+    };
+    const req = transport.request(url, options, (res) => {
+      if (res.statusCode !== 200) {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const error = new Error(
+            `watch ${url.pathname} answered ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8')}`,
+          );
+          (error as Error & { status?: number }).status = res.statusCode;
+          finish(error);
+        });
+        return;
+      }
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let start = 0;
+        for (
+          let newline = buffer.indexOf('\n');
+          newline >= 0;
+          newline = buffer.indexOf('\n', start)
+        ) {
+          if (newline > start) handlers.onLine(buffer.slice(start, newline));
+          start = newline + 1;
+        }
+        buffer = start === 0 ? buffer : buffer.slice(start);
+      });
+      res.on('end', () => finish());
+      res.on('error', (error) => finish(error));
+      res.on('close', () =>
+        finish(res.complete ? undefined : new Error(`watch ${url.pathname} connection closed`)),
+      );
+    });
+    req.on('error', (error) => finish(error));
+    req.end();
+    return {
+      close: () => {
+        closed = true;
+        req.destroy();
+        finish();
+      },
+    };
+  }
+
+  /** Closes idle kept-alive connections. */
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** A copy of `kubeConfig` whose cluster `clusterName` skips TLS verification (see `authConfig`). */
+function plainHttpAuthConfig(kubeConfig: KubeConfig, clusterName: string): KubeConfig {
+  const copy = new KubeConfig();
+  copy.loadFromOptions({
+    clusters: kubeConfig
+      .getClusters()
+      .map((cluster) =>
+        cluster.name === clusterName ? { ...cluster, skipTLSVerify: true } : cluster,
+      ),
+    users: kubeConfig.getUsers(),
+    contexts: kubeConfig.getContexts(),
+    currentContext: kubeConfig.getCurrentContext(),
+  });
+  return copy;
+}
+
+/** Parses a JSON body; undefined for an empty one. */
+export function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,162 @@
+import type { Informer } from '../cache/informer.js';
+import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import type { RateLimiter } from '../queue/rate-limiter.js';
+import type { Controller, ControllerOptions } from './controller.js';
+import {
+  type EventHandler,
+  enqueueForObject,
+  enqueueForOwner,
+  enqueueMapped,
+} from './event-handlers.js';
+import type { Predicate } from './predicates.js';
+import type { Reconciler, Request } from './reconcile.js';
+
+/** A kind, by apiVersion and kind (a `defineCustomResource` definition fits too). */
+export interface KindRef {
+  apiVersion: string;
+  kind: string;
+}
+
+/** One watched kind of a controller: where events come from and how they map to requests. */
+export interface WatchSpec {
+  kind: KindRef;
+  handler: EventHandler;
+  predicates: Predicate[];
+  /** Restrict the watch to one namespace (default: the manager's cache scope). */
+  namespace?: string;
+}
+
+/** What the builder needs from the manager. */
+export interface ControllerHost {
+  /** The shared informer of a kind (started on first use). */
+  informerFor(apiVersion: string, kind: string, scope?: { namespace?: string }): Promise<Informer>;
+  /** Creates the controller with the manager's metrics and logger, and registers it. */
+  registerController(
+    options: Omit<ControllerOptions, 'metrics' | 'workqueueMetrics' | 'logger'>,
+    watches: WatchSpec[],
+  ): Controller;
+}
+
+/** Options of {@link ControllerBuilder.withOptions}. */
+export interface BuilderOptions {
+  maxConcurrentReconciles?: number;
+  rateLimiter?: RateLimiter<string>;
+}
+
+/**
+ * Builds a controller the way controller-runtime's builder does:
+ *
+ * ```ts
+ * manager.controller('application')
+ *   .for(Application, { predicates: [generationChanged] })
+ *   .owns({ apiVersion: 'apps/v1', kind: 'Deployment' })
+ *   .watches({ apiVersion: 'v1', kind: 'ConfigMap' }, (cm) => [...])
+ *   .withOptions({ maxConcurrentReconciles: 4 })
+ *   .complete(reconcile);
+ * ```
+ *
+ * `for` is required and names the reconciled kind; `owns` enqueues the controlling owner of
+ * the owned kind's objects; `watches` enqueues whatever the map function returns.
+ *
+ * @throws {Error} from `complete` when `for` was not called, or called twice.
+ */
+export class ControllerBuilder {
+  private forKind: WatchSpec | undefined;
+  private readonly watched: WatchSpec[] = [];
+  /** Owned kinds: their handler needs the `for` kind, known only at `complete`. */
+  private readonly owned: Array<{
+    kind: KindRef;
+    predicates: Predicate[];
+    onlyController: boolean;
+  }> = [];
+  private options: BuilderOptions = {};
+
+  constructor(
+    private readonly host: ControllerHost,
+    private name?: string,
+  ) {}
+
+  /** The kind this controller reconciles; each of its events enqueues the object itself. */
+  for(kind: KindRef, options: { predicates?: Predicate[]; namespace?: string } = {}): this {
+    if (this.forKind !== undefined)
+      throw new Error(
+        `for() was already called with ${this.forKind.kind.kind}; a controller reconciles one kind`,
+      );
+    this.forKind = {
+      kind: { apiVersion: kind.apiVersion, kind: kind.kind },
+      handler: enqueueForObject,
+      predicates: options.predicates ?? [],
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+    };
+    return this;
+  }
+
+  /**
+   * A kind this controller creates and owns (controller owner references): its events
+   * enqueue the owning object of the `for` kind.
+   */
+  owns(kind: KindRef, options: { predicates?: Predicate[]; onlyController?: boolean } = {}): this {
+    this.owned.push({
+      kind: { apiVersion: kind.apiVersion, kind: kind.kind },
+      predicates: options.predicates ?? [],
+      onlyController: options.onlyController ?? true,
+    });
+    return this;
+  }
+
+  /** Any other kind: `map` turns each of its objects into the requests to reconcile. */
+  watches(
+    kind: KindRef,
+    map: (object: KubernetesObject) => Request[],
+    options: { predicates?: Predicate[]; namespace?: string } = {},
+  ): this {
+    this.watched.push({
+      kind: { apiVersion: kind.apiVersion, kind: kind.kind },
+      handler: enqueueMapped(map),
+      predicates: options.predicates ?? [],
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+    });
+    return this;
+  }
+
+  /** Names the controller (default: the lower-cased kind of `for`). */
+  named(name: string): this {
+    this.name = name;
+    return this;
+  }
+
+  withOptions(options: BuilderOptions): this {
+    this.options = { ...this.options, ...options };
+    return this;
+  }
+
+  /** Creates the controller and registers it with the manager; it starts with the manager. */
+  complete(reconciler: Reconciler): Controller {
+    const primary = this.forKind;
+    if (primary === undefined)
+      throw new Error(
+        'call for(kind) before complete(): a controller must name the kind it reconciles',
+      );
+    const owned: WatchSpec[] = this.owned.map((entry) => ({
+      kind: entry.kind,
+      predicates: entry.predicates,
+      handler: enqueueForOwner(primary.kind.apiVersion, primary.kind.kind, {
+        onlyController: entry.onlyController,
+      }),
+    }));
+    const watches = [...owned, ...this.watched];
+    return this.host.registerController(
+      {
+        name: this.name ?? primary.kind.kind.toLowerCase(),
+        reconciler,
+        ...(this.options.maxConcurrentReconciles !== undefined
+          ? { maxConcurrentReconciles: this.options.maxConcurrentReconciles }
+          : {}),
+        ...(this.options.rateLimiter !== undefined
+          ? { rateLimiter: this.options.rateLimiter }
+          : {}),
+      },
+      [primary, ...watches],
+    );
+  }
+}

@@ -1,0 +1,41 @@
+export { TerminalError } from '../errors/terminal-error.js';
+export { Controller, type ControllerOptions } from './controller.js';
+export {
+  type BuilderOptions,
+  ControllerBuilder,
+  type ControllerHost,
+  type KindRef,
+  type WatchSpec,
+} from './controller-builder.js';
+export {
+  type EventHandler,
+  enqueueForObject,
+  enqueueForOwner,
+  enqueueMapped,
+} from './event-handlers.js';
+export {
+  type LeaderCallbacks,
+  type LeaderElectionOptions,
+  LeaderElector,
+} from './leader-election.js';
+export {
+  and,
+  annotationsChanged,
+  generationChanged,
+  labelSelectorPredicate,
+  labelsChanged,
+  not,
+  type ObjectEvent,
+  or,
+  type Predicate,
+  resourceVersionChanged,
+} from './predicates.js';
+export {
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+  requestFromKey,
+  requestKey,
+} from './reconcile.js';
+export { noopReconcileMetrics, type ReconcileMetrics } from './reconcile-metrics.js';

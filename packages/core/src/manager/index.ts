@@ -1,0 +1,7 @@
+export {
+  type BindAddress,
+  Manager,
+  type ManagerOptions,
+  type Runnable,
+  setupSignalHandler,
+} from './manager.js';

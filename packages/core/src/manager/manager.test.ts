@@ -1,0 +1,257 @@
+import { request as httpRequest } from 'node:http';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../client/client.js';
+import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
+import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import { setControllerReference } from '../meta/owner-reference.js';
+import { Manager } from './manager.js';
+
+let server: LocalApiServer;
+beforeAll(async () => {
+  server = await startLocalApiServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+const quiet = pino({ level: 'silent' });
+const eventually = async <T>(
+  check: () => Promise<T | false | undefined> | T | false | undefined,
+  timeoutMs = 8000,
+): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== false && value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out: ${String(last ?? 'condition false')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+const get = (port: number, path: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    httpRequest({ host: '127.0.0.1', port, path }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+
+function managerWithConfigMapController(
+  namespace: string,
+  writes: string[],
+  ignoreOwnUpdates = false,
+) {
+  const manager = new Manager({
+    kubeConfig: server.kubeConfig,
+    logger: quiet,
+    metricsBindAddress: { port: 0, host: '127.0.0.1' },
+    healthProbeBindAddress: { port: 0, host: '127.0.0.1' },
+    namespace,
+    onRequest: (verb, resource) => {
+      if (verb !== 'get' && verb !== 'list') writes.push(`${verb} ${resource}`);
+    },
+  });
+  manager
+    .controller('stamper')
+    .for(
+      { apiVersion: 'v1', kind: 'ConfigMap' },
+      { predicates: ignoreOwnUpdates ? [(event) => event.type !== 'update'] : [] },
+    )
+    .owns({ apiVersion: 'v1', kind: 'Secret' })
+    .complete(async (request) => {
+      const cm = await manager.client
+        .get<KubernetesObject>('v1', 'ConfigMap', request.name, request.namespace)
+        .catch(() => undefined);
+      if (cm === undefined || cm.metadata?.annotations?.stamped === 'yes') return;
+      await manager.client.patch(cm, { metadata: { annotations: { stamped: 'yes' } } }, 'merge');
+    });
+  return manager;
+}
+
+describe('Manager', () => {
+  it('syncs caches, runs controllers, serves readyz and metrics, and writes nothing in steady state', async () => {
+    const admin = new Client({ kubeConfig: server.kubeConfig });
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mgr-a' } });
+    await admin.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'before', namespace: 'mgr-a' },
+    });
+    const writes: string[] = [];
+    const manager = managerWithConfigMapController('mgr-a', writes);
+    const stop = new AbortController();
+    const running = manager.start(stop.signal);
+    await eventually(
+      async () =>
+        (await admin.get<KubernetesObject>('v1', 'ConfigMap', 'before', 'mgr-a')).metadata
+          ?.annotations?.stamped === 'yes',
+    );
+    await admin.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'after', namespace: 'mgr-a' },
+    });
+    await eventually(
+      async () =>
+        (await admin.get<KubernetesObject>('v1', 'ConfigMap', 'after', 'mgr-a')).metadata
+          ?.annotations?.stamped === 'yes',
+    );
+    const health = manager.health?.port ?? 0;
+    expect((await get(health, '/readyz')).status).toBe(200);
+    expect((await get(health, '/healthz')).body).toBe('ok');
+    // Steady state: no more writes once everything is stamped.
+    const settled = writes.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(writes.length).toBe(settled);
+    expect(writes.every((w) => w === 'patch configmaps')).toBe(true);
+    const metrics = await manager.metrics.metrics();
+    expect(metrics).toMatch(
+      /controller_runtime_reconcile_total\{controller="stamper",result="success"\} [1-9]/,
+    );
+    expect(metrics).toContain('workqueue_adds_total{name="stamper"');
+    stop.abort();
+    await running;
+  });
+
+  it('reconciles the owner when an owned object changes', async () => {
+    const admin = new Client({ kubeConfig: server.kubeConfig });
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mgr-b' } });
+    const owner = await admin.create<KubernetesObject>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'owner', namespace: 'mgr-b', annotations: { stamped: 'yes' } },
+    });
+    // The ConfigMap's own updates are filtered out: only the owned Secret can wake it.
+    const manager = managerWithConfigMapController('mgr-b', [], true);
+    const stop = new AbortController();
+    const running = manager.start(stop.signal);
+    await eventually(() => manager.isLeader());
+    await admin.patch(owner, { metadata: { annotations: { stamped: null } } }, 'merge');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(
+      (await admin.get<KubernetesObject>('v1', 'ConfigMap', 'owner', 'mgr-b')).metadata?.annotations
+        ?.stamped,
+    ).toBeUndefined();
+    await admin.create(
+      setControllerReference(owner, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'owned', namespace: 'mgr-b' },
+      }),
+    );
+    await eventually(
+      async () =>
+        (await admin.get<KubernetesObject>('v1', 'ConfigMap', 'owner', 'mgr-b')).metadata
+          ?.annotations?.stamped === 'yes',
+    );
+    stop.abort();
+    await running;
+  });
+
+  it('fails to start with a clear error when a watched kind is not served', async () => {
+    const manager = new Manager({
+      kubeConfig: server.kubeConfig,
+      logger: quiet,
+      metricsBindAddress: false,
+      healthProbeBindAddress: false,
+      cacheSyncTimeoutMs: 500,
+    });
+    manager
+      .controller('ghost')
+      .for({ apiVersion: 'example.com/v1', kind: 'Ghost' })
+      .complete(() => undefined);
+    await expect(manager.start(new AbortController().signal)).rejects.toThrow(/Ghost/);
+  });
+
+  it('refuses misuse with messages that say what to do', () => {
+    expect(
+      () => new Manager({ kubeConfig: server.kubeConfig, logger: quiet, leaderElection: true }),
+    ).toThrow('leaderElection needs leaderElectionId');
+    const manager = new Manager({
+      kubeConfig: server.kubeConfig,
+      logger: quiet,
+      metricsBindAddress: false,
+      healthProbeBindAddress: false,
+    });
+    manager
+      .controller('one')
+      .for({ apiVersion: 'v1', kind: 'ConfigMap' })
+      .complete(() => undefined);
+    expect(() =>
+      manager
+        .controller('one')
+        .for({ apiVersion: 'v1', kind: 'Secret' })
+        .complete(() => undefined),
+    ).toThrow('a controller named one already exists');
+    expect(() => manager.controller('x').complete(() => undefined)).toThrow(
+      'call for(kind) before complete()',
+    );
+  });
+});
+
+describe('leader election', () => {
+  it('lets one manager lead at a time, and hands over at once on graceful shutdown', async () => {
+    const admin = new Client({ kubeConfig: server.kubeConfig });
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mgr-le' } });
+    const active: string[] = [];
+    let overlap = false;
+    const make = (id: string) => {
+      const manager = new Manager({
+        kubeConfig: server.kubeConfig,
+        logger: quiet,
+        metricsBindAddress: false,
+        healthProbeBindAddress: false,
+        namespace: 'mgr-le',
+        leaderElection: true,
+        leaderElectionId: 'stamper-lock',
+        leaderElectionNamespace: 'mgr-le',
+        leaderElectionIdentity: id,
+        leaseDurationMs: 3000,
+        renewDeadlineMs: 2000,
+        retryPeriodMs: 200,
+      });
+      manager.add({
+        start: async (signal) => {
+          if (active.length > 0) overlap = true;
+          active.push(id);
+          await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+          active.splice(active.indexOf(id), 1);
+        },
+      });
+      return manager;
+    };
+    const first = make('first');
+    const second = make('second');
+    const stopFirst = new AbortController();
+    const stopSecond = new AbortController();
+    const runningFirst = first.start(stopFirst.signal);
+    await eventually(() => first.isLeader());
+    const runningSecond = second.start(stopSecond.signal);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(second.isLeader()).toBe(false);
+    expect(active).toEqual(['first']);
+    const handedOver = Date.now();
+    stopFirst.abort();
+    await runningFirst;
+    await eventually(() => second.isLeader(), 5000);
+    expect(Date.now() - handedOver).toBeLessThan(2000);
+    const lease = await admin.get<
+      KubernetesObject & { spec: { holderIdentity: string; leaseTransitions: number } }
+    >('coordination.k8s.io/v1', 'Lease', 'stamper-lock', 'mgr-le');
+    expect(lease.spec.holderIdentity).toBe('second');
+    expect(lease.spec.leaseTransitions).toBeGreaterThanOrEqual(1);
+    expect(overlap).toBe(false);
+    stopSecond.abort();
+    await runningSecond;
+  });
+});

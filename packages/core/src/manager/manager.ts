@@ -1,0 +1,418 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { KubeConfig } from '@kubernetes/client-node';
+import pino, { type Logger } from 'pino';
+import type { Informer } from '../cache/informer.js';
+import { InformerCache, type InformerDefaults } from '../cache/informer-cache.js';
+import { Client } from '../client/client.js';
+import { DiscoveryRestMapper } from '../client/discovery-rest-mapper.js';
+import { KubeTransport } from '../client/kube-transport.js';
+import { loadKubeConfig } from '../client/load-kube-config.js';
+import { Controller, type ControllerOptions } from '../controller/controller.js';
+import { ControllerBuilder, type WatchSpec } from '../controller/controller-builder.js';
+import { LeaderElector } from '../controller/leader-election.js';
+import type { ObjectEvent } from '../controller/predicates.js';
+import type { EventSink } from '../events/core-event.js';
+import { EventRecorder } from '../events/event-recorder.js';
+import { HealthServer } from '../health/health-server.js';
+import { MetricsServer } from '../health/metrics-server.js';
+import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import type { WebhookServer } from '../webhook/webhook-server.js';
+
+/** A bind address: `{ port, host? }`, or false to not serve at all. */
+export type BindAddress = { port: number; host?: string } | false;
+
+/** Options of a {@link Manager}. */
+export interface ManagerOptions {
+  /** The cluster configuration (default: found as kubectl finds it, see `loadKubeConfig`). */
+  kubeConfig?: KubeConfig;
+  /** Where everything logs (default: pino JSON on stdout at `info`). */
+  logger?: Logger;
+  /** Prometheus `/metrics` (default `{ port: 8080 }`). */
+  metricsBindAddress?: BindAddress;
+  /** `/healthz` and `/readyz` (default `{ port: 8081 }`). */
+  healthProbeBindAddress?: BindAddress;
+  /** The admission webhook server to run with the manager (it is not leader-elected). */
+  webhookServer?: WebhookServer;
+  /** Only run controllers while holding a Lease (default false). */
+  leaderElection?: boolean;
+  /** Name of the Lease (required with leader election). */
+  leaderElectionId?: string;
+  /** Namespace of the Lease (default: the pod's namespace in-cluster, else `default`). */
+  leaderElectionNamespace?: string;
+  /** Identity in the Lease (default: host name + random suffix). */
+  leaderElectionIdentity?: string;
+  /** Lease timing (defaults 15 s / 10 s / 2 s, as controller-runtime). */
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Restrict every informer to one namespace (default: all namespaces). */
+  namespace?: string;
+  /** Settings of every informer (transform, page size, silence timeout...). */
+  informerDefaults?: InformerDefaults;
+  /** How long caches may take to sync before start fails (default 2 min). */
+  cacheSyncTimeoutMs?: number;
+  /** How long in-flight reconciles get on shutdown before the manager stops anyway (default 30 s). */
+  gracefulShutdownTimeoutMs?: number;
+  /** Counts API requests of the manager's client (benchmarks count writes with it). */
+  onRequest?: ConstructorParameters<typeof Client>[0]['onRequest'];
+}
+
+/** Something the manager starts and stops with itself. */
+export interface Runnable {
+  /** Runs until `signal` aborts; resolves when stopped. */
+  start(signal: AbortSignal): Promise<void>;
+  /** Runs only on the elected leader (default true, like controllers). */
+  needLeaderElection?: boolean;
+}
+
+interface RegisteredController {
+  controller: Controller;
+  watches: WatchSpec[];
+}
+
+const inClusterNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/**
+ * Runs controllers and everything around them, as controller-runtime's manager does: one
+ * transport, REST mapper, shared informer cache, client (reads from the cache, writes to the
+ * API server), metrics registry, event recorders, the metrics (:8080) and health (:8081)
+ * servers, an optional webhook server, and optional leader election on a Lease.
+ *
+ * `start(signal)` starts, in order: metrics and health servers, the webhook server, the
+ * caches controllers need (waiting for them to sync), then — once leader, if elected — the
+ * controllers and runnables. It resolves when `signal` aborts and everything has stopped, in
+ * reverse order, within the graceful shutdown timeout. `/readyz` is ready once caches have
+ * synced (and the webhook server is serving).
+ *
+ * No globals: two managers in one process do not share anything.
+ */
+export class Manager {
+  readonly kubeConfig: KubeConfig;
+  readonly log: Logger;
+  readonly transport: KubeTransport;
+  readonly restMapper: DiscoveryRestMapper;
+  readonly cache: InformerCache;
+  readonly client: Client;
+  readonly metrics = new MetricsRegistry();
+  readonly health: HealthServer | undefined;
+  private readonly metricsServer: MetricsServer | undefined;
+  private readonly controllers: RegisteredController[] = [];
+  private readonly runnables: Runnable[] = [];
+  private readonly recorders: EventRecorder[] = [];
+  private readonly options: ManagerOptions;
+  private cachesSynced = false;
+  private started = false;
+  private leading = false;
+
+  constructor(options: ManagerOptions = {}) {
+    this.options = options;
+    this.kubeConfig = options.kubeConfig ?? loadKubeConfig();
+    this.log = options.logger ?? pino({ level: 'info' });
+    this.transport = new KubeTransport(this.kubeConfig);
+    this.restMapper = new DiscoveryRestMapper(this.transport);
+    this.cache = new InformerCache({
+      transport: this.transport,
+      restMapper: this.restMapper,
+      logger: this.log.child({ component: 'cache' }),
+      ...(options.informerDefaults ? { informerDefaults: options.informerDefaults } : {}),
+    });
+    this.client = new Client({
+      transport: this.transport,
+      restMapper: this.restMapper,
+      cache: this.cache,
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    });
+    const metricsAddress = options.metricsBindAddress ?? { port: 8080 };
+    if (metricsAddress) {
+      this.metricsServer = new MetricsServer({
+        metrics: this.metrics,
+        port: metricsAddress.port,
+        ...(metricsAddress.host ? { host: metricsAddress.host } : {}),
+        logger: this.log.child({ component: 'metrics' }),
+      });
+    }
+    const healthAddress = options.healthProbeBindAddress ?? { port: 8081 };
+    if (healthAddress) {
+      this.health = new HealthServer({
+        port: healthAddress.port,
+        ...(healthAddress.host ? { host: healthAddress.host } : {}),
+        logger: this.log.child({ component: 'health' }),
+      });
+      this.health.addHealthzCheck('ping', () => undefined);
+      this.health.addReadyzCheck('informers', () => {
+        if (!this.cachesSynced) throw new Error('caches have not synced yet');
+      });
+      if (options.webhookServer)
+        this.health.addReadyzCheck('webhook', options.webhookServer.readinessCheck);
+    }
+    if (options.leaderElection && !options.leaderElectionId) {
+      throw new Error(
+        'leaderElection needs leaderElectionId: the name of the Lease the candidates share, e.g. "application-operator.lixueduan.com"',
+      );
+    }
+    this.metrics.cacheObjects('all', () =>
+      this.cache.objectCounts().reduce((sum, entry) => sum + entry.count, 0),
+    );
+  }
+
+  /** Starts building a controller (see {@link ControllerBuilder}). */
+  controller(name?: string): ControllerBuilder {
+    return new ControllerBuilder(
+      {
+        informerFor: (apiVersion, kind, scope) =>
+          this.cache.informerFor(
+            apiVersion,
+            kind,
+            scope?.namespace
+              ? scope
+              : this.options.namespace
+                ? { namespace: this.options.namespace }
+                : {},
+          ),
+        registerController: (options, watches) => this.registerController(options, watches),
+      },
+      name,
+    );
+  }
+
+  private registerController(
+    options: Omit<ControllerOptions, 'metrics' | 'workqueueMetrics' | 'logger'>,
+    watches: WatchSpec[],
+  ): Controller {
+    if (this.started)
+      throw new Error(
+        `controller ${options.name} was added after the manager started; add controllers before start()`,
+      );
+    if (this.controllers.some((entry) => entry.controller.name === options.name)) {
+      throw new Error(
+        `a controller named ${options.name} already exists; give each controller a unique name with named()`,
+      );
+    }
+    const controller = new Controller({
+      ...options,
+      metrics: this.metrics.controller(options.name, {
+        maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1,
+      }),
+      workqueueMetrics: this.metrics.workqueueMetrics,
+      logger: this.log,
+    });
+    this.controllers.push({ controller, watches });
+    return controller;
+  }
+
+  /** Adds a runnable started with the controllers (or at once when `needLeaderElection` is false). */
+  add(runnable: Runnable): void {
+    this.runnables.push(runnable);
+  }
+
+  /** An event recorder writing Kubernetes Events as `component` through the manager's client. */
+  eventRecorder(component: string): EventRecorder {
+    const client = this.client;
+    const sink: EventSink = {
+      create: (event) => client.create(event as unknown as KubernetesObject),
+      patch: (namespace, name, patch) =>
+        client.patch(
+          { apiVersion: 'v1', kind: 'Event', metadata: { namespace, name } },
+          patch,
+          'merge',
+        ),
+    };
+    const recorder = new EventRecorder({
+      sink,
+      component,
+      logger: this.log.child({ component: 'events' }),
+    });
+    this.recorders.push(recorder);
+    return recorder;
+  }
+
+  /** Whether this manager's controllers are running: it leads (or needs no election) and caches synced. */
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /**
+   * Runs everything until `signal` aborts, then stops it all. Rejects when startup fails
+   * (a server cannot bind, caches do not sync in time), after stopping what had started.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started)
+      throw new Error('the manager was already started; create a new Manager to start again');
+    this.started = true;
+    const stops: Array<() => Promise<void>> = [];
+    const stopAll = async () => {
+      for (const stop of stops.reverse()) {
+        try {
+          await stop();
+        } catch (error) {
+          this.log.error({ err: error }, 'error while stopping');
+        }
+      }
+    };
+    try {
+      if (this.metricsServer) {
+        await this.metricsServer.start();
+        stops.push(() => (this.metricsServer as MetricsServer).stop());
+      }
+      if (this.health) {
+        await this.health.start();
+        stops.push(() => (this.health as HealthServer).stop());
+      }
+      const webhook = this.options.webhookServer;
+      if (webhook) {
+        await webhook.start();
+        stops.push(() => webhook.stop());
+      }
+      stops.push(() => this.cache.stop());
+      stops.push(async () => {
+        this.transport.close();
+      });
+      const informers = await this.startSources();
+      await Promise.all(
+        informers.map((informer) =>
+          informer.waitForSync(this.options.cacheSyncTimeoutMs ?? 120_000),
+        ),
+      );
+      this.cachesSynced = true;
+      this.log.info({ informers: informers.length }, 'caches synced');
+      const unelected = this.runnables.filter((runnable) => runnable.needLeaderElection === false);
+      const runningUnelected = unelected.map((runnable) => runnable.start(signal));
+      stops.push(async () => {
+        await Promise.allSettled(runningUnelected);
+      });
+      if (this.options.leaderElection) {
+        await this.runElected(signal);
+      } else {
+        await this.runLeader(signal);
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'manager failed to start');
+      await stopAll();
+      throw error;
+    }
+    await stopAll();
+    for (const recorder of this.recorders) await recorder.flush();
+    this.log.info('manager stopped');
+  }
+
+  private async startSources(): Promise<Informer[]> {
+    const informers: Informer[] = [];
+    for (const { controller, watches } of this.controllers) {
+      for (const watch of watches) {
+        const scope = watch.namespace
+          ? { namespace: watch.namespace }
+          : this.options.namespace
+            ? { namespace: this.options.namespace }
+            : {};
+        const informer = await this.cache.informerFor(
+          watch.kind.apiVersion,
+          watch.kind.kind,
+          scope,
+        );
+        const route = (event: ObjectEvent) =>
+          controller.handle(event, watch.handler, watch.predicates);
+        informer.addEventHandler({
+          onAdd: (object) => route({ type: 'create', object }),
+          onUpdate: (old, object) => route({ type: 'update', object, old }),
+          onDelete: (object) => route({ type: 'delete', object }),
+        });
+        if (!informers.includes(informer)) informers.push(informer);
+      }
+    }
+    return informers;
+  }
+
+  /** Runs the controllers and elected runnables until `signal` aborts, then stops them. */
+  private async runLeader(signal: AbortSignal): Promise<void> {
+    for (const { controller } of this.controllers) controller.start();
+    this.leading = true;
+    const runnables = this.runnables
+      .filter((runnable) => runnable.needLeaderElection !== false)
+      .map((runnable) => runnable.start(signal));
+    if (!signal.aborted)
+      await new Promise<void>((resolve) =>
+        signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+    this.leading = false;
+    await this.stopControllers();
+    await Promise.allSettled(runnables);
+  }
+
+  private async stopControllers(): Promise<void> {
+    const timeoutMs = this.options.gracefulShutdownTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const stopped = Promise.all(this.controllers.map(({ controller }) => controller.stop())).then(
+      () => 'stopped' as const,
+    );
+    const outcome = await Promise.race([stopped, timeout]);
+    clearTimeout(timer);
+    if (outcome === 'timeout')
+      this.log.warn(
+        { timeoutMs },
+        'in-flight reconciles did not finish within the graceful shutdown timeout',
+      );
+  }
+
+  private async runElected(signal: AbortSignal): Promise<void> {
+    const namespace =
+      this.options.leaderElectionNamespace ??
+      (existsSync(inClusterNamespaceFile)
+        ? readFileSync(inClusterNamespaceFile, 'utf8').trim()
+        : 'default');
+    const identity =
+      this.options.leaderElectionIdentity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;
+    const elector = new LeaderElector({
+      transport: this.transport,
+      namespace,
+      name: this.options.leaderElectionId as string,
+      identity,
+      ...(this.options.leaseDurationMs !== undefined
+        ? { leaseDurationMs: this.options.leaseDurationMs }
+        : {}),
+      ...(this.options.renewDeadlineMs !== undefined
+        ? { renewDeadlineMs: this.options.renewDeadlineMs }
+        : {}),
+      ...(this.options.retryPeriodMs !== undefined
+        ? { retryPeriodMs: this.options.retryPeriodMs }
+        : {}),
+      logger: this.log,
+    });
+    let lost = false;
+    await elector.run(signal, {
+      onStartedLeading: (leading) => this.runLeader(leading),
+      onStoppedLeading: () => {
+        lost = !signal.aborted;
+      },
+    });
+    if (lost) {
+      // Leadership lost while still running: another replica may be reconciling now, so this
+      // one must not continue. The caller decides how to exit (controller-runtime exits).
+      throw new Error(
+        `leader election lost: the lease ${namespace}/${this.options.leaderElectionId} could not be renewed in time; exiting so another replica leads`,
+      );
+    }
+  }
+}
+
+/**
+ * An AbortSignal that aborts on SIGTERM or SIGINT, for an operator's main: pass it to
+ * `manager.start`. The listeners are removed after the first signal; a second signal gets
+ * Node's default behaviour (exit), so a stuck shutdown can still be interrupted.
+ */
+export function setupSignalHandler(): AbortSignal {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    controller.abort(new Error(`received ${signal}`));
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  return controller.signal;
+}

@@ -1,0 +1,20 @@
+export { MetricsError } from '../errors/metrics-error.js';
+export {
+  ControllerMetrics,
+  type ReconcileObservation,
+  type ReconcileResult,
+  reconcileResults,
+  reconcileTimeBuckets,
+} from './controller-metrics.js';
+export {
+  cacheObjectsMetricName,
+  type HistogramConfig,
+  type MetricConfig,
+  MetricsRegistry,
+  type MetricsRegistryOptions,
+} from './metrics-registry.js';
+export { type GaugeReader, PolledGauge, type PolledGaugeOptions } from './polled-gauge.js';
+export {
+  PrometheusWorkqueueMetricsProvider,
+  workqueueDurationBuckets,
+} from './workqueue-metrics-provider.js';
