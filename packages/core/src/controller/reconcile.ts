@@ -27,6 +27,9 @@ export interface ReconcileContext {
   signal: AbortSignal;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: reconcilers written as `async () => {}` return Promise<void>, which must be accepted
+type ReconcileOutput = Result | undefined | void;
+
 /**
  * A reconciler: makes the world match the desired state of the object named by `request`.
  *
@@ -38,7 +41,7 @@ export interface ReconcileContext {
 export type Reconciler = (
   request: Request,
   context: ReconcileContext,
-) => Promise<Result | undefined | void> | Result | undefined | void;
+) => Promise<ReconcileOutput> | ReconcileOutput;
 
 /** `namespace/name`, or `name` for cluster-scoped objects: the workqueue key of a request. */
 export function requestKey(request: Request): string {
