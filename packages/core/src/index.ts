@@ -1,6 +1,7 @@
 export * from './cache/index.js';
 export * from './client/index.js';
 export * from './controller/index.js';
+export * from './crd/index.js';
 export * from './events/index.js';
 export * from './health/index.js';
 export * from './manager/index.js';

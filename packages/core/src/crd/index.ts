@@ -1,0 +1,48 @@
+export type {
+  CustomResourceDefinitionObject,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresources,
+  JSONSchemaProps,
+  PrinterColumn,
+  PrinterColumnType,
+  ScaleSubresource,
+  SelectableField,
+  ValidationRule,
+} from './apiextensions.js';
+export { type ClusterRole, clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
+export {
+  type CustomResource,
+  type CustomResourceDefinition,
+  type CustomResourceOptions,
+  type CustomResourceStorageVersion,
+  type CustomResourceValidationIssue,
+  type CustomResourceVersionName,
+  type CustomResourceVersionOptions,
+  defineCustomResource,
+  isCustomResourceDefinition,
+} from './custom-resource.js';
+export { CustomResourceDefinitionError } from './custom-resource-definition-error.js';
+export {
+  EmbeddedResource,
+  embeddedResourceKeyword,
+  IntOrString,
+  intOrStringKeyword,
+  PreserveUnknownFields,
+  preserveUnknownFieldsKeyword,
+  type TEmbeddedResource,
+  type TIntOrString,
+  type TUnknownObject,
+} from './kubernetes-schema-types.js';
+export {
+  customResourcePermissions,
+  type NonResourcePermission,
+  type PolicyRule,
+  permission,
+  type ResourcePermission,
+  rbacRules,
+  type Verb,
+  validatePolicyRule,
+} from './policy-rule.js';
+export { PolicyRuleError } from './policy-rule-error.js';
+export { type StructuralSchemaOptions, toStructuralSchema } from './structural-schema.js';
+export { StructuralSchemaError } from './structural-schema-error.js';

@@ -1,0 +1,26 @@
+export { ManifestsError } from './errors/manifests-error.js';
+export {
+  type FileOutcome,
+  type FileStatus,
+  type GenerateManifestsOptions,
+  type GenerateManifestsResult,
+  generateManifests,
+} from './generate-manifests.js';
+export {
+  checkManifestModule,
+  expectedModuleShape,
+  loadManifestModule,
+  type ManifestModule,
+  type ManifestRbac,
+} from './load-manifest-module.js';
+export { type MainIo, main, usage } from './main.js';
+export {
+  crdDirectory,
+  defaultRoleName,
+  type GeneratedFile,
+  generatedHeader,
+  renderManifests,
+  rolePath,
+  toManifestYaml,
+} from './render-manifests.js';
+export { type UnifiedDiffOptions, unifiedDiff } from './unified-diff.js';

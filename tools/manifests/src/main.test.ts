@@ -1,0 +1,375 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineCustomResource } from '@ops/core/crd';
+import { Type } from '@sinclair/typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import {
+  expectedApplicationYaml,
+  expectedRoleYaml,
+  fixtureModule,
+  fixturePaths,
+  workDirectory,
+  writeFixture,
+} from '../test/work-directory.js';
+import { main } from './main.js';
+import { generatedHeader } from './render-manifests.js';
+
+const work = workDirectory('main');
+afterAll(() => work.remove());
+
+/** Runs the command in-process with `cwd`, capturing its output. */
+async function run(argv: string[], cwd: string) {
+  let stdout = '';
+  let stderr = '';
+  const status = await main(argv, {
+    cwd,
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  return { status, stdout, stderr };
+}
+
+let counter = 0;
+/** A fresh operator directory with the fixture module at dist/manifests.mjs (unique path: Node caches modules). */
+function operator(variant?: string): { root: string; module: string } {
+  counter++;
+  const root = join(work.path, `operator-${counter}`);
+  writeFixture(root, 'dist/manifests.mjs', fixtureModule(variant));
+  return { root, module: 'dist/manifests.mjs' };
+}
+
+describe('ops-manifests', () => {
+  let root: string;
+  let first: Awaited<ReturnType<typeof run>>;
+
+  beforeAll(async () => {
+    const made = operator();
+    root = made.root;
+    first = await run(['--module', made.module], root);
+  });
+
+  it('writes a CRD per kind and the role into the operator root', () => {
+    expect(first).toEqual({
+      status: 0,
+      stdout: fixturePaths.map((path) => `created   ${path}\n`).join(''),
+      stderr: '',
+    });
+    for (const path of fixturePaths) expect(existsSync(join(root, path))).toBe(true);
+  });
+
+  it('writes the ClusterRole kubebuilder would, named manager-role', () => {
+    expect(readFileSync(join(root, 'config/rbac/role.yaml'), 'utf8')).toBe(expectedRoleYaml);
+  });
+
+  it('writes CRD YAML that parses back to the definition', async () => {
+    const { application, balancer } = (await import(join(root, 'dist/manifests.mjs'))) as {
+      application: ReturnType<typeof defineCustomResource>;
+      balancer: ReturnType<typeof defineCustomResource>;
+    };
+    for (const [definition, path] of [
+      [application, fixturePaths[0]],
+      [balancer, fixturePaths[1]],
+    ] as const) {
+      const text = readFileSync(join(root, path ?? ''), 'utf8');
+      expect(
+        text.startsWith(`${generatedHeader}\n---\napiVersion: apiextensions.k8s.io/v1\n`),
+      ).toBe(true);
+      const documents = parseAllDocuments(text);
+      expect(documents).toHaveLength(1);
+      expect(documents[0]?.errors).toEqual([]);
+      expect(parse(text)).toEqual(definition.crd());
+    }
+    expect(readFileSync(join(root, fixturePaths[0] ?? ''), 'utf8')).toBe(expectedApplicationYaml);
+    const balancerYaml = readFileSync(join(root, fixturePaths[1] ?? ''), 'utf8');
+    expect(balancerYaml).toContain('  scope: Cluster\n');
+    expect(balancerYaml).toContain(
+      [
+        '                    targetPort:',
+        '                      anyOf:',
+        '                      - type: integer',
+        '                      - type: string',
+        '                      x-kubernetes-int-or-string: true',
+      ].join('\n'),
+    );
+  });
+
+  it('leaves unchanged files alone and reports them', async () => {
+    const before = readFileSync(join(root, 'config/rbac/role.yaml'), 'utf8');
+    const again = await run(['--module', 'dist/manifests.mjs'], root);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toBe(fixturePaths.map((path) => `unchanged ${path}\n`).join(''));
+    expect(readFileSync(join(root, 'config/rbac/role.yaml'), 'utf8')).toBe(before);
+  });
+
+  it('--check passes when everything is up to date', async () => {
+    const check = await run(['--module', 'dist/manifests.mjs', '--check'], root);
+    expect(check).toEqual({
+      status: 0,
+      stdout: 'ops-manifests: 3 file(s) up to date\n',
+      stderr: '',
+    });
+  });
+
+  it('--check fails on a changed file, prints its diff and writes nothing', async () => {
+    const path = join(root, 'config/rbac/role.yaml');
+    const edited = expectedRoleYaml.replace(
+      '  - coordination.k8s.io\n',
+      '  - coordination.k8s.io.old\n',
+    );
+    writeFileSync(path, edited);
+    const check = await run(['--module', 'dist/manifests.mjs', '--check'], root);
+    expect(check.status).toBe(1);
+    expect(check.stdout).toBe(
+      [
+        '--- a/config/rbac/role.yaml',
+        '+++ b/config/rbac/role.yaml',
+        '@@ -26,7 +26,7 @@',
+        '   - update',
+        '   - watch',
+        ' - apiGroups:',
+        '-  - coordination.k8s.io.old',
+        '+  - coordination.k8s.io',
+        '   resources:',
+        '   - leases',
+        '   verbs:',
+        '',
+      ].join('\n'),
+    );
+    expect(check.stderr).toBe(
+      'ops-manifests: 1 generated file(s) out of date:\n  config/rbac/role.yaml differs\nRegenerate with: ops-manifests --module dist/manifests.mjs\n',
+    );
+    expect(readFileSync(path, 'utf8')).toBe(edited);
+    // Regenerating repairs it.
+    expect((await run(['-m', 'dist/manifests.mjs'], root)).stdout).toContain(
+      'updated   config/rbac/role.yaml\n',
+    );
+    expect(readFileSync(path, 'utf8')).toBe(expectedRoleYaml);
+  });
+});
+
+describe('ops-manifests with --out and --check', () => {
+  it('reports missing files when nothing was generated yet', async () => {
+    const { root, module } = operator();
+    const check = await run(['--module', join(root, module), '--out', 'deploy', '--check'], root);
+    expect(check.status).toBe(1);
+    expect(check.stdout).toContain('--- /dev/null\n+++ b/config/rbac/role.yaml\n@@ -0,0 +1,');
+    expect(check.stderr).toContain('  deploy/config/rbac/role.yaml is missing\n');
+    expect(check.stderr).toContain('--out deploy');
+    expect(existsSync(join(root, 'deploy'))).toBe(false);
+  });
+
+  it('detects a changed definition, and removes CRDs it generated that are no longer declared', async () => {
+    const old = operator();
+    expect((await run(['--module', old.module], old.root)).status).toBe(0);
+    // A CRD written by hand (no header) stays; a generated one of a removed kind is stale.
+    writeFixture(
+      old.root,
+      'config/crd/bases/hand_written.yaml',
+      'kind: CustomResourceDefinition\n',
+    );
+    writeFixture(
+      old.root,
+      'config/crd/bases/example.com_gone.yaml',
+      `${generatedHeader}\n---\nkind: CustomResourceDefinition\n`,
+    );
+    // The same operator after the Application's description changed.
+    const changed = operator('The image to run.');
+    writeFixture(
+      old.root,
+      'dist/manifests-v2.mjs',
+      readFileSync(join(changed.root, changed.module), 'utf8'),
+    );
+
+    const check = await run(['--module', 'dist/manifests-v2.mjs', '--check'], old.root);
+    expect(check.status).toBe(1);
+    expect(check.stdout).toMatch(
+      /^- {16}description: The container image\.\n\+ {16}description: The image to run\.$/m,
+    );
+    expect(check.stdout).toContain('--- a/config/crd/bases/example.com_gone.yaml\n+++ /dev/null\n');
+    expect(check.stderr).toContain(
+      '  config/crd/bases/core.crd.lixueduan.com_applications.yaml differs\n  config/crd/bases/example.com_gone.yaml is stale\n',
+    );
+
+    const write = await run(['--module', 'dist/manifests-v2.mjs'], old.root);
+    expect(write.stdout).toContain(
+      'updated   config/crd/bases/core.crd.lixueduan.com_applications.yaml\n',
+    );
+    expect(write.stdout).toContain('removed   config/crd/bases/example.com_gone.yaml\n');
+    expect(existsSync(join(old.root, 'config/crd/bases/example.com_gone.yaml'))).toBe(false);
+    expect(existsSync(join(old.root, 'config/crd/bases/hand_written.yaml'))).toBe(true);
+    expect((await run(['--module', 'dist/manifests-v2.mjs', '--check'], old.root)).status).toBe(0);
+  });
+
+  it('uses rbac.roleName for the ClusterRole', async () => {
+    const root = join(work.path, 'role-name');
+    writeFixture(
+      root,
+      'manifests.mjs',
+      `export const customResources = [];
+export const rbac = { roleName: 'balancer-manager', rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] };
+`,
+    );
+    expect((await run(['--module', 'manifests.mjs'], root)).stdout).toBe(
+      'created   config/rbac/role.yaml\n',
+    );
+    expect(readFileSync(join(root, 'config/rbac/role.yaml'), 'utf8')).toBe(
+      `${generatedHeader}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: balancer-manager
+rules:
+- nonResourceURLs:
+  - /metrics
+  verbs:
+  - get
+`,
+    );
+  });
+});
+
+describe('ops-manifests errors', () => {
+  const root = join(work.path, 'errors');
+
+  it('prints help', async () => {
+    const help = await run(['--help'], root);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: ops-manifests --module <path>/);
+  });
+
+  it.each([
+    [[], /--module is required/],
+    [['--module'], /argument missing/],
+    [['--module', 'a.js', '--force'], /Unknown option '--force'/],
+    [['--module', 'a.js', 'extra'], /positional argument/],
+  ])('rejects the arguments %j with usage, status 2', async (argv, message) => {
+    const result = await run(argv, root);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('Usage: ops-manifests');
+    expect(result.stdout).toBe('');
+  });
+
+  it('names a module that does not exist', async () => {
+    const result = await run(['--module', 'dist/missing.js'], root);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      `ops-manifests: cannot read module ${join(root, 'dist/missing.js')}: no such file (for a TypeScript operator, run its build first)\n`,
+    );
+  });
+
+  it('refuses TypeScript and other extensions', async () => {
+    expect((await run(['--module', 'src/manifests.ts'], root)).stderr).toMatch(
+      /it is TypeScript.*build the operator first.*dist\/manifests\.js/,
+    );
+    expect((await run(['--module', 'manifests.json'], root)).stderr).toMatch(/\.js or \.mjs/);
+  });
+
+  it('refuses a directory', async () => {
+    writeFixture(root, 'dir.js/file', '');
+    expect((await run(['--module', 'dir.js'], root)).stderr).toMatch(/dir\.js is not a file/);
+  });
+
+  it.each([
+    ['export const rbac = { rules: [] };', /does not export `customResources`/],
+    [
+      'export const customResources = {}; export const rbac = { rules: [] };',
+      /`customResources` must be an array of definitions, got an object with no keys/,
+    ],
+    [
+      'export const customResources = [{ kind: "Application" }]; export const rbac = { rules: [] };',
+      /`customResources\[0\]` is not a definition made with defineCustomResource.*keys kind/,
+    ],
+    ['export const customResources = [];', /does not export `rbac`/],
+    [
+      'export const customResources = []; export const rbac = [];',
+      /`rbac` must be an object \{ roleName\?, rules \}, got an array of 0/,
+    ],
+    [
+      'export const customResources = []; export const rbac = {};',
+      /`rbac.rules` must be an array of PolicyRule, got undefined/,
+    ],
+    [
+      'export const customResources = []; export const rbac = { rules: [], roleName: 7 };',
+      /`rbac.roleName` must be a non-empty string, got number 7/,
+    ],
+    [
+      'export const customResources = []; export const rbac = { rules: [{ apiGroups: [""], resources: ["pods"], verbs: [] }] };',
+      /`rbac.rules\[0\]`: invalid RBAC rule .*at least one verb/,
+    ],
+    ['throw new Error("boom");', /importing .*bad-\d+\.mjs failed: boom/],
+  ])('explains a module that exports the wrong thing: %s', async (source, message) => {
+    counter++;
+    const name = `bad-${counter}.mjs`;
+    writeFixture(root, name, source);
+    const result = await run(['--module', name], root);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    if (!/boom/.test(message.source))
+      expect(result.stderr).toContain('export const customResources = [application];');
+  });
+
+  it('reports a definition that throws while the module loads', async () => {
+    const name = 'bad-definition.mjs';
+    writeFixture(
+      root,
+      name,
+      `import { Type } from '@sinclair/typebox';
+import { defineCustomResource } from '@ops/core/crd';
+export const thing = defineCustomResource({
+  group: 'example.com', kind: 'Thing', plural: 'things', scope: 'Namespaced',
+  versions: [{ name: 'v1', spec: Type.Object({ when: Type.Date() }) }],
+});
+export const customResources = [thing];
+export const rbac = { rules: [] };
+`,
+    );
+    const result = await run(['--module', name], root);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/failed: schema at spec\.when: Date is not JSON/);
+  });
+
+  it('accepts the exports on a default export', async () => {
+    const target = join(work.path, 'default-export');
+    writeFixture(
+      target,
+      'manifests.mjs',
+      'export default { customResources: [], rbac: { rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }] } };\n',
+    );
+    expect((await run(['--module', 'manifests.mjs'], target)).status).toBe(0);
+  });
+
+  it('reports an output path that cannot be written', async () => {
+    const target = join(work.path, 'blocked');
+    writeFixture(
+      target,
+      'manifests.mjs',
+      'export const customResources = []; export const rbac = { rules: [] };\n',
+    );
+    writeFixture(target, 'config', 'a file where a directory should be');
+    const result = await run(['--module', 'manifests.mjs'], target);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /^ops-manifests: cannot (read|write) .*config\/rbac\/role\.yaml: a parent is not a directory\n$/,
+    );
+  });
+
+  it('accepts a definition from another copy of @ops/core', () => {
+    // Definitions are recognised by a Symbol.for marker, as errors are.
+    const definition = defineCustomResource({
+      group: 'example.com',
+      kind: 'Copy',
+      plural: 'copies',
+      scope: 'Cluster',
+      versions: [{ name: 'v1', spec: Type.Object({}) }],
+    });
+    const marker = Object.getOwnPropertySymbols(definition).map((symbol) => Symbol.keyFor(symbol));
+    expect(marker).toEqual(['@ops/core.CustomResourceDefinition']);
+  });
+});

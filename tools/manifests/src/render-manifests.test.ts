@@ -1,0 +1,80 @@
+import { defineCustomResource, permission } from '@ops/core/crd';
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { generatedHeader, renderManifests, toManifestYaml } from './render-manifests.js';
+
+const widget = defineCustomResource({
+  group: 'b.example.com',
+  kind: 'Widget',
+  plural: 'widgets',
+  scope: 'Namespaced',
+  versions: [
+    {
+      name: 'v1',
+      spec: Type.Object({
+        note: Type.String({
+          description: `A long description that goes on and on: ${'word '.repeat(40)}end.`,
+        }),
+        labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+      }),
+    },
+  ],
+});
+const gadget = defineCustomResource({
+  group: 'a.example.com',
+  kind: 'Gadget',
+  plural: 'gadgets',
+  scope: 'Cluster',
+  versions: [{ name: 'v1', spec: Type.Object({ on: Type.Boolean(), empty: Type.Literal('') }) }],
+});
+
+describe('renderManifests', () => {
+  const files = renderManifests({
+    customResources: [widget, gadget],
+    rbac: { rules: [permission({ group: 'apps', resources: 'deployments', verbs: ['get'] })] },
+  });
+
+  it('names CRD files <group>_<plural>.yaml, sorted, then the role', () => {
+    expect(files.map((file) => file.path)).toEqual([
+      'config/crd/bases/a.example.com_gadgets.yaml',
+      'config/crd/bases/b.example.com_widgets.yaml',
+      'config/rbac/role.yaml',
+    ]);
+  });
+
+  it('writes YAML that round-trips, quoting what YAML would misread', () => {
+    const [gadgetFile, widgetFile] = files;
+    for (const version of ['1.1', '1.2'] as const) {
+      expect(parse(gadgetFile?.content ?? '', { version })).toEqual(gadget.crd());
+      expect(parse(widgetFile?.content ?? '', { version })).toEqual(widget.crd());
+    }
+    // Unquoted, "" would read as null and "on" (YAML 1.1, as Go reads it) as true.
+    expect(gadgetFile?.content).toContain('- ""\n');
+    expect(gadgetFile?.content).toContain('              "on":\n');
+    expect(toManifestYaml({ answers: ['yes', 'n', 'off', '2024-01-01'] })).toContain(
+      '- "yes"\n- "n"\n- "off"\n- "2024-01-01"\n',
+    );
+    // Long descriptions stay on one line, so diffs show whole sentences.
+    expect(widgetFile?.content).toMatch(/^ {16}description: "A long description .* end\."$/m);
+  });
+
+  it('gives the same text for the same objects, whatever their key order', () => {
+    expect(toManifestYaml({ b: 1, a: { d: [2, { z: 1, x: 2 }], c: 3 } })).toBe(
+      `${generatedHeader}\n---\na:\n  c: 3\n  d:\n  - 2\n  - x: 2\n    z: 1\nb: 1\n`,
+    );
+  });
+
+  it('names the ClusterRole manager-role unless told otherwise', () => {
+    const role = files[2]?.content ?? '';
+    expect(parse(role)).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'manager-role' },
+      rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] }],
+    });
+    const named = renderManifests({ customResources: [], rbac: { roleName: 'other', rules: [] } });
+    expect(named).toHaveLength(1);
+    expect(parse(named[0]?.content ?? '').metadata.name).toBe('other');
+  });
+});
