@@ -534,11 +534,7 @@ export class ResourceService {
         meta.deletionTimestamp = timestamp(new Date(this.now().getTime() + (grace ?? 0) * 1000));
       }
       if (shorter && grace === 0 && finalizers.length === 0 && !hasSpecFinalizers(object)) {
-        const revision = this.store.nextRevision();
-        meta.resourceVersion = String(revision);
-        this.store.remove(storageKey, key, object, revision);
-        this.hooks.afterWrite?.(type, 'delete', object);
-        return object;
+        return this.commitRemove(type, storageKey, key, object);
       }
       return this.commitUpdate(type, storageKey, key, object);
     }
@@ -553,8 +549,18 @@ export class ResourceService {
       return this.commitUpdate(type, storageKey, key, object);
     }
     if (context.dryRun) return object;
+    return this.commitRemove(type, storageKey, key, object);
+  }
+
+  /** Removes an object under the next resourceVersion and tells the hooks. */
+  private commitRemove(
+    type: ResourceType,
+    storageKey: string,
+    key: string,
+    object: KubernetesObject,
+  ): KubernetesObject {
     const revision = this.store.nextRevision();
-    meta.resourceVersion = String(revision);
+    (object.metadata as ObjectMeta).resourceVersion = String(revision);
     this.store.remove(storageKey, key, object, revision);
     this.hooks.afterWrite?.(type, 'delete', object);
     return object;
