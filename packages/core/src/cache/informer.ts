@@ -13,6 +13,7 @@ import { parseLabelSelector } from '../meta/parse-label-selector.js';
 import { type Clock, realClock, type TimerHandle } from '../queue/clock.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { type IndexFunc, InformerStore } from './informer-store.js';
+import { StringInterner } from './string-interner.js';
 import { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';
 
 /**
@@ -73,7 +74,10 @@ export interface InformerOptions {
   fieldSelector?: string;
   /** Objects per LIST page (default 500). */
   pageSize?: number;
-  /** Applied to each object before it is stored (default {@link stripManagedFields}). */
+  /**
+   * Applied to each object before it is stored (default: {@link stripManagedFields}, then
+   * repeated short strings shared across objects).
+   */
   transform?: TransformFunc;
   /**
    * A watch that delivers nothing (no event, no bookmark) for this long is presumed dead
@@ -262,7 +266,9 @@ export class Informer {
     );
     this.path = resourcePath(options.descriptor, this.namespace);
     this.pageSize = options.pageSize ?? defaultInformerPageSize;
-    this.transform = options.transform ?? stripManagedFields;
+    // The default keeps memory low: managedFields dropped, repeated short strings shared.
+    const interner = new StringInterner();
+    this.transform = options.transform ?? ((object) => interner.intern(stripManagedFields(object)));
     this.silentWatchTimeoutMs = options.silentWatchTimeoutMs ?? defaultSilentWatchTimeoutMs;
     this.minWatchTimeoutSeconds = options.minWatchTimeoutSeconds ?? defaultMinWatchTimeoutSeconds;
     this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
@@ -584,16 +590,23 @@ export class Informer {
     let continueToken: string | undefined;
     let paged = true;
     let expired = 0;
+    // Pages are pipelined: the continue token comes in the list's metadata, ahead of its
+    // items, so the next page is requested before this one is parsed.
+    const fetchPage = (token: string | undefined) => {
+      this.counters.listRequests++;
+      return this.transport.request({
+        method: 'GET',
+        path: this.path,
+        query: this.query({ limit: paged ? this.pageSize : undefined, continue: token }),
+        signal: abort.signal,
+        timeoutMs: this.listTimeoutMs,
+      });
+    };
+    let pending: ReturnType<typeof fetchPage> | undefined;
     try {
       for (;;) {
-        this.counters.listRequests++;
-        const response = await this.transport.request({
-          method: 'GET',
-          path: this.path,
-          query: this.query({ limit: paged ? this.pageSize : undefined, continue: continueToken }),
-          signal: abort.signal,
-          timeoutMs: this.listTimeoutMs,
-        });
+        const response = await (pending ?? fetchPage(continueToken));
+        pending = undefined;
         if (this.stopped) return false;
         if (response.status === 410 && continueToken !== undefined) {
           // The continue token expired mid-list: start over; the second time in one list,
@@ -607,6 +620,11 @@ export class Informer {
           continue;
         }
         if (response.status !== 200) throw this.statusError('list', response.status, response.text);
+        const peeked =
+          paged && response.status === 200 ? peekContinueToken(response.text) : undefined;
+        const prefetched = peeked === undefined ? undefined : fetchPage(peeked);
+        // A prefetch that turns out unused must not surface as an unhandled rejection.
+        prefetched?.catch(() => undefined);
         let body: ListBody;
         try {
           body = JSON.parse(response.text) as ListBody;
@@ -624,6 +642,7 @@ export class Informer {
         resourceVersion = body.metadata?.resourceVersion ?? '';
         continueToken = body.metadata?.continue || undefined;
         if (continueToken === undefined) break;
+        if (prefetched !== undefined && peeked === continueToken) pending = prefetched;
       }
     } catch (error) {
       if (this.stopped) return false;
@@ -1012,4 +1031,18 @@ function describe(
   if (labelSelector) out += ` with labels "${labelSelector}"`;
   if (fieldSelector) out += ` with fields "${fieldSelector}"`;
   return out;
+}
+
+/**
+ * The continue token of a list response, read from the text before it is parsed: list
+ * metadata comes before the items (kube-apiserver and the local server both write it
+ * first). Undefined when it is not found in the head of the body; the caller then simply
+ * waits for the parse.
+ */
+function peekContinueToken(text: string): string | undefined {
+  const head = text.slice(0, 4096);
+  const items = head.indexOf('"items":');
+  const match = /"continue":"([A-Za-z0-9_\-=+/.]+)"/.exec(head);
+  if (match === null || (items !== -1 && match.index > items)) return undefined;
+  return match[1];
 }
