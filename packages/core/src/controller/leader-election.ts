@@ -10,7 +10,10 @@ export interface LeaderElectionOptions {
   name: string;
   /** This candidate's identity (default: hostname + random suffix). */
   identity: string;
-  /** How long a lease is valid without renewal (default 15 s). */
+  /**
+   * How long a lease is valid without renewal (default 15 s). The Lease records it in whole
+   * seconds, rounded up.
+   */
   leaseDurationMs?: number;
   /** How long the leader keeps trying to renew before giving up (default 10 s). */
   renewDeadlineMs?: number;
@@ -52,18 +55,19 @@ function microTime(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+/** Waits `ms`, or less when `signal` aborts; leaves no listener on `signal` either way. */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 /**
@@ -176,7 +180,10 @@ export class LeaderElector {
     const wall = Date.now();
     const desired: LeaseSpec = {
       holderIdentity: identity,
-      leaseDurationSeconds: Math.round(leaseDurationMs / 1000),
+      // Whole seconds, rounded up: other candidates judge expiry by this record alone, so it
+      // must never say less than the lease this leader keeps (rounded to nearest, 1.4 s read
+      // as 1 s and 400 ms as 0 s: others could take over while this leader still leads).
+      leaseDurationSeconds: Math.max(1, Math.ceil(leaseDurationMs / 1000)),
       acquireTime: microTime(wall),
       renewTime: microTime(wall),
       leaseTransitions: 0,
