@@ -1,0 +1,127 @@
+import type { BenchServer } from './harness/bench-server.js';
+
+/**
+ * The sizes and durations of a run. `pnpm bench` uses {@link defaultBenchOptions}; the test
+ * suite uses {@link tinyBenchOptions}; `--objects` and friends override single values.
+ */
+export interface BenchOptions {
+  /** Pods listed and cached by the cold-sync, heap and API-server benchmarks. */
+  objects: number;
+  /** Repetitions of each measured variant (medians are reported); orders alternate. */
+  repeats: number;
+  /** How long the event-to-reconcile benchmark writes, in milliseconds. */
+  latencyDurationMs: number;
+  /** Writes per second of the event-to-reconcile benchmark. */
+  latencyRate: number;
+  /** Objects the steady-state benchmark's controller manages with createOrUpdate. */
+  steadyObjects: number;
+  /** The quiet period over which the steady-state benchmark counts writes, in milliseconds. */
+  quietMs: number;
+  /** Items through the bare workqueue per measurement. */
+  queueItems: number;
+  /** Requests per reconcile-throughput measurement (no-op reconciler). */
+  reconcileItems: number;
+  /** Requests per reconcile-throughput measurement with 1 ms of simulated I/O. */
+  ioReconcileItems: number;
+  /** Watchers of the fan-out measurement. */
+  watchers: number;
+  /** Changes fanned out to the watchers (one at a time). */
+  fanoutChanges: number;
+}
+
+/** The full run of `pnpm bench` (about 3 minutes on a 2-core machine). */
+export const defaultBenchOptions: BenchOptions = {
+  objects: 10_000,
+  repeats: 5,
+  latencyDurationMs: 10_000,
+  latencyRate: 100,
+  steadyObjects: 1_000,
+  quietMs: 5_000,
+  queueItems: 200_000,
+  reconcileItems: 50_000,
+  ioReconcileItems: 2_000,
+  watchers: 50,
+  fanoutChanges: 20,
+};
+
+/** A run of every benchmark in a few seconds, for tests (`--tiny`). */
+export const tinyBenchOptions: BenchOptions = {
+  objects: 200,
+  repeats: 2,
+  latencyDurationMs: 1_000,
+  latencyRate: 50,
+  steadyObjects: 50,
+  quietMs: 1_000,
+  queueItems: 5_000,
+  reconcileItems: 1_000,
+  ioReconcileItems: 100,
+  watchers: 5,
+  fanoutChanges: 3,
+};
+
+/** One reported figure. */
+export interface Metric {
+  /** What it is, e.g. `ops Informer / floor`. */
+  name: string;
+  value: number;
+  /** `ms`, `×`, `B/object`, `ops/s`, `MB/s`, `writes` ... */
+  unit: string;
+}
+
+/** A target the issue sets for a benchmark, and whether this run meets it. */
+export interface TargetCheck {
+  /** The target in words, e.g. `ops within 1.5× of the floor`. */
+  target: string;
+  /** The figure compared, as printed. */
+  measured: string;
+  met: boolean;
+}
+
+/** One bar chart of the SVG report. */
+export interface ChartPanel {
+  title: string;
+  unit: string;
+  bars: Array<{ label: string; value: number }>;
+}
+
+/** What a benchmark module returns. */
+export interface BenchmarkResult {
+  /** The module's id. */
+  id: string;
+  title: string;
+  metrics: Metric[];
+  targets: TargetCheck[];
+  /** Panels for the SVG chart. */
+  charts: ChartPanel[];
+  /** Caveats and context worth printing with the figures. */
+  notes: string[];
+  /** The raw samples and anything else worth keeping in the JSON results. */
+  samples: Record<string, unknown>;
+}
+
+/** What a benchmark module is given. */
+export interface BenchContext {
+  options: BenchOptions;
+  /**
+   * Starts a fresh local API server in a child process (each benchmark starts its own, so
+   * none sees another's objects or history); the runner stops every server a benchmark left
+   * running.
+   */
+  startServer(): Promise<BenchServer>;
+  /** Progress messages (to stderr in the CLI; dropped in tests). */
+  log(message: string): void;
+}
+
+/**
+ * A benchmark: the extension point of this package. Add a module under `src/benchmarks/`,
+ * list it in `src/benchmarks/index.ts`, and the runner, `--only`, the table, the JSON and
+ * the chart pick it up.
+ */
+export interface BenchmarkModule {
+  /** Short, stable, kebab-case: used by `--only` and as the key in the JSON results. */
+  id: string;
+  title: string;
+  /** One sentence: what is measured. */
+  description: string;
+  run(context: BenchContext): Promise<BenchmarkResult>;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench`: runs the benchmarks, prints the results as Markdown tables and writes
+ * `bench-results/<timestamp>.json`, `latest.json`, `latest.svg` and `latest.md`.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type BenchOptions, defaultBenchOptions, tinyBenchOptions } from './benchmark.js';
+import { benchmarks, selectBenchmarks } from './benchmarks/index.js';
+import { markdownNotes, markdownTables } from './report/table.js';
+import { writeResults } from './report/write-results.js';
+import { runBenchmarks } from './runner.js';
+
+const usage = `Usage: pnpm bench [options]
+
+Runs the benchmarks of @ops/core against peer libraries on the local API server.
+
+Options:
+  --only <ids>          comma-separated benchmark ids (default: all); see --list
+  --list                list the benchmarks and exit
+  --tiny                tiny sizes (seconds, for a smoke run)
+  --objects <n>         Pods for cold sync, heap and API server (default ${defaultBenchOptions.objects})
+  --repeats <n>         repetitions per variant; medians are reported (default ${defaultBenchOptions.repeats})
+  --duration-ms <n>     how long the latency benchmark writes (default ${defaultBenchOptions.latencyDurationMs})
+  --rate <n>            writes per second of the latency benchmark (default ${defaultBenchOptions.latencyRate})
+  --steady-objects <n>  objects of the zero-writes benchmark (default ${defaultBenchOptions.steadyObjects})
+  --quiet-ms <n>        quiet period of the zero-writes benchmark (default ${defaultBenchOptions.quietMs})
+  --out <dir>           where results go (default ./bench-results)
+  -h, --help            show this help
+`;
+
+const numericFlags = {
+  objects: 'objects',
+  repeats: 'repeats',
+  'duration-ms': 'latencyDurationMs',
+  rate: 'latencyRate',
+  'steady-objects': 'steadyObjects',
+  'quiet-ms': 'quietMs',
+} as const satisfies Record<string, keyof BenchOptions>;
+
+async function main(): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (values.list) {
+    for (const module of benchmarks) console.log(`${module.id.padEnd(22)} ${module.description}`);
+    return 0;
+  }
+  const options: BenchOptions = { ...(values.tiny ? tinyBenchOptions : defaultBenchOptions) };
+  for (const [flag, key] of Object.entries(numericFlags)) {
+    const raw = values[flag as keyof typeof numericFlags];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) {
+      console.error(`bench: --${flag} must be a whole number >= 1, got "${raw}"`);
+      return 2;
+    }
+    options[key] = value;
+  }
+  let modules: ReturnType<typeof selectBenchmarks>;
+  try {
+    modules = selectBenchmarks(
+      (values.only ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    );
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}`);
+    return 2;
+  }
+  if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
+    console.error(
+      'bench: note: run node with --expose-gc (pnpm bench does) for exact heap figures',
+    );
+  }
+  const report = await runBenchmarks(modules, options, (message) => console.error(message));
+  console.log(`\n${markdownTables(report)}\n\nNotes:\n\n${markdownNotes(report)}\n`);
+  const files = await writeResults(report, resolve(values.out ?? 'bench-results'));
+  console.log(`Results: ${files.json}\nChart:   ${files.latestSvg}`);
+  const unmet = report.results.flatMap((result) => result.targets).filter((check) => !check.met);
+  if (unmet.length > 0) console.log(`${unmet.length} target(s) not met (see the table above).`);
+  return 0;
+}
+
+function parse() {
+  return parseArgs({
+    options: {
+      only: { type: 'string' },
+      list: { type: 'boolean' },
+      tiny: { type: 'boolean' },
+      objects: { type: 'string' },
+      repeats: { type: 'string' },
+      'duration-ms': { type: 'string' },
+      rate: { type: 'string' },
+      'steady-objects': { type: 'string' },
+      'quiet-ms': { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+    process.exitCode = 1;
+  },
+);

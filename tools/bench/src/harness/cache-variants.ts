@@ -1,0 +1,191 @@
+import {
+  type KubernetesObject as ClientNodeObject,
+  CoreV1Api,
+  makeInformer,
+} from '@kubernetes/client-node';
+import { Informer, KubeTransport, type ResourceDescriptor } from '@ops/core';
+import type { BenchServer } from './bench-server.js';
+import { deferred } from './wait.js';
+
+/** The Pods resource, as `@ops/core` describes resources. */
+export const podsDescriptor: ResourceDescriptor = {
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  plural: 'pods',
+  namespaced: true,
+};
+
+/** A cache that has synced: how long it took, what it holds, and how to stop it. */
+export interface SyncedCache {
+  /** Milliseconds from starting the informer (or watch) until every object was in its cache. */
+  ms: number;
+  /** Objects in the cache now. */
+  objects(): number;
+  /** Stops watching and releases connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * One way of listing and watching a namespace's Pods into memory: `@ops/core` or a peer
+ * library, each used as its documentation shows, with its defaults.
+ */
+export interface CacheVariant {
+  id: string;
+  label: string;
+  /**
+   * Starts caching `namespace` and resolves once `expected` objects are cached.
+   *
+   * @throws {Error} when it fails or does not get there within `timeoutMs`.
+   */
+  sync(
+    server: BenchServer,
+    namespace: string,
+    expected: number,
+    timeoutMs?: number,
+  ): Promise<SyncedCache>;
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not sync within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** `@ops/core`'s `Informer` with its defaults (paged LIST of 500, then WATCH). */
+export function opsInformerVariant(
+  options: { pageSize?: number; label?: string } = {},
+): CacheVariant {
+  const pageSize = options.pageSize;
+  return {
+    id: pageSize === undefined ? 'ops' : `ops-page-${pageSize}`,
+    label: options.label ?? '@ops/core Informer',
+    async sync(server, namespace, expected, timeoutMs = 120_000) {
+      const transport = new KubeTransport(server.kubeConfig());
+      const informer = new Informer({
+        transport,
+        descriptor: podsDescriptor,
+        namespace,
+        ...(pageSize === undefined ? {} : { pageSize }),
+      });
+      const start = performance.now();
+      informer.start();
+      try {
+        await informer.waitForSync(timeoutMs);
+      } catch (error) {
+        await informer.stop();
+        transport.close();
+        throw error;
+      }
+      const ms = performance.now() - start;
+      if (informer.objectCount() !== expected) {
+        await informer.stop();
+        transport.close();
+        throw new Error(`the ops informer synced ${informer.objectCount()} of ${expected} Pods`);
+      }
+      return {
+        ms,
+        objects: () => informer.objectCount(),
+        stop: async () => {
+          await informer.stop();
+          transport.close();
+        },
+      };
+    },
+  };
+}
+
+/** `@kubernetes/client-node`'s `makeInformer` over `CoreV1Api.listNamespacedPod`. */
+export const clientNodeInformerVariant: CacheVariant = {
+  id: 'client-node',
+  label: '@kubernetes/client-node informer',
+  async sync(server, namespace, expected, timeoutMs = 120_000) {
+    const kubeConfig = server.kubeConfig();
+    const api = kubeConfig.makeApiClient(CoreV1Api);
+    const informer = makeInformer<ClientNodeObject>(
+      kubeConfig,
+      `/api/v1/namespaces/${namespace}/pods`,
+      () => api.listNamespacedPod({ namespace }),
+    );
+    let added = 0;
+    const synced = deferred<number>();
+    informer.on('add', () => {
+      added++;
+      if (added === expected) synced.resolve(performance.now());
+    });
+    informer.on('error', (error: unknown) =>
+      synced.reject(error instanceof Error ? error : new Error(String(error))),
+    );
+    const start = performance.now();
+    const started = informer.start();
+    started.catch((error: unknown) =>
+      synced.reject(error instanceof Error ? error : new Error(String(error))),
+    );
+    try {
+      const end = await withTimeout(synced.promise, timeoutMs, 'the client-node informer');
+      // Timed up to the last add; its start() also waits for the watch to connect.
+      await started;
+      return {
+        ms: end - start,
+        objects: () => informer.list().length,
+        stop: () => informer.stop(),
+      };
+    } catch (error) {
+      await informer.stop();
+      throw error;
+    }
+  },
+};
+
+/**
+ * `kubernetes-fluent-client`'s `K8s(kind.Pod).Watch(callback)`: its initial list calls the
+ * callback once per object. It reads its configuration from `KUBECONFIG` (set here to the
+ * bench server's kubeconfig; the library offers no other way).
+ */
+export const fluentWatchVariant: CacheVariant = {
+  id: 'fluent',
+  label: 'kubernetes-fluent-client Watch',
+  async sync(server, namespace, expected, timeoutMs = 120_000) {
+    process.env.KUBECONFIG = server.kubeconfigPath;
+    const { K8s, kind, WatchEvent } = await import('kubernetes-fluent-client');
+    const uids = new Set<string>();
+    const synced = deferred<number>();
+    const watcher = K8s(kind.Pod, { namespace }).Watch(
+      (pod) => {
+        uids.add(pod.metadata?.uid ?? '');
+        if (uids.size === expected) synced.resolve(performance.now());
+      },
+      { resyncDelaySec: 60, relistIntervalSec: 3600, lastSeenLimitSeconds: 3600 },
+    );
+    watcher.events.on(WatchEvent.LIST_ERROR, (error: unknown) =>
+      synced.reject(error instanceof Error ? error : new Error(String(error))),
+    );
+    const start = performance.now();
+    const started = watcher.start();
+    started.catch((error: unknown) =>
+      synced.reject(error instanceof Error ? error : new Error(String(error))),
+    );
+    try {
+      const end = await withTimeout(
+        synced.promise,
+        timeoutMs,
+        'the kubernetes-fluent-client watch',
+      );
+      // Timed up to the last callback; its start() also waits for the watch to connect.
+      await started;
+      return {
+        ms: end - start,
+        objects: () => uids.size,
+        stop: async () => watcher.close(),
+      };
+    } catch (error) {
+      watcher.close();
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,157 @@
+/**
+ * The API server child process of the benchmarks: `@ops/apiserver` over plain HTTP with the
+ * simulated cluster off (nothing but the benchmark writes), answering {@link ServerCommand}s
+ * on the IPC channel. It runs in its own process so that the server's CPU time and heap are
+ * not counted against the client library being measured.
+ *
+ * Every write the server handles is counted (also no-op updates, which change nothing in
+ * the store), by namespace, for the zero-writes benchmark.
+ */
+import { ApiServer } from '@ops/apiserver';
+import { podManifest, podStatus } from './pod-fixture.js';
+import type {
+  ServerAnswers,
+  ServerCommand,
+  ServerReady,
+  ServerReply,
+  ServerRequest,
+  WriteCounts,
+} from './server-protocol.js';
+
+const send = (message: ServerReady | ServerReply): void => {
+  process.send?.(message);
+};
+
+const server = await ApiServer.start({
+  https: false,
+  cluster: false,
+  historySize: Number(process.env.OPS_BENCH_HISTORY ?? '100000'),
+});
+
+const admin = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
+const context = () => ({ user: admin, warnings: [] as string[] });
+const resources = server.resources;
+
+const writes: WriteCounts = { total: 0, byNamespace: {} };
+const count = (namespace: string): void => {
+  writes.total++;
+  writes.byNamespace[namespace] = (writes.byNamespace[namespace] ?? 0) + 1;
+};
+// Count every write verb at the service the HTTP handlers call.
+const { create, update, patch } = resources;
+const remove = resources.delete;
+resources.create = (type, namespace, ...rest) => {
+  count(namespace);
+  return create.call(resources, type, namespace, ...rest);
+};
+resources.update = (type, namespace, ...rest) => {
+  count(namespace);
+  return update.call(resources, type, namespace, ...rest);
+};
+resources.patch = (type, namespace, ...rest) => {
+  count(namespace);
+  return patch.call(resources, type, namespace, ...rest);
+};
+resources.delete = (type, namespace, ...rest) => {
+  count(namespace);
+  return remove.call(resources, type, namespace, ...rest);
+};
+
+function typeOf(group: string, version: string, plural: string) {
+  const type = server.registry.find(group, version, plural);
+  if (type === undefined) throw new Error(`the server does not serve ${plural}`);
+  return type;
+}
+
+async function ensureNamespace(name: string): Promise<void> {
+  const namespaces = typeOf('', 'v1', 'namespaces');
+  if (server.store.get('/namespaces', name) !== undefined) return;
+  try {
+    await create.call(resources, namespaces, '', { metadata: { name } }, context());
+  } catch (error) {
+    if ((error as { code?: number }).code !== 409) throw error;
+  }
+}
+
+async function seedPods(namespace: string, total: number): Promise<{ created: number }> {
+  await ensureNamespace(namespace);
+  const pods = typeOf('', 'v1', 'pods');
+  for (let i = 0; i < total; i++) {
+    const created = await create.call(
+      resources,
+      pods,
+      namespace,
+      podManifest(namespace, i),
+      context(),
+    );
+    const name = created.metadata?.name ?? '';
+    await update.call(
+      resources,
+      pods,
+      namespace,
+      name,
+      { ...created, status: podStatus(i) },
+      'status',
+      context(),
+    );
+  }
+  return { created: total };
+}
+
+async function seedConfigMaps(
+  namespace: string,
+  prefix: string,
+  total: number,
+  labels: Record<string, string> | undefined,
+): Promise<{ created: number }> {
+  await ensureNamespace(namespace);
+  const configMaps = typeOf('', 'v1', 'configmaps');
+  for (let i = 0; i < total; i++) {
+    await create.call(
+      resources,
+      configMaps,
+      namespace,
+      {
+        metadata: { name: `${prefix}-${i}`, ...(labels ? { labels } : {}) },
+        data: { index: String(i), color: i % 2 === 0 ? 'blue' : 'green' },
+      },
+      context(),
+    );
+  }
+  return { created: total };
+}
+
+async function run(command: ServerCommand): Promise<ServerAnswers[ServerCommand['op']]> {
+  switch (command.op) {
+    case 'seedPods':
+      return seedPods(command.namespace, command.count);
+    case 'seedConfigMaps':
+      return seedConfigMaps(command.namespace, command.prefix, command.count, command.labels);
+    case 'writes':
+      return { total: writes.total, byNamespace: { ...writes.byNamespace } };
+    case 'revision':
+      return { revision: server.store.currentRevision() };
+    case 'stop':
+      await server.stop();
+      setImmediate(() => process.exit(0));
+      return {};
+  }
+}
+
+process.on('message', (message: ServerRequest) => {
+  run(message).then(
+    (result) => send({ id: message.id, ok: true, result }),
+    (error: unknown) =>
+      send({
+        id: message.id,
+        ok: false,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
+  );
+});
+// The parent went away: do not linger.
+process.on('disconnect', () => {
+  void server.stop().finally(() => process.exit(0));
+});
+
+send({ ready: true, url: server.url, kubeconfig: server.kubeconfig() });

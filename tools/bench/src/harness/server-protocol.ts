@@ -1,0 +1,53 @@
+/**
+ * The messages between a benchmark and the API server child process it runs
+ * ({@link BenchServer} and `server-child.ts`), over Node's IPC channel.
+ */
+
+/** What the child is asked to do. */
+export type ServerCommand =
+  /** Creates `count` realistic Pods (with a Running status) in `namespace` (created if missing). */
+  | { op: 'seedPods'; namespace: string; count: number }
+  /** Creates ConfigMaps `<prefix>-0` ... in `namespace` (created if missing). */
+  | {
+      op: 'seedConfigMaps';
+      namespace: string;
+      prefix: string;
+      count: number;
+      labels?: Record<string, string>;
+    }
+  /** API writes (create, update, patch, delete) handled so far, in total and per namespace. */
+  | { op: 'writes' }
+  /** The store's current resourceVersion (it moves with every change). */
+  | { op: 'revision' }
+  /** Stops the server and exits. */
+  | { op: 'stop' };
+
+/** Counts of API writes handled by the server. */
+export interface WriteCounts {
+  total: number;
+  byNamespace: Record<string, number>;
+}
+
+/** What each command answers. */
+export interface ServerAnswers {
+  seedPods: { created: number };
+  seedConfigMaps: { created: number };
+  writes: WriteCounts;
+  revision: { revision: number };
+  stop: Record<string, never>;
+}
+
+/** A command with its correlation id. */
+export type ServerRequest = ServerCommand & { id: number };
+
+/** The child's answer to request `id`. */
+export type ServerReply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: string };
+
+/** The child's first message: where it serves and the admin kubeconfig. */
+export interface ServerReady {
+  ready: true;
+  url: string;
+  kubeconfig: string;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { cli: 'src/cli.ts', 'server-child': 'src/harness/server-child.ts' },
+  format: ['esm'],
+  target: 'node20',
+  sourcemap: true,
+  clean: true,
+  splitting: false,
+  // Peers and workspace packages are imported at run time, never bundled.
+  skipNodeModulesBundle: true,
+});

@@ -1,0 +1,21 @@
+import { build } from 'tsup';
+
+/**
+ * Builds `dist/server-child.js` (the API server child process of the benchmarks) from the
+ * current sources, so the suite never runs a stale one. `@ops/apiserver` itself is imported
+ * from its build, as `turbo run test` provides.
+ */
+export default async function setup(): Promise<void> {
+  await build({
+    config: false,
+    entry: { 'server-child': 'src/harness/server-child.ts' },
+    format: ['esm'],
+    target: 'node20',
+    outDir: 'dist',
+    clean: false,
+    splitting: false,
+    sourcemap: true,
+    skipNodeModulesBundle: true,
+    silent: true,
+  });
+}
