@@ -1,0 +1,43 @@
+import { mutatingWebhook, validatingWebhook } from '@ops/core';
+import type { Application } from '../api/v1/application.js';
+
+/** Where kube-apiserver calls the validating webhook `vapplication-v1.lixueduan.com`. */
+export const validatePath = '/validate-core-crd-lixueduan-com-v1-application';
+/** Where kube-apiserver calls the mutating webhook `mapplication-v1.lixueduan.com`. */
+export const mutatePath = '/mutate-core-crd-lixueduan-com-v1-application';
+
+// The grammar of image references (github.com/distribution/reference): an optional registry
+// host[:port], path components of lower-case alphanumerics joined by . _ __ or -, then an
+// optional :tag and/or @digest.
+const domainComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const domain = `(?:${domainComponent}(?:\\.${domainComponent})*|\\[[a-fA-F0-9:]+\\])(?::[0-9]+)?`;
+const pathComponent = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
+const name = `(?:${domain}/)?${pathComponent}(?:/${pathComponent})*`;
+const tag = '[\\w][\\w.-]{0,127}';
+const digest = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}';
+const reference = new RegExp(`^(${name})(?::${tag})?(?:@${digest})?$`);
+
+/** Whether `image` is a valid container image reference (`nginx`, `nginx:1.22`, `ghcr.io/a/b@sha256:...`). */
+export function isValidImageReference(image: string): boolean {
+  const match = reference.exec(image);
+  return match !== null && (match[1]?.length ?? 0) <= 255;
+}
+
+/**
+ * Rejects an Application whose image is not a valid image reference (an empty one too) with
+ * `invalid image name: <image>`, so kubectl prints
+ * `admission webhook "vapplication-v1.lixueduan.com" denied the request: invalid image name: <image>`.
+ */
+export const validateApplication = validatingWebhook<Application>((application) => {
+  const image = typeof application.spec?.image === 'string' ? application.spec.image : '';
+  return isValidImageReference(image)
+    ? []
+    : [{ field: 'spec.image', message: `invalid image name: ${image}` }];
+});
+
+/** Fills defaults: `spec.enabled` is true unless set. */
+export const defaultApplication = mutatingWebhook<Application>((application) => {
+  application.spec ??= { image: '' };
+  application.spec.enabled ??= true;
+  return application;
+});

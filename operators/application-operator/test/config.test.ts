@@ -1,0 +1,429 @@
+// The kustomize tree under config/, checked in its RENDERED form (what `kubectl apply -k`
+// would send), and the generated files under config/ against the generator.
+import { execFileSync } from 'node:child_process';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { clusterRoleFromRules } from '@ops/core';
+import { main as opsManifests } from '@ops/manifests';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applicationResource } from '../src/api/v1/application.js';
+import { leaderElectionRules, rbac } from '../src/manifests.js';
+import { mutatePath, validatePath } from '../src/webhook/application.js';
+import {
+  buildBundle,
+  find,
+  type K8sObject,
+  kubectlBinary,
+  operatorRoot,
+  parseYamlStream,
+  removeTemporaryDirectories,
+  render,
+  temporaryDirectory,
+} from './tooling-support.js';
+
+afterAll(removeTemporaryDirectories);
+
+const namespace = 'application-operator-system';
+const prefix = 'application-operator-';
+const serviceAccount = `${prefix}controller-manager`;
+
+/**
+ * Every rule of the Pod Security Standard "restricted" (which includes "baseline") that a
+ * Pod spec breaks, as kube-apiserver's PodSecurity admission evaluates them.
+ */
+function restrictedViolations(pod: K8sObject): string[] {
+  const problems: string[] = [];
+  const podContext = pod.securityContext ?? {};
+  const containers: K8sObject[] = [...(pod.initContainers ?? []), ...(pod.containers ?? [])];
+  for (const field of ['hostNetwork', 'hostPID', 'hostIPC']) {
+    if (pod[field] === true) problems.push(`${field} is true`);
+  }
+  const allowedVolumes = [
+    'configMap',
+    'csi',
+    'downwardAPI',
+    'emptyDir',
+    'ephemeral',
+    'persistentVolumeClaim',
+    'projected',
+    'secret',
+  ];
+  for (const volume of pod.volumes ?? []) {
+    const types = Object.keys(volume).filter((key) => key !== 'name');
+    if (!types.every((type) => allowedVolumes.includes(type))) {
+      problems.push(`volume ${volume.name} has type ${types.join(',')}`);
+    }
+  }
+  if (podContext.runAsUser === 0) problems.push('pod runAsUser is 0');
+  if (podContext.seLinuxOptions?.user || podContext.seLinuxOptions?.role) {
+    problems.push('pod sets SELinux user/role');
+  }
+  for (const sysctl of podContext.sysctls ?? []) problems.push(`pod sets sysctl ${sysctl.name}`);
+  const podSeccomp = podContext.seccompProfile?.type;
+  for (const container of containers) {
+    const context = container.securityContext ?? {};
+    const name = `container ${container.name}`;
+    if (context.privileged === true) problems.push(`${name} is privileged`);
+    if (context.allowPrivilegeEscalation !== false) {
+      problems.push(`${name} allowPrivilegeEscalation is not false`);
+    }
+    const runAsNonRoot = context.runAsNonRoot ?? podContext.runAsNonRoot;
+    if (runAsNonRoot !== true) problems.push(`${name} runAsNonRoot is not true`);
+    if (context.runAsUser === 0) problems.push(`${name} runAsUser is 0`);
+    const seccomp = context.seccompProfile?.type ?? podSeccomp;
+    if (seccomp !== 'RuntimeDefault' && seccomp !== 'Localhost') {
+      problems.push(`${name} seccompProfile is ${seccomp}`);
+    }
+    if (!(context.capabilities?.drop ?? []).includes('ALL')) {
+      problems.push(`${name} does not drop ALL capabilities`);
+    }
+    for (const added of context.capabilities?.add ?? []) {
+      if (added !== 'NET_BIND_SERVICE') problems.push(`${name} adds capability ${added}`);
+    }
+    if (context.procMount !== undefined && context.procMount !== 'Default') {
+      problems.push(`${name} procMount is ${context.procMount}`);
+    }
+    if (context.windowsOptions?.hostProcess === true) problems.push(`${name} is a hostProcess`);
+    for (const port of container.ports ?? []) {
+      if (port.hostPort) problems.push(`${name} uses hostPort ${port.hostPort}`);
+    }
+  }
+  return problems;
+}
+
+const expectedRules = [
+  {
+    apiGroups: ['core.crd.lixueduan.com'],
+    apiVersions: ['v1'],
+    operations: ['CREATE', 'UPDATE'],
+    resources: ['applications'],
+  },
+];
+
+function expectedWebhook(name: string, path: string) {
+  return {
+    name,
+    admissionReviewVersions: ['v1'],
+    clientConfig: {
+      service: { name: `${prefix}webhook-service`, namespace, path },
+    },
+    failurePolicy: 'Fail',
+    rules: expectedRules,
+    sideEffects: 'None',
+  };
+}
+
+describe('config/default (with cert-manager)', () => {
+  let objects: K8sObject[];
+  beforeAll(() => {
+    objects = render('config/default');
+  });
+
+  it('renders exactly the expected objects', () => {
+    const ids = objects.map((object) => `${object.kind}/${object.metadata.name}`).sort();
+    expect(ids).toEqual(
+      [
+        `Namespace/${namespace}`,
+        'CustomResourceDefinition/applications.core.crd.lixueduan.com',
+        `ServiceAccount/${serviceAccount}`,
+        `ClusterRole/${prefix}manager-role`,
+        `ClusterRoleBinding/${prefix}manager-rolebinding`,
+        `Role/${prefix}leader-election-role`,
+        `RoleBinding/${prefix}leader-election-rolebinding`,
+        `ClusterRole/${prefix}application-editor-role`,
+        `ClusterRole/${prefix}application-viewer-role`,
+        `Deployment/${prefix}controller-manager`,
+        `Service/${prefix}controller-manager-metrics-service`,
+        `Service/${prefix}webhook-service`,
+        `MutatingWebhookConfiguration/${prefix}mutating-webhook-configuration`,
+        `ValidatingWebhookConfiguration/${prefix}validating-webhook-configuration`,
+        `Issuer/${prefix}selfsigned-issuer`,
+        `Certificate/${prefix}serving-cert`,
+      ].sort(),
+    );
+  });
+
+  it('puts every namespaced object in application-operator-system, which enforces PSS restricted', () => {
+    const ns = find(objects, 'Namespace', namespace);
+    expect(ns.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    const clusterScoped = [
+      'Namespace',
+      'CustomResourceDefinition',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'MutatingWebhookConfiguration',
+      'ValidatingWebhookConfiguration',
+    ];
+    for (const object of objects) {
+      if (clusterScoped.includes(object.kind)) expect(object.metadata.namespace).toBeUndefined();
+      else
+        expect(object.metadata.namespace, `${object.kind}/${object.metadata.name}`).toBe(namespace);
+    }
+  });
+
+  it('installs the CRD generated from the TypeScript definition', async () => {
+    const crd = find(objects, 'CustomResourceDefinition', 'applications.core.crd.lixueduan.com');
+    const generated = parseYamlStream(
+      await readFile(
+        join(operatorRoot, 'config/crd/bases/core.crd.lixueduan.com_applications.yaml'),
+        'utf8',
+      ),
+    );
+    expect(generated).toEqual([crd]);
+    expect(crd).toEqual(JSON.parse(JSON.stringify(applicationResource.crd())));
+    expect(crd.spec.names).toMatchObject({ kind: 'Application', plural: 'applications' });
+    expect(crd.spec.scope).toBe('Namespaced');
+    expect(crd.spec.versions.map((version: K8sObject) => version.name)).toEqual(['v1']);
+  });
+
+  it('binds the ClusterRole with exactly the generated rules to the prefixed ServiceAccount', async () => {
+    const role = find(objects, 'ClusterRole', `${prefix}manager-role`);
+    expect(role.rules).toEqual(clusterRoleFromRules('manager-role', rbac.rules).rules);
+    const generated = parseYamlStream(
+      await readFile(join(operatorRoot, 'config/rbac/role.yaml'), 'utf8'),
+    );
+    expect(role.rules).toEqual(generated[0]?.rules);
+    // Least privilege: Leases only through the namespaced leader-election Role.
+    expect(role.rules.some((rule: K8sObject) => rule.resources.includes('leases'))).toBe(false);
+    find(objects, 'ServiceAccount', serviceAccount);
+    const binding = find(objects, 'ClusterRoleBinding', `${prefix}manager-rolebinding`);
+    expect(binding.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: `${prefix}manager-role`,
+    });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: serviceAccount, namespace }]);
+  });
+
+  it('grants leader election in the operator namespace only, with leaderElectionRules', () => {
+    const role = find(objects, 'Role', `${prefix}leader-election-role`);
+    expect(role.metadata.namespace).toBe(namespace);
+    expect(role.rules).toEqual(leaderElectionRules);
+    const binding = find(objects, 'RoleBinding', `${prefix}leader-election-rolebinding`);
+    expect(binding.metadata.namespace).toBe(namespace);
+    expect(binding.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'Role',
+      name: `${prefix}leader-election-role`,
+    });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: serviceAccount, namespace }]);
+  });
+
+  it('runs the manager as the ServiceAccount, with probes, ports, resources and the restricted PSS', () => {
+    const deployment = find(objects, 'Deployment', `${prefix}controller-manager`);
+    expect(deployment.spec.replicas).toBe(1);
+    const pod = deployment.spec.template.spec;
+    expect(deployment.spec.template.metadata.labels).toMatchObject(
+      deployment.spec.selector.matchLabels,
+    );
+    expect(pod.serviceAccountName).toBe(serviceAccount);
+    expect(pod.containers).toHaveLength(1);
+    const manager = pod.containers[0];
+    expect(manager.name).toBe('manager');
+    expect(manager.image).toBe('application-operator:latest');
+    expect(manager.command).toBeUndefined();
+    expect(manager.args).toEqual([
+      '--leader-elect',
+      '--health-probe-bind-address=:8081',
+      '--metrics-bind-address=:8080',
+    ]);
+    expect(manager.ports).toEqual([
+      { containerPort: 8080, name: 'metrics', protocol: 'TCP' },
+      { containerPort: 8081, name: 'health', protocol: 'TCP' },
+      { containerPort: 9443, name: 'webhook-server', protocol: 'TCP' },
+    ]);
+    expect(manager.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 8081 });
+    expect(manager.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 8081 });
+    expect(manager.resources).toEqual({
+      limits: { cpu: '500m', memory: '256Mi' },
+      requests: { cpu: '10m', memory: '128Mi' },
+    });
+    expect(pod.securityContext).toEqual({
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(manager.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(restrictedViolations(pod)).toEqual([]);
+    // Read-only root: /tmp is an emptyDir; the webhook Secret at the default cert dir under it.
+    expect(manager.volumeMounts).toEqual([
+      { mountPath: '/tmp', name: 'tmp' },
+      { mountPath: '/tmp/k8s-webhook-server/serving-certs', name: 'webhook-certs', readOnly: true },
+    ]);
+    expect(pod.volumes).toEqual([
+      { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } },
+      { name: 'webhook-certs', secret: { secretName: 'webhook-server-cert' } },
+    ]);
+  });
+
+  it('the restricted-PSS check catches what it must', () => {
+    const bad = {
+      hostNetwork: true,
+      volumes: [{ name: 'h', hostPath: { path: '/' } }],
+      containers: [
+        {
+          name: 'c',
+          ports: [{ containerPort: 80, hostPort: 80 }],
+          securityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN'] } },
+        },
+      ],
+    };
+    expect(restrictedViolations(bad)).toEqual([
+      'hostNetwork is true',
+      'volume h has type hostPath',
+      'container c is privileged',
+      'container c allowPrivilegeEscalation is not false',
+      'container c runAsNonRoot is not true',
+      'container c seccompProfile is undefined',
+      'container c does not drop ALL capabilities',
+      'container c adds capability SYS_ADMIN',
+      'container c uses hostPort 80',
+    ]);
+  });
+
+  it('exposes the webhook server (443 -> 9443) and metrics (8080) to the manager Pods', () => {
+    const deployment = find(objects, 'Deployment', `${prefix}controller-manager`);
+    const podLabels = deployment.spec.template.metadata.labels;
+    const webhook = find(objects, 'Service', `${prefix}webhook-service`);
+    expect(webhook.spec.ports).toEqual([{ port: 443, protocol: 'TCP', targetPort: 9443 }]);
+    expect(podLabels).toMatchObject(webhook.spec.selector);
+    const metrics = find(objects, 'Service', `${prefix}controller-manager-metrics-service`);
+    expect(metrics.spec.ports).toEqual([
+      { name: 'http', port: 8080, protocol: 'TCP', targetPort: 8080 },
+    ]);
+    expect(podLabels).toMatchObject(metrics.spec.selector);
+  });
+
+  it('registers both webhooks with their names, paths and rules, and cert-manager CA injection', () => {
+    expect(mutatePath).toBe('/mutate-core-crd-lixueduan-com-v1-application');
+    expect(validatePath).toBe('/validate-core-crd-lixueduan-com-v1-application');
+    const annotation = { 'cert-manager.io/inject-ca-from': `${namespace}/${prefix}serving-cert` };
+    const mutating = find(
+      objects,
+      'MutatingWebhookConfiguration',
+      `${prefix}mutating-webhook-configuration`,
+    );
+    expect(mutating.metadata.annotations).toEqual(annotation);
+    expect(mutating.webhooks).toEqual([
+      expectedWebhook('mapplication-v1.lixueduan.com', mutatePath),
+    ]);
+    const validating = find(
+      objects,
+      'ValidatingWebhookConfiguration',
+      `${prefix}validating-webhook-configuration`,
+    );
+    expect(validating.metadata.annotations).toEqual(annotation);
+    expect(validating.webhooks).toEqual([
+      expectedWebhook('vapplication-v1.lixueduan.com', validatePath),
+    ]);
+  });
+
+  it('has cert-manager issue the serving certificate for the webhook Service into the mounted Secret', () => {
+    const issuer = find(objects, 'Issuer', `${prefix}selfsigned-issuer`);
+    expect(issuer.spec).toEqual({ selfSigned: {} });
+    const certificate = find(objects, 'Certificate', `${prefix}serving-cert`);
+    expect(certificate.spec).toEqual({
+      dnsNames: [
+        `${prefix}webhook-service.${namespace}.svc`,
+        `${prefix}webhook-service.${namespace}.svc.cluster.local`,
+      ],
+      issuerRef: { kind: 'Issuer', name: `${prefix}selfsigned-issuer` },
+      secretName: 'webhook-server-cert',
+    });
+  });
+});
+
+describe('config/default-no-certmanager', () => {
+  it('is config/default without the Issuer, the Certificate and the CA-injection annotations', () => {
+    const withCertManager = render('config/default');
+    const without = render('config/default-no-certmanager');
+    const expected = withCertManager
+      .filter((object) => object.kind !== 'Issuer' && object.kind !== 'Certificate')
+      .map((object) => {
+        if (!object.kind.endsWith('WebhookConfiguration')) return object;
+        const { annotations: _dropped, ...metadata } = object.metadata;
+        return { ...object, metadata };
+      });
+    expect(without).toEqual(expected);
+    expect(without.some((object) => object.apiVersion.startsWith('cert-manager.io/'))).toBe(false);
+  });
+});
+
+describe('config/samples', () => {
+  it('renders the sample Application of the requirements', () => {
+    const [sample, ...rest] = render('config/samples');
+    expect(rest).toEqual([]);
+    expect(sample).toMatchObject({
+      apiVersion: 'core.crd.lixueduan.com/v1',
+      kind: 'Application',
+      metadata: { name: 'demo', namespace: 'default' },
+      spec: { enabled: true, image: 'nginx:1.22' },
+    });
+  });
+});
+
+describe('config/crd', () => {
+  it('renders the generated CRD alone (what install-crds applies)', () => {
+    expect(render('config/crd').map((object) => object.metadata.name)).toEqual([
+      'applications.core.crd.lixueduan.com',
+    ]);
+  });
+});
+
+describe('generated manifests (manifests:check)', () => {
+  let bundle: string;
+  beforeAll(async () => {
+    bundle = await buildBundle();
+  }, 60_000);
+
+  /** Runs `ops-manifests --check` on a fresh build against `out`. */
+  async function check(out: string) {
+    let stdout = '';
+    let stderr = '';
+    const status = await opsManifests(
+      ['--module', join(bundle, 'manifests.js'), '--out', out, '--check'],
+      { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) },
+    );
+    return { status, stdout, stderr };
+  }
+
+  it('config/crd/bases and config/rbac/role.yaml are what dist/manifests.js generates', async () => {
+    const result = await check(operatorRoot);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('ops-manifests: 2 file(s) up to date\n');
+    expect(result.status).toBe(0);
+  });
+
+  it('fails with a diff when a generated file was edited by hand', async () => {
+    const root = await temporaryDirectory('stale');
+    await cp(join(operatorRoot, 'config'), join(root, 'config'), { recursive: true });
+    const rolePath = join(root, 'config/rbac/role.yaml');
+    await writeFile(rolePath, (await readFile(rolePath, 'utf8')).replace('  - watch\n', ''));
+    const result = await check(root);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('+  - watch');
+    expect(result.stderr).toContain('config/rbac/role.yaml differs');
+  });
+
+  it('is wired as the package lint script (so `pnpm lint` fails CI on stale manifests)', async () => {
+    const manifest = JSON.parse(await readFile(join(operatorRoot, 'package.json'), 'utf8'));
+    expect(manifest.scripts['manifests:check']).toBe(
+      'ops-manifests --module dist/manifests.js --out . --check',
+    );
+    expect(manifest.scripts.lint).toBe('pnpm run manifests:check');
+    expect(manifest.scripts.manifests).toContain(
+      'ops-manifests --module dist/manifests.js --out .',
+    );
+  });
+});
+
+it('uses a kubectl with kustomize', () => {
+  expect(execFileSync(kubectlBinary, ['version', '--client'], { encoding: 'utf8' })).toContain(
+    'Kustomize Version',
+  );
+});
