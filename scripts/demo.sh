@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The project's demo command (README): on a machine with only Node.js, installs what it
+# needs, builds, then runs the local API server with the application-operator and its sample.
+source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
+source "$repo_root/scripts/ensure-kubectl.sh"
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+pnpm turbo run build --output-logs=errors-only >&2
+exec node tools/demo/demo.mjs "$@"
