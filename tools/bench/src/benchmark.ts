@@ -107,7 +107,7 @@ export interface BenchContext {
    * none sees another's objects or history); the runner stops every server a benchmark left
    * running.
    */
-  startServer(): Promise<BenchServer>;
+  startServer(options?: { cluster?: boolean }): Promise<BenchServer>;
   /** Progress messages (to stderr in the CLI; dropped in tests). */
   log(message: string): void;
 }

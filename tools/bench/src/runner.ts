@@ -36,8 +36,8 @@ export async function runBenchmarks(
         await module.run({
           options,
           log: moduleLog,
-          startServer: async () => {
-            const server = await BenchServer.start();
+          startServer: async (serverOptions?: { cluster?: boolean }) => {
+            const server = await BenchServer.start(serverOptions);
             servers.push(server);
             return server;
           },

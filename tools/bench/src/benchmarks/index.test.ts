@@ -11,6 +11,7 @@ describe('benchmark registry', () => {
       'throughput',
       'steady-writes',
       'apiserver',
+      'applications',
     ]);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9-]*$/);
     for (const module of benchmarks) expect(module.description.length).toBeGreaterThan(10);

@@ -1,5 +1,6 @@
 import type { BenchmarkModule } from '../benchmark.js';
 import { apiServerBenchmark } from './apiserver.js';
+import { applicationsReadyBenchmark } from './applications-ready.js';
 import { coldSyncBenchmark } from './cold-sync.js';
 import { eventLatencyBenchmark } from './event-latency.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
@@ -19,6 +20,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   throughputBenchmark,
   steadyWritesBenchmark,
   apiServerBenchmark,
+  applicationsReadyBenchmark,
 ];
 
 /**

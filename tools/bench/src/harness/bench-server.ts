@@ -82,7 +82,7 @@ export class BenchServer {
    *
    * @throws {Error} when the child entry is not built, or the server does not come up in 20 s.
    */
-  static async start(): Promise<BenchServer> {
+  static async start(options: { cluster?: boolean } = {}): Promise<BenchServer> {
     if (!existsSync(serverChildPath)) {
       throw new Error(
         `${serverChildPath} is missing; build the bench first: pnpm turbo build --filter=@ops/bench...`,
@@ -91,6 +91,7 @@ export class BenchServer {
     const child = fork(serverChildPath, [], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: ['--max-old-space-size=4096'],
+      env: { ...process.env, OPS_BENCH_CLUSTER: options.cluster ? '1' : '0' },
     });
     const ready = await new Promise<ServerReady>((resolve, reject) => {
       const timer = setTimeout(() => {

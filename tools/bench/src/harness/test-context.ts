@@ -12,8 +12,8 @@ export function tinyContext(overrides: Partial<BenchOptions> = {}): BenchContext
   return {
     options: { ...tinyBenchOptions, ...overrides },
     log: () => undefined,
-    startServer: async () => {
-      const server = await BenchServer.start();
+    startServer: async (serverOptions?: { cluster?: boolean }) => {
+      const server = await BenchServer.start(serverOptions);
       servers.push(server);
       return server;
     },
