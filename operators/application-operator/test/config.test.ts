@@ -412,12 +412,13 @@ describe('generated manifests (manifests:check)', () => {
 
   it('is wired as the package lint script (so `pnpm lint` fails CI on stale manifests)', async () => {
     const manifest = JSON.parse(await readFile(join(operatorRoot, 'package.json'), 'utf8'));
+    // The built CLI by path: pnpm cannot link a workspace bin before its package is built.
     expect(manifest.scripts['manifests:check']).toBe(
-      'ops-manifests --module dist/manifests.js --out . --check',
+      'node node_modules/@ops/manifests/dist/cli.js --module dist/manifests.js --out . --check',
     );
     expect(manifest.scripts.lint).toBe('pnpm run manifests:check');
     expect(manifest.scripts.manifests).toContain(
-      'ops-manifests --module dist/manifests.js --out .',
+      'node node_modules/@ops/manifests/dist/cli.js --module dist/manifests.js --out .',
     );
   });
 });
