@@ -378,6 +378,30 @@ describe('lists', () => {
   });
 });
 
+describe('deletecollection', () => {
+  it('deletes the objects a label selector picks, and only those', async () => {
+    await cluster.request('POST', '/api/v1/namespaces', { metadata: { name: 'collection' } });
+    for (const [name, tier] of [
+      ['a', 'web'],
+      ['b', 'web'],
+      ['c', 'db'],
+    ]) {
+      await cluster.request('POST', '/api/v1/namespaces/collection/configmaps', {
+        metadata: { name, labels: { tier } },
+      });
+    }
+    const deleted = await cluster.request(
+      'DELETE',
+      '/api/v1/namespaces/collection/configmaps?labelSelector=tier%3Dweb',
+    );
+    expect(deleted.status).toBe(200);
+    const left = await cluster.request('GET', '/api/v1/namespaces/collection/configmaps');
+    expect(
+      left.body.items.map((item: { metadata: { name: string } }) => item.metadata.name),
+    ).toEqual(['c']);
+  });
+});
+
 describe('discovery', () => {
   it('serves /version, /api, /apis and group versions', async () => {
     expect((await cluster.request('GET', '/version')).body.major).toBe('1');
