@@ -720,10 +720,29 @@ export class ApiServer {
       );
       return;
     }
-    // Items are concatenated from each object's cached JSON: a list is one pass of string joins.
-    const items = page.items.map((s) => this.presentJson(type, s.object, s.json())).join(',');
-    const head = JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata });
-    this.sendRaw(res, 200, `${head.slice(0, -1)},"items":[${items}]}`);
+    // The body is assembled from each object's cached UTF-8 bytes: one copy, no re-encoding.
+    const head = Buffer.from(
+      `${JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata }).slice(0, -1)},"items":[`,
+    );
+    const comma = Buffer.from(',');
+    const parts: Buffer[] = [head];
+    const apiVersion = apiVersionOf(type);
+    page.items.forEach((stored, index) => {
+      if (index > 0) parts.push(comma);
+      parts.push(
+        stored.object.apiVersion === apiVersion
+          ? stored.bytes()
+          : Buffer.from(JSON.stringify(this.resources.present(type, stored.object))),
+      );
+    });
+    parts.push(Buffer.from(']}'));
+    const body = Buffer.concat(parts);
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Content-Length': body.length,
+      'Cache-Control': 'no-cache, private',
+    });
+    res.end(body);
   }
 
   private presentJson(type: ResourceType, object: KubernetesObject, json: string): string {

@@ -9,6 +9,7 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
  */
 export class StoredObject {
   private serialized: string | undefined;
+  private encoded: Buffer | undefined;
 
   constructor(
     readonly key: string,
@@ -20,6 +21,12 @@ export class StoredObject {
   json(): string {
     this.serialized ??= JSON.stringify(this.object);
     return this.serialized;
+  }
+
+  /** The object as UTF-8 JSON bytes, computed once (lists are assembled from these). */
+  bytes(): Buffer {
+    this.encoded ??= Buffer.from(this.json());
+    return this.encoded;
   }
 
   /** A deep copy that the caller may change. */

@@ -202,6 +202,8 @@ export class Informer {
   private readonly fieldSelector: string | undefined;
   private readonly pageSize: number;
   private readonly transform: TransformFunc;
+  private readonly interner: StringInterner | undefined;
+  private compaction: Promise<void> = Promise.resolve();
   private readonly silentWatchTimeoutMs: number;
   private readonly minWatchTimeoutSeconds: number;
   private readonly listTimeoutMs: number;
@@ -266,9 +268,10 @@ export class Informer {
     );
     this.path = resourcePath(options.descriptor, this.namespace);
     this.pageSize = options.pageSize ?? defaultInformerPageSize;
-    // The default keeps memory low: managedFields dropped, repeated short strings shared.
-    const interner = new StringInterner();
-    this.transform = options.transform ?? ((object) => interner.intern(stripManagedFields(object)));
+    // The default keeps memory low: managedFields dropped, and repeated short strings shared
+    // between objects — off the sync path for lists (see compact), inline for watch events.
+    this.transform = options.transform ?? stripManagedFields;
+    this.interner = options.transform ? undefined : new StringInterner();
     this.silentWatchTimeoutMs = options.silentWatchTimeoutMs ?? defaultSilentWatchTimeoutMs;
     this.minWatchTimeoutSeconds = options.minWatchTimeoutSeconds ?? defaultMinWatchTimeoutSeconds;
     this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
@@ -662,7 +665,37 @@ export class Informer {
       if (this.listAbort === abort) this.listAbort = undefined;
     }
     this.replace(items, resourceVersion);
+    this.compact(items);
     return true;
+  }
+
+  /**
+   * Shares repeated strings of freshly listed objects in small steps after the list is
+   * stored, so syncing does not wait for it. Values never change (equal strings replace equal
+   * strings), so readers and handlers holding these objects see nothing.
+   */
+  private compact(objects: KubernetesObject[]): void {
+    const interner = this.interner;
+    if (interner === undefined || objects.length === 0) return;
+    this.compaction = new Promise((resolve) => {
+      let next = 0;
+      const step = () => {
+        if (this.stopped) return resolve();
+        const end = Math.min(objects.length, next + 500);
+        for (; next < end; next++) interner.intern(objects[next]);
+        if (next < objects.length) setImmediate(step);
+        else resolve();
+      };
+      setImmediate(step);
+    });
+  }
+
+  /**
+   * Resolves once the objects of the latest list have been compacted (their repeated strings
+   * shared): the informer's memory is then at its steady state. Syncing does not wait for it.
+   */
+  idle(): Promise<void> {
+    return this.compaction;
   }
 
   private statusError(verb: 'list' | 'watch', status: number, text: string): InformerRequestError {
@@ -685,6 +718,13 @@ export class Informer {
       this.description,
       status,
     );
+  }
+
+  /** A watched object with its repeated strings shared (when the default transform is on). */
+  private interned(object: KubernetesObject | undefined): KubernetesObject | undefined {
+    return object !== undefined && this.interner !== undefined
+      ? this.interner.intern(object)
+      : object;
   }
 
   /** Completes and transforms a freshly parsed object and appends it to `into`. */
@@ -902,7 +942,7 @@ export class Informer {
       case 'ADDED':
       case 'MODIFIED': {
         this.error = undefined;
-        const prepared = this.prepare(object);
+        const prepared = this.interned(this.prepare(object));
         if (prepared === undefined) return undefined;
         const metadata = prepared.metadata;
         const resourceVersion = metadata?.resourceVersion;
@@ -919,7 +959,7 @@ export class Informer {
       }
       case 'DELETED': {
         this.error = undefined;
-        const prepared = this.prepare(object);
+        const prepared = this.interned(this.prepare(object));
         if (prepared === undefined) return undefined;
         const metadata = prepared.metadata;
         if (metadata?.resourceVersion) this.resourceVersion = metadata.resourceVersion;

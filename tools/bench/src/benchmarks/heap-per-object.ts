@@ -55,6 +55,8 @@ export const heapPerObjectBenchmark: BenchmarkModule = {
       await sleep(100);
       const before = settledHeapUsed();
       const cache = await variant.sync(server, namespace, objects);
+      // Steady state: the retained heap once any post-sync work of the cache has finished.
+      await cache.settle?.();
       const after = settledHeapUsed();
       const held = cache.objects();
       await cache.stop();

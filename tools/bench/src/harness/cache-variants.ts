@@ -22,6 +22,11 @@ export interface SyncedCache {
   ms: number;
   /** Objects in the cache now. */
   objects(): number;
+  /**
+   * Resolves once the cache's memory is at its steady state (background work after sync,
+   * such as the ops informer sharing repeated strings); absent when there is none.
+   */
+  settle?(): Promise<void>;
   /** Stops watching and releases connections. */
   stop(): Promise<void>;
 }
@@ -91,6 +96,7 @@ export function opsInformerVariant(
       return {
         ms,
         objects: () => informer.objectCount(),
+        settle: () => informer.idle(),
         stop: async () => {
           await informer.stop();
           transport.close();
