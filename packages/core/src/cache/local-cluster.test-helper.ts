@@ -1,27 +1,19 @@
 /**
- * Test support (not shipped): runs the local API server of `@ops/apiserver` as a child
- * process, from its built CLI, so core tests need not import that package (which depends on
- * core). Rebuild the CLI with `cd packages/apiserver && ./node_modules/.bin/tsup` when
- * `dist/cli.js` is missing.
+ * Test support (not shipped): an admin transport and helpers over the local API server of
+ * `@ops/apiserver`, which `startLocalApiServer` runs as a child process from its built CLI,
+ * so core tests need not import that package (which depends on core).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import {
   KubeTransport,
   type TransportRequest,
   type WatchHandlers,
 } from '../client/kube-transport.js';
+import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
 import type { ResourceDescriptor } from '../client/resource-descriptor.js';
 import type { RestMapper } from '../client/rest-mapper.js';
 import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { InformerTransport } from './informer.js';
-
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../../apiserver/dist/cli.js');
 
 export const configMaps: ResourceDescriptor = {
   group: '',
@@ -89,56 +81,20 @@ export class CountingTransport implements InformerTransport {
 /** A running local API server and an admin transport to it. */
 export class LocalCluster {
   private constructor(
-    private readonly child: ChildProcess,
-    private readonly dir: string,
+    private readonly server: LocalApiServer,
     readonly url: string,
     readonly kubeConfig: KubeConfig,
     readonly transport: KubeTransport,
   ) {}
 
   static async start(): Promise<LocalCluster> {
-    if (!existsSync(cli)) {
-      throw new Error(
-        `${cli} is missing; build it with: cd packages/apiserver && ./node_modules/.bin/tsup`,
-      );
-    }
-    const dir = await mkdtemp(join(tmpdir(), 'ops-core-cache-'));
-    const kubeconfigPath = join(dir, 'kubeconfig');
-    const child = spawn(
-      process.execPath,
-      [cli, '--port', '0', '--http', '--kubeconfig', kubeconfigPath],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const server = await startLocalApiServer();
+    return new LocalCluster(
+      server,
+      server.url,
+      server.kubeConfig,
+      new KubeTransport(server.kubeConfig),
     );
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      let output = '';
-      let served: string | undefined;
-      const timer = setTimeout(
-        () => reject(new Error(`the local API server did not start: ${output}`)),
-        15_000,
-      );
-      child.stdout?.setEncoding('utf8');
-      child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (chunk: string) => {
-        output += chunk;
-      });
-      child.stdout?.on('data', (chunk: string) => {
-        output += chunk;
-        served ??= /serving (\S+)/.exec(output)?.[1];
-        if (served !== undefined && output.includes('kubeconfig written to')) {
-          clearTimeout(timer);
-          resolveUrl(served);
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the local API server exited with ${code}: ${output}`));
-      });
-    });
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(kubeconfigPath);
-    return new LocalCluster(child, dir, url, kubeConfig, new KubeTransport(kubeConfig));
   }
 
   /** Sends a request as the admin and parses the JSON answer. */
@@ -247,15 +203,7 @@ export class LocalCluster {
 
   async stop(): Promise<void> {
     this.transport.close();
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((done) => this.child.once('exit', done));
-      this.child.kill('SIGTERM');
-      // The server waits for open requests (an injected delay, say); do not wait for long.
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), 2_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(this.dir, { recursive: true, force: true });
+    await this.server.stop();
   }
 }
 

@@ -99,10 +99,13 @@ export async function startLocalApiServer(
       }
     },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((done) => child.once('exit', done));
         child.kill('SIGTERM');
+        // The server waits for open requests (an injected delay, say); do not wait for long.
+        const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
         await exited;
+        clearTimeout(timer);
       }
       await rm(dir, { recursive: true, force: true });
     },
