@@ -11,7 +11,12 @@ import type {
 } from '../client/kube-transport.js';
 import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import { FakeClock } from '../queue/fake-clock.js';
-import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
+import {
+  defaultInformerPageSize,
+  Informer,
+  type InformerOptions,
+  type InformerTransport,
+} from './informer.js';
 import { configMaps } from './local-cluster.test-helper.js';
 
 interface ScriptedWatch {
@@ -141,8 +146,18 @@ describe('Informer protocol', () => {
     await flush();
 
     expect(transport.requests.map((r) => r.query)).toEqual([
-      { labelSelector: 'app=x', fieldSelector: undefined, limit: 500, continue: undefined },
-      { labelSelector: 'app=x', fieldSelector: undefined, limit: 500, continue: 'token-1' },
+      {
+        labelSelector: 'app=x',
+        fieldSelector: undefined,
+        limit: defaultInformerPageSize,
+        continue: undefined,
+      },
+      {
+        labelSelector: 'app=x',
+        fieldSelector: undefined,
+        limit: defaultInformerPageSize,
+        continue: 'token-1',
+      },
     ]);
     expect(transport.requests[0]?.path).toBe('/api/v1/namespaces/ns/configmaps');
     expect(informer.hasSynced()).toBe(true);

@@ -91,7 +91,7 @@ describe('Informer against the local API server', () => {
     await cluster.createConfigMaps(ns, 'cm', 1200);
     const transport = new CountingTransport(cluster.transport);
     const added: string[] = [];
-    const subject = informer({ transport, namespace: ns });
+    const subject = informer({ transport, namespace: ns, pageSize: 500 });
     subject.addEventHandler({
       onAdd: (o, initial) => added.push(`${o.metadata?.name}:${initial}`),
     });

@@ -72,7 +72,10 @@ export interface InformerOptions {
   labelSelector?: Selector | string;
   /** Only objects matching this field selector, e.g. `spec.nodeName=node-1`. */
   fieldSelector?: string;
-  /** Objects per LIST page (default 500). */
+  /**
+   * Objects per LIST page (default 2,000: with pages pipelined, fewer round trips sync
+   * faster; measured with tools/bench against 500).
+   */
   pageSize?: number;
   /**
    * Applied to each object before it is stored (default: {@link stripManagedFields}, then
@@ -124,7 +127,7 @@ export interface InformerStats {
 }
 
 /** Default {@link InformerOptions.pageSize}. */
-export const defaultInformerPageSize = 500;
+export const defaultInformerPageSize = 2000;
 /** Default {@link InformerOptions.silentWatchTimeoutMs}: 2 × kube-apiserver's 1-minute bookmark period. */
 export const defaultSilentWatchTimeoutMs = 120_000;
 /** Default {@link InformerOptions.minWatchTimeoutSeconds} (client-go's 5 minutes). */
