@@ -6,6 +6,7 @@ import { type DesiredCondition, isPodTerminal, setCondition } from './conditions
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import {
+  controllerKeys,
   controllerName,
   controllerReference,
   controllerUid,
@@ -123,12 +124,7 @@ export class DeploymentController implements Controller {
       return name === undefined ? [] : [`${namespace}/${name}`];
     }
     if (resource !== 'apps/replicasets') return [];
-    const keys = new Set<string>();
-    for (const rs of [event.current.object, event.previous?.object]) {
-      const name = controllerName(rs, 'Deployment');
-      if (name !== undefined) keys.add(`${rs?.metadata?.namespace ?? ''}/${name}`);
-    }
-    return [...keys];
+    return controllerKeys(event.current.object, event.previous?.object, 'Deployment');
   }
 
   async reconcile(key: string): Promise<ReconcileResult | undefined> {

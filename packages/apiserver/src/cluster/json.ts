@@ -65,6 +65,23 @@ export function controllerName(
   return ref !== undefined && ref.kind === kind ? ref.name : undefined;
 }
 
+/**
+ * The `namespace/name` keys of the `kind` controllers of an event's object, before and after
+ * the change (an object that changed controller wakes both).
+ */
+export function controllerKeys(
+  current: KubernetesObject | undefined,
+  previous: KubernetesObject | undefined,
+  kind: string,
+): string[] {
+  const keys = new Set<string>();
+  for (const object of [current, previous]) {
+    const name = controllerName(object, kind);
+    if (name !== undefined) keys.add(`${object?.metadata?.namespace ?? ''}/${name}`);
+  }
+  return [...keys];
+}
+
 /** `namespace/name` of an object. */
 export function namespacedKey(object: KubernetesObject | undefined): string | undefined {
   const meta = object?.metadata;

@@ -12,7 +12,7 @@ import {
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import {
-  controllerName,
+  controllerKeys,
   controllerReference,
   controllerUid,
   type Json,
@@ -68,12 +68,7 @@ export class ReplicaSetController implements Controller {
   keysFor(resource: string, event: StoreEvent): string[] {
     if (resource === 'apps/replicasets') return [event.current.key];
     if (resource !== '/pods') return [];
-    const keys = new Set<string>();
-    for (const pod of [event.current.object, event.previous?.object]) {
-      const name = controllerName(pod, 'ReplicaSet');
-      if (name !== undefined) keys.add(`${pod?.metadata?.namespace ?? ''}/${name}`);
-    }
-    return [...keys];
+    return controllerKeys(event.current.object, event.previous?.object, 'ReplicaSet');
   }
 
   async reconcile(key: string): Promise<ReconcileResult | undefined> {
