@@ -1,6 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
+import { BodyText, decodeBodyText } from './body-text.js';
+import { BodyThread } from './body-thread.js';
+import { cloneableRequestOptions } from './cloneable-request-options.js';
 
 /** One HTTP request to the API server. */
 export interface TransportRequest {
@@ -16,6 +19,14 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** Milliseconds before the request is abandoned (default 60 s; 0 for none). */
   timeoutMs?: number;
+  /**
+   * Receive the answer on the transport's helper thread (see {@link BodyThread}), for large
+   * bodies such as list pages: the event loop stays free meanwhile (to parse the previous
+   * page, say). The first such request starts the thread and, like any request made before
+   * the thread is ready or when it cannot be used, is sent from this thread as usual. The
+   * answer is the same either way.
+   */
+  offThread?: boolean;
 }
 
 /** The answer: status, headers, and the body as text (parse with {@link parseBody}). */
@@ -57,10 +68,20 @@ export class KubeTransport {
    * otherwise refuses to build request options for an `http://` server.
    */
   private readonly authConfig: KubeConfig;
+  /** Receives `offThread` answers; undefined when turned off. */
+  private readonly bodyThread: BodyThread | undefined;
+  /** Aborted by {@link close}: ends this transport's requests on the shared helper thread. */
+  private readonly closing = new AbortController();
 
+  /**
+   * @param options.maxSockets connections kept to the server at most (default 64).
+   * @param options.offThreadBodies whether `offThread` requests may use the process's
+   *   helper thread ({@link BodyThread.shared}; default true); when false they are sent like
+   *   any other.
+   */
   constructor(
     private readonly kubeConfig: KubeConfig,
-    options: { maxSockets?: number } = {},
+    options: { maxSockets?: number; offThreadBodies?: boolean } = {},
   ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (cluster === null) {
@@ -73,6 +94,7 @@ export class KubeTransport {
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
     this.agent = this.secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
     this.authConfig = this.secure ? kubeConfig : plainHttpAuthConfig(kubeConfig, cluster.name);
+    this.bodyThread = options.offThreadBodies === false ? undefined : BodyThread.shared();
   }
 
   /** The user name of the current context (for error messages). */
@@ -119,31 +141,50 @@ export class KubeTransport {
         'Content-Length': Buffer.byteLength(payload),
       };
     }
-    const transport = this.secure ? https : http;
     const timeoutMs = request.timeoutMs ?? 60_000;
+    const timeoutMessage = `${request.method} ${url.pathname} timed out after ${timeoutMs} ms`;
+    const thread = request.offThread ? this.bodyThread : undefined;
+    if (thread !== undefined) {
+      thread.start();
+      const cloneable = thread.isReady() ? cloneableRequestOptions(options) : undefined;
+      if (cloneable !== undefined) {
+        const answer = await thread.request({
+          url: url.href,
+          options: cloneable,
+          ...(payload === undefined ? {} : { payload }),
+          timeoutMs,
+          timeoutMessage,
+          signal: request.signal
+            ? AbortSignal.any([request.signal, this.closing.signal])
+            : this.closing.signal,
+        });
+        return {
+          status: answer.status,
+          headers: answer.headers,
+          text: decodeBodyText(answer.body, answer.ascii),
+        };
+      }
+    }
+    const transport = this.secure ? https : http;
     return new Promise((resolve, reject) => {
       const req = transport.request(
         url,
         { ...options, ...(request.signal ? { signal: request.signal } : {}) },
         (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          const body = new BodyText();
+          res.on('data', (chunk: Buffer) => body.push(chunk));
           res.on('error', reject);
           res.on('end', () => {
             resolve({
               status: res.statusCode ?? 0,
               headers: res.headers,
-              text: Buffer.concat(chunks).toString('utf8'),
+              text: body.text(),
             });
           });
         },
       );
       if (timeoutMs > 0) {
-        req.setTimeout(timeoutMs, () =>
-          req.destroy(
-            new Error(`${request.method} ${url.pathname} timed out after ${timeoutMs} ms`),
-          ),
-        );
+        req.setTimeout(timeoutMs, () => req.destroy(new Error(timeoutMessage)));
       }
       req.on('error', reject);
       req.end(payload);
@@ -214,9 +255,13 @@ export class KubeTransport {
     };
   }
 
-  /** Closes idle kept-alive connections. */
+  /**
+   * Closes kept-alive connections and aborts this transport's requests in flight on the
+   * helper thread (which, shared and idle, does not keep the process alive).
+   */
   close(): void {
     this.agent.destroy();
+    this.closing.abort();
   }
 }
 
