@@ -40,6 +40,15 @@ describe('BenchServer', () => {
     http.close();
   });
 
+  it('collects the garbage of the server process on request', async () => {
+    server = await BenchServer.start();
+    await server.seedPods('heap', 200);
+    const heapUsed = await server.collectGarbage();
+    // The server process holds its store: some megabytes, well under a gigabyte.
+    expect(heapUsed).toBeGreaterThan(1_000_000);
+    expect(heapUsed).toBeLessThan(1_000_000_000);
+  });
+
   it('gives a kubeconfig client-node accepts for a plain-HTTP server', async () => {
     server = await BenchServer.start();
     const config = server.kubeConfig();

@@ -8,6 +8,7 @@
  * the store), by namespace, for the zero-writes benchmark.
  */
 import { ApiServer } from '@ops/apiserver';
+import { settledHeapUsed } from './gc.js';
 import { podManifest, podStatus } from './pod-fixture.js';
 import type {
   ServerAnswers,
@@ -132,6 +133,8 @@ async function run(command: ServerCommand): Promise<ServerAnswers[ServerCommand[
       return { total: writes.total, byNamespace: { ...writes.byNamespace } };
     case 'revision':
       return { revision: server.store.currentRevision() };
+    case 'collectGarbage':
+      return { heapUsed: settledHeapUsed() };
     case 'stop':
       await server.stop();
       setImmediate(() => process.exit(0));

@@ -19,6 +19,8 @@ export type ServerCommand =
   | { op: 'writes' }
   /** The store's current resourceVersion (it moves with every change). */
   | { op: 'revision' }
+  /** A full garbage collection in the server process, so that none runs during a measurement. */
+  | { op: 'collectGarbage' }
   /** Stops the server and exits. */
   | { op: 'stop' };
 
@@ -34,6 +36,7 @@ export interface ServerAnswers {
   seedConfigMaps: { created: number };
   writes: WriteCounts;
   revision: { revision: number };
+  collectGarbage: { heapUsed: number };
   stop: Record<string, never>;
 }
 
