@@ -163,7 +163,6 @@ export class BodyThread {
     // only slow its start).
     const worker = new Worker(threadSource, { eval: true, execArgv: [] });
     this.worker = worker;
-    worker.unref();
     worker.once('online', () => {
       if (this.state === 'starting') this.state = 'ready';
     });
@@ -172,6 +171,8 @@ export class BodyThread {
     worker.once('exit', (code) =>
       this.fail(new Error(`the HTTP helper thread exited with code ${code}`)),
     );
+    // After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
   }
 
   /** Whether requests can be sent now. */

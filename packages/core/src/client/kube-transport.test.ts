@@ -135,52 +135,78 @@ describe('KubeTransport, answers received on the helper thread (HTTPS)', () => {
 
 describe('the helper thread and process exit', () => {
   const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
+  let server: LocalApiServer;
 
-  it('does not keep a process alive that never closes its transport', async () => {
+  beforeAll(async () => {
+    server = await startLocalApiServer();
+  }, 30_000);
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  /**
+   * Runs `body` in a child process (with `transport`, a KubeTransport that is never closed,
+   * in scope) and resolves with its output and exit code, or null when it does not exit
+   * by itself within 15 s.
+   */
+  async function runChild(body: string): Promise<{ output: string; code: number | null }> {
     if (!existsSync(dist)) throw new Error(`${dist} is missing; build the package first (tsup)`);
-    const server = await startLocalApiServer();
-    try {
-      // Requests for half a second (the thread is ready within tens of milliseconds), then
-      // nothing: the process must end by itself.
-      const script = `
-        import { KubeTransport } from ${JSON.stringify(dist)};
-        import { KubeConfig } from '@kubernetes/client-node';
-        const config = new KubeConfig();
-        config.loadFromFile(${JSON.stringify(server.kubeconfigPath)});
-        const transport = new KubeTransport(config);
-        const until = Date.now() + 500;
-        let answers = 0;
-        while (Date.now() < until) {
-          const answer = await transport.request({ method: 'GET', path: '/api/v1/namespaces', offThread: true });
-          if (answer.status === 200) answers++;
-        }
-        console.log('answers', answers);
-      `;
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-        cwd: dirname(dist),
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const script = `
+      import { KubeTransport } from ${JSON.stringify(dist)};
+      import { KubeConfig } from '@kubernetes/client-node';
+      const config = new KubeConfig();
+      config.loadFromFile(${JSON.stringify(server.kubeconfigPath)});
+      const transport = new KubeTransport(config);
+      ${body}
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: dirname(dist),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const code = await new Promise<number | null>((done) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        done(null);
+      }, 15_000);
+      child.once('exit', (exitCode) => {
+        clearTimeout(timer);
+        done(exitCode);
       });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      const code = await new Promise<number | null>((done) => {
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          done(null);
-        }, 15_000);
-        child.once('exit', (exitCode) => {
-          clearTimeout(timer);
-          done(exitCode);
-        });
-      });
-      expect(output).toMatch(/answers [1-9]\d*/);
-      expect(code).toBe(0);
-    } finally {
-      await server.stop();
-    }
+    });
+    return { output, code };
+  }
+
+  it('does not keep a process alive once the thread has served requests', async () => {
+    // Requests for half a second (the thread is ready within tens of milliseconds), then
+    // nothing: the process must end by itself.
+    const { output, code } = await runChild(`
+      const until = Date.now() + 500;
+      let answers = 0;
+      while (Date.now() < until) {
+        const answer = await transport.request({ method: 'GET', path: '/api/v1/namespaces', offThread: true });
+        if (answer.status === 200) answers++;
+      }
+      console.log('answers', answers);
+    `);
+    expect(output).toMatch(/answers [1-9]\d*/);
+    expect(code).toBe(0);
+  }, 30_000);
+
+  it('does not keep a process alive when the thread was started but never used', async () => {
+    // The first offThread request starts the thread and is itself sent from the main thread.
+    const { output, code } = await runChild(`
+      const answer = await transport.request({ method: 'GET', path: '/api/v1/namespaces', offThread: true });
+      console.log('status', answer.status);
+    `);
+    expect(output).toContain('status 200');
+    expect(code).toBe(0);
   }, 30_000);
 });
