@@ -155,6 +155,26 @@ describe('BodyThread', () => {
     ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
+  it('rejects what is pending when the thread dies, and is not ready afterwards', async () => {
+    const other = new BodyThread();
+    other.start();
+    while (!other.isReady()) await new Promise((resolve) => setTimeout(resolve, 5));
+    const pending = other.request({
+      url: `${base}/hang`,
+      options: { method: 'GET' },
+      timeoutMs: 0,
+      timeoutMessage: '',
+    });
+    const rejected = expect(pending).rejects.toThrow(/the HTTP helper thread failed: .*exited/);
+    // Kill the thread behind the object's back, as a crash would.
+    await (other as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await rejected;
+    expect(other.isReady()).toBe(false);
+    await expect(
+      other.request({ url: `${base}/big?bytes=1`, options: {}, timeoutMs: 0, timeoutMessage: '' }),
+    ).rejects.toThrow('the HTTP helper thread is not running');
+  });
+
   it('rejects what is pending when closed, and is not ready afterwards', async () => {
     const other = new BodyThread();
     other.start();
