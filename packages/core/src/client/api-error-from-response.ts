@@ -203,16 +203,7 @@ export function apiErrorFromResponse(
     const what = `(${context.verb} ${describeTarget(context)})`;
     message = `the server answered ${response.status} ${reason} ${what}${snippet ? `: ${snippet}` : ''}`;
   }
-  const status: Status = {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    code,
-    ...(Object.keys(details).length > 0 ? { details } : {}),
-  };
+  const status = failureStatus(code, reason, message, details);
   return build(code, reason, message, status, context);
 }
 
@@ -230,15 +221,7 @@ export function apiErrorFromFailure(
   const message = aborted
     ? `${context.verb} ${describeTarget(context)} was aborted`
     : `${context.verb} ${describeTarget(context)} failed: could not reach the API server at ${server}: ${cause.message}; check that the server is running and that the kubeconfig's server address, CA and credentials are right`;
-  const status: Status = {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason: 'ConnectionFailed',
-    code: 0,
-  };
+  const status = failureStatus(0, 'ConnectionFailed', message);
   return new ApiError(0, 'ConnectionFailed', message, status, { cause });
 }
 
@@ -255,15 +238,7 @@ export function unexpectedResponseError(
   const contentType = response.headers['content-type'] ?? 'no content type';
   const snippet = response.text.trim().slice(0, 200);
   const message = `${context.verb} ${describeTarget(context)}: the server answered ${response.status} with ${snippet ? `${contentType} ${quote(snippet)}` : 'an empty body'}, expected ${expected}; check that the kubeconfig points at a Kubernetes API server and not a proxy or web page`;
-  const status: Status = {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason: 'UnexpectedResponse',
-    code: response.status,
-  };
+  const status = failureStatus(response.status, 'UnexpectedResponse', message);
   return new ApiError(response.status, 'UnexpectedResponse', message, status);
 }
 
@@ -274,16 +249,7 @@ export function unexpectedResponseError(
 export function notFoundError(group: string, resource: string, name: string): ApiError {
   const qualified = group ? `${resource}.${group}` : resource;
   const message = `${qualified} ${quote(name)} not found`;
-  const status: Status = {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason: 'NotFound',
-    code: 404,
-    details: { name, group, kind: resource },
-  };
+  const status = failureStatus(404, 'NotFound', message, { name, group, kind: resource });
   return new ApiError(404, 'NotFound', message, status);
 }
 
@@ -292,14 +258,25 @@ export function notFoundError(group: string, resource: string, name: string): Ap
  * without a namespace): code 400, reason `BadRequest`, `message` saying what to change.
  */
 export function badRequestError(message: string): ApiError {
-  const status: Status = {
+  const status = failureStatus(400, 'BadRequest', message);
+  return new ApiError(400, 'BadRequest', message, status);
+}
+
+/** A `Status` of kind Failure, as the API server sends it; `details` only when it has keys. */
+function failureStatus(
+  code: number,
+  reason: Status['reason'],
+  message: string,
+  details?: NonNullable<Status['details']>,
+): Status {
+  return {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
     message,
-    reason: 'BadRequest',
-    code: 400,
+    reason,
+    code,
+    ...(details !== undefined && Object.keys(details).length > 0 ? { details } : {}),
   };
-  return new ApiError(400, 'BadRequest', message, status);
 }
