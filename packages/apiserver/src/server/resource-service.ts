@@ -534,9 +534,9 @@ export class ResourceService {
         meta.deletionTimestamp = timestamp(new Date(this.now().getTime() + (grace ?? 0) * 1000));
       }
       if (shorter && grace === 0 && finalizers.length === 0 && !hasSpecFinalizers(object)) {
-        return this.commitRemove(type, storageKey, key, object);
+        return this.commit('delete', type, storageKey, key, object);
       }
-      return this.commitUpdate(type, storageKey, key, object);
+      return this.commit('update', type, storageKey, key, object);
     }
     const graceful = this.hooks.deleteGracefully?.(type, stored.object, options);
     if (finalizers.length > 0 || namespaceFinalizers || graceful !== undefined) {
@@ -546,14 +546,15 @@ export class ResourceService {
       if (namespaceFinalizers)
         object.status = { ...(isObject(object.status) ? object.status : {}), phase: 'Terminating' };
       if (context.dryRun) return object;
-      return this.commitUpdate(type, storageKey, key, object);
+      return this.commit('update', type, storageKey, key, object);
     }
     if (context.dryRun) return object;
-    return this.commitRemove(type, storageKey, key, object);
+    return this.commit('delete', type, storageKey, key, object);
   }
 
-  /** Removes an object under the next resourceVersion and tells the hooks. */
-  private commitRemove(
+  /** Removes or replaces an object under the next resourceVersion and tells the hooks. */
+  private commit(
+    verb: 'delete' | 'update',
     type: ResourceType,
     storageKey: string,
     key: string,
@@ -561,21 +562,9 @@ export class ResourceService {
   ): KubernetesObject {
     const revision = this.store.nextRevision();
     (object.metadata as ObjectMeta).resourceVersion = String(revision);
-    this.store.remove(storageKey, key, object, revision);
-    this.hooks.afterWrite?.(type, 'delete', object);
-    return object;
-  }
-
-  private commitUpdate(
-    type: ResourceType,
-    storageKey: string,
-    key: string,
-    object: KubernetesObject,
-  ): KubernetesObject {
-    const revision = this.store.nextRevision();
-    (object.metadata as ObjectMeta).resourceVersion = String(revision);
-    this.store.update(storageKey, key, object, revision);
-    this.hooks.afterWrite?.(type, 'update', object);
+    if (verb === 'delete') this.store.remove(storageKey, key, object, revision);
+    else this.store.update(storageKey, key, object, revision);
+    this.hooks.afterWrite?.(type, verb, object);
     return object;
   }
 
