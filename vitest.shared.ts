@@ -12,7 +12,11 @@ export const sharedConfig = defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // The JSON report feeds scripts/test-summary.mjs, which prints the repository's total.
-    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    // The JSON report feeds scripts/test-summary.mjs, which prints the repository's total per
+    // Node.js version (the test command runs the published packages on two).
+    reporters: [
+      'default',
+      ['json', { outputFile: `test-results/vitest-node${process.versions.node}.json` }],
+    ],
   },
 });

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The project's test command (README): on a machine with only Node.js, installs what it needs,
-# then lints, typechecks, builds and tests every package. Exits non-zero on any failure.
+# The project's test command (README): on a machine with only Node.js and npm, installs what it
+# needs (the pinned Node.js, pnpm, dependencies, kubectl), then lints, typechecks, builds and
+# tests every package on the pinned Node.js (.node-version), and tests the published packages
+# once more on the oldest Node.js their "engines" accept, so users on either line are covered.
+# Exits non-zero on any failure.
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
 
@@ -8,8 +11,31 @@ export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 pnpm run lint
 pnpm run typecheck
 pnpm run build
-find packages operators tools -path '*/test-results/vitest.json' -not -path '*/node_modules/*' -delete 2>/dev/null || true
+find packages operators tools -path '*/test-results/vitest-node*.json' -not -path '*/node_modules/*' -delete 2>/dev/null || true
 status=0
 pnpm run test || status=$?
+
+# The published packages (not "private") on the oldest supported Node.js: the first version of
+# package.json's engines.node ("^22.19.0 || ..." -> 22.19.0). Run by pnpm, not turbo, whose
+# cache does not tell Node.js versions apart.
+oldest_node="$(node -p 'require("./package.json").engines.node.match(/\d+\.\d+\.\d+/)[0]')"
+if [ "$(node --version)" != "v$oldest_node" ]; then
+  read -r -a published <<<"$(node -e '
+    const { readdirSync, existsSync, readFileSync } = require("node:fs");
+    for (const group of ["packages", "tools"]) {
+      for (const name of readdirSync(group)) {
+        const file = `${group}/${name}/package.json`;
+        if (!existsSync(file)) continue;
+        const pkg = JSON.parse(readFileSync(file, "utf8"));
+        if (!pkg.private && pkg.scripts?.test) process.stdout.write(`${pkg.name} `);
+      }
+    }')"
+  filters=()
+  for name in "${published[@]}"; do filters+=(--filter "$name"); done
+  echo "test: the published packages (${published[*]}) once more on Node.js $oldest_node" >&2
+  (use_node "$oldest_node" && pnpm "${filters[@]}" --workspace-concurrency=1 run test) ||
+    status=$((status == 0 ? 1 : status))
+fi
+
 node scripts/test-summary.mjs || status=$((status == 0 ? 1 : status))
 exit "$status"

@@ -6,7 +6,7 @@ export default defineConfig({
   entry: { main: 'src/main.ts', manifests: 'src/manifests.ts' },
   format: ['esm'],
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   bundle: true,
   noExternal: [/.*/],
   // ws's optional native speed-ups: required inside try/catch, absent is fine.

@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: { cli: 'src/cli.ts', 'server-child': 'src/harness/server-child.ts' },
   format: ['esm'],
-  target: 'node20',
+  target: 'node24',
   sourcemap: true,
   clean: true,
   splitting: false,

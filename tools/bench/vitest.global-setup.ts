@@ -10,7 +10,7 @@ export default async function setup(): Promise<void> {
     config: false,
     entry: { 'server-child': 'src/harness/server-child.ts' },
     format: ['esm'],
-    target: 'node20',
+    target: 'node24',
     outDir: 'dist',
     clean: false,
     splitting: false,

@@ -36,7 +36,7 @@ beforeAll(async () => {
     outDir,
     format: ['esm'],
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     dts: false,
     sourcemap: false,
     splitting: false,
