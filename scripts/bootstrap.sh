@@ -56,7 +56,11 @@ if ! { command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null)" = "$
   fi
   export PATH="$tools/node_modules/.bin:$PATH"
 fi
-echo "bootstrap: Node.js $(node --version) ($(command -v node)), pnpm $pnpm_version" >&2
+# Part of turbo's hash of the test tasks (turbo.json): results are never replayed across
+# Node.js versions.
+OPS_NODE_VERSION="$(node --version)"
+export OPS_NODE_VERSION
+echo "bootstrap: Node.js $OPS_NODE_VERSION ($(command -v node)), pnpm $pnpm_version" >&2
 
 if [ "${CI:-}" = "true" ]; then
   pnpm install --frozen-lockfile --reporter=append-only >&2
