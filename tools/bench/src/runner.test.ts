@@ -30,6 +30,7 @@ describe('runBenchmarks', () => {
     expect(report.results.map((result) => result.id)).toEqual(['extension']);
     expect(report.options).toEqual(tinyBenchOptions);
     expect(report.environment.cpus).toBeGreaterThan(0);
+    expect(Object.keys(report.environment.libraries)).toContain('kubernetes-fluent-client');
     expect(messages).toContain('[extension] seeded');
     // Left running by the module, stopped by the runner.
     await expect(started?.revision()).rejects.toThrow(/exited/);

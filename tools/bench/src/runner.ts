@@ -1,12 +1,20 @@
 import { cpus, platform, release } from 'node:os';
 import type { BenchmarkModule, BenchmarkResult, BenchOptions } from './benchmark.js';
 import { BenchServer } from './harness/bench-server.js';
+import { libraryVersions } from './harness/library-versions.js';
 
 /** Everything one run produced: what the JSON results file holds. */
 export interface BenchReport {
   startedAt: string;
   durationMs: number;
-  environment: { node: string; platform: string; cpus: number; cpuModel: string };
+  environment: {
+    node: string;
+    platform: string;
+    cpus: number;
+    cpuModel: string;
+    /** The installed version of each library compared, by package name. */
+    libraries: Record<string, string>;
+  };
   options: BenchOptions;
   results: BenchmarkResult[];
 }
@@ -61,6 +69,7 @@ export async function runBenchmarks(
       platform: `${platform()} ${release()}`,
       cpus: cpuList.length,
       cpuModel: cpuList[0]?.model ?? 'unknown',
+      libraries: libraryVersions(),
     },
     options,
     results,

@@ -3,7 +3,6 @@ import { formatNumber } from '../harness/format.js';
 import { collectGarbage } from '../harness/gc.js';
 import { RawHttp } from '../harness/raw-http.js';
 import { median, percentile, ratio } from '../harness/stats.js';
-import { deferred } from '../harness/wait.js';
 
 const namespace = 'apiserver';
 const fanoutNamespace = 'fanout';
@@ -59,7 +58,7 @@ export const apiServerBenchmark: BenchmarkModule = {
       (await http.get(`/api/v1/namespaces/${fanoutNamespace}/configmaps`)).toString('utf8'),
     ) as { metadata: { resourceVersion: string } };
     let waiting:
-      | { seq: string; remaining: Set<number>; done: ReturnType<typeof deferred<number>> }
+      | { seq: string; remaining: Set<number>; done: PromiseWithResolvers<number> }
       | undefined;
     const watches = await Promise.all(
       Array.from({ length: options.watchers }, (_, watcher) =>
@@ -80,7 +79,7 @@ export const apiServerBenchmark: BenchmarkModule = {
     );
     const fanoutMs: number[] = [];
     for (let change = 0; change <= options.fanoutChanges; change++) {
-      const done = deferred<number>();
+      const done = Promise.withResolvers<number>();
       waiting = {
         seq: String(change),
         remaining: new Set(Array.from({ length: options.watchers }, (_, i) => i)),

@@ -3,7 +3,6 @@ import { Controller, WorkQueue } from '@ops/core';
 import type { BenchContext, BenchmarkModule, BenchmarkResult, Metric } from '../benchmark.js';
 import { formatNumber } from '../harness/format.js';
 import { addSample, median, ratio } from '../harness/stats.js';
-import { deferred } from '../harness/wait.js';
 
 const workerCounts = [1, 4, 16] as const;
 
@@ -33,7 +32,7 @@ async function reconcileRate(
   reconcile: () => Promise<void>,
 ): Promise<number> {
   let done = 0;
-  const finished = deferred<number>();
+  const finished = Promise.withResolvers<number>();
   const controller = new Controller({
     name: `bench-${workers}`,
     maxConcurrentReconciles: workers,

@@ -5,7 +5,6 @@ import {
 } from '@kubernetes/client-node';
 import { Informer, KubeTransport, type ResourceDescriptor } from '@ops/core';
 import type { BenchServer } from './bench-server.js';
-import { deferred } from './wait.js';
 
 /** The Pods resource, as `@ops/core` describes resources. */
 export const podsDescriptor: ResourceDescriptor = {
@@ -119,7 +118,7 @@ export const clientNodeInformerVariant: CacheVariant = {
       () => api.listNamespacedPod({ namespace }),
     );
     let added = 0;
-    const synced = deferred<number>();
+    const synced = Promise.withResolvers<number>();
     informer.on('add', () => {
       added++;
       if (added === expected) synced.resolve(performance.now());
@@ -160,7 +159,7 @@ export const fluentWatchVariant: CacheVariant = {
     process.env.KUBECONFIG = server.kubeconfigPath;
     const { K8s, kind, WatchEvent } = await import('kubernetes-fluent-client');
     const uids = new Set<string>();
-    const synced = deferred<number>();
+    const synced = Promise.withResolvers<number>();
     const watcher = K8s(kind.Pod, { namespace }).Watch(
       (pod) => {
         uids.add(pod.metadata?.uid ?? '');

@@ -20,18 +20,3 @@ export async function waitUntil(
     await sleep(intervalMs);
   }
 }
-
-/** A promise with its resolve and reject functions (Node 20 lacks `Promise.withResolvers`). */
-export function deferred<T = void>(): {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-  reject: (error: Error) => void;
-} {
-  let resolve: (value: T) => void = () => undefined;
-  let reject: (error: Error) => void = () => undefined;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}

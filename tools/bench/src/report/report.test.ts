@@ -11,7 +11,13 @@ import { writeResults } from './write-results.js';
 const report: BenchReport = {
   startedAt: '2026-01-02T03:04:05.678Z',
   durationMs: 1234,
-  environment: { node: 'v20.19.0', platform: 'linux', cpus: 2, cpuModel: 'cpu' },
+  environment: {
+    node: 'v24.21.0',
+    platform: 'linux',
+    cpus: 2,
+    cpuModel: 'cpu',
+    libraries: { '@ops/core': '0.1.0', '@kubernetes/client-node': '2.0.1' },
+  },
   options: tinyBenchOptions,
   results: [
     {
@@ -52,6 +58,12 @@ describe('reports', () => {
     expect(text).toContain('| Demo <one> | a within 1.5× of b | 1.23× | yes |');
     expect(text).toContain('| Demo <one> | never \\| pipes | x | **no** |');
     expect(markdownNotes(report)).toBe('- Demo <one>: a note');
+  });
+
+  it('names the Node.js and the versions of the libraries compared', () => {
+    const text = markdownTables(report);
+    expect(text).toContain('Node v24.21.0, 2 × cpu');
+    expect(text).toContain('Libraries: @ops/core 0.1.0, @kubernetes/client-node 2.0.1.');
   });
 
   it('renders one bar per value in well-formed, escaped SVG', () => {

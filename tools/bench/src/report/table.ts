@@ -27,7 +27,10 @@ export function markdownTables(report: BenchReport): string {
     }
   }
   const environment = report.environment;
-  const header = `Node ${environment.node}, ${environment.cpus} × ${environment.cpuModel}, ${environment.platform}; ${report.startedAt}.`;
+  const libraries = Object.entries(environment.libraries)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(', ');
+  const header = `Node ${environment.node}, ${environment.cpus} × ${environment.cpuModel}, ${environment.platform}; ${report.startedAt}.\n\nLibraries: ${libraries}.`;
   return [header, '', rows.join('\n'), '', targets.join('\n')].join('\n');
 }
 
