@@ -27,9 +27,9 @@ afterAll(async () => {
 });
 
 /** Runs the CLI in the fixture operator; throws with its stderr unless `expected` status. */
-async function cli(args: string[], expected = 0) {
+async function cli(args: string[], expected = 0, environment = env) {
   const { output, io } = capture();
-  const status = await main(args, { cwd: root, env, ...io });
+  const status = await main(args, { cwd: root, env: environment, ...io });
   if (status !== expected) {
     throw new Error(`ops-operator ${args.join(' ')} exited ${status}: ${output.stderr}`);
   }
@@ -106,8 +106,12 @@ describe('webhook-local', () => {
 });
 
 describe('deploy, webhook-certs and undeploy without cert-manager', () => {
-  it('refuse the cert-manager overlay when cert-manager is missing', async () => {
-    const output = await cli(['deploy'], 1);
+  it('refuse the cert-manager overlay when cert-manager is missing (and say what IMG defaults to)', async () => {
+    const { IMG: _unset, ...withoutImage } = env;
+    const output = await cli(['deploy'], 1, withoutImage);
+    expect(output.stderr).toContain(
+      "deploy: IMG is not set, so the manager runs sample-operator:latest: the cluster's nodes must have that image (kind: kind load docker-image sample-operator:latest); to use a registry, set IMG=<registry>/sample-operator:<tag>.\n",
+    );
     expect(output.stderr).toContain(
       'ops-operator deploy: cert-manager is not installed in this cluster (no CRD certificates.cert-manager.io). Install it',
     );

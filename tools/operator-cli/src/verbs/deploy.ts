@@ -118,7 +118,13 @@ Options:
                            existing Secret is kept), with that CA as the webhooks' caBundle`,
   async run(argv, context) {
     const values = parseVerbOptions(this, argv, withoutCertManager);
-    await deploy(context.project(), {
+    const project = context.project();
+    if (!context.env.IMG) {
+      context.stderr(
+        `deploy: IMG is not set, so the manager runs ${project.defaultImage}: the cluster's nodes must have that image (kind: kind load docker-image ${project.defaultImage}); to use a registry, set IMG=<registry>/${project.name}:<tag>.\n`,
+      );
+    }
+    await deploy(project, {
       withoutCertManager: values['without-cert-manager'] === true,
       env: context.env,
       log: (line) => context.stdout(`${line}\n`),

@@ -69,6 +69,18 @@ describe('docker-build', () => {
 });
 
 describe('docker-buildx', () => {
+  it('needs IMG, an image it can push to, before it runs anything', async () => {
+    writeFileSync(log, '');
+    const { output, io } = capture();
+    expect(
+      await main(['docker-buildx'], { cwd: copyFixture(), env: env('docker-ok'), ...io }),
+    ).toBe(1);
+    expect(output.stderr).toBe(
+      'ops-operator docker-buildx: docker-buildx pushes the image, so it needs one you can push to: set IMG, e.g. IMG=ghcr.io/<you>/sample-operator:1.2.3\n',
+    );
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+
   it('creates the operator builder when missing, and builds PLATFORMS and pushes', async () => {
     const project = readOperatorProject(copyFixture());
     writeFileSync(log, '');

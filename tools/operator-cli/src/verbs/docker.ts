@@ -71,16 +71,22 @@ export async function dockerBuild(
  * Builds for `platforms` (default: PLATFORMS, else linux/amd64,linux/arm64) with docker
  * buildx and pushes the image (a multi-platform image cannot be loaded into the local image
  * store); creates the builder {@link builderName} (docker-container driver) when missing.
- * Resolves with the image.
+ * Resolves with the image. There is no default image: it must be one the user can push to.
  *
- * @throws {OperatorCliError} when docker or its buildx plugin is missing, the daemon is
- * unreachable, or the build or push fails.
+ * @throws {OperatorCliError} when no image is given (`image` or IMG), docker or its buildx
+ * plugin is missing, the daemon is unreachable, or the build or push fails.
  */
 export async function dockerBuildx(
   project: OperatorProject,
   options: DockerOptions & { platforms?: string } = {},
 ): Promise<string> {
   const env = options.env ?? process.env;
+  const image = options.image ?? env.IMG;
+  if (image === undefined || image === '') {
+    throw new OperatorCliError(
+      `docker-buildx pushes the image, so it needs one you can push to: set IMG, e.g. IMG=ghcr.io/<you>/${project.name}:${project.version}`,
+    );
+  }
   const tool = containerTool(env);
   await requireDaemon(tool, env);
   try {
@@ -103,7 +109,6 @@ export async function dockerBuildx(
       },
     );
   }
-  const image = options.image ?? imageFromEnvironment(project.defaultImage, env);
   const platforms = options.platforms ?? (env.PLATFORMS || defaultPlatforms);
   await runCommand(
     tool,
@@ -152,13 +157,14 @@ ${environment}`,
 export const dockerBuildxVerb: Verb = {
   name: 'docker-buildx',
   summary: 'build IMG for linux/amd64 and linux/arm64 with buildx, and push it',
-  help: `Usage: [IMG=<image>] [PLATFORMS=<list>] ops-operator docker-buildx
+  help: `Usage: IMG=<image> [PLATFORMS=<list>] ops-operator docker-buildx
 
 Builds the operator's image for several platforms with docker buildx and PUSHES it to IMG
 (a multi-platform image cannot be loaded locally), as kubebuilder's make docker-buildx.
-Creates the buildx builder <package name>-builder when missing.
+IMG is required: a registry path you can push to. Creates the buildx builder
+<package name>-builder when missing.
 
-${environment}
+${environment.replace(' (default <package name>:latest)', ' (required)')}
   PLATFORMS        the platforms (default ${defaultPlatforms})`,
   async run(argv, context) {
     parseVerbOptions(this, argv, {});
