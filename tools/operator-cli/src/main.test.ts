@@ -54,6 +54,12 @@ describe('arguments', () => {
     expect(output.stderr).toContain('Usage: [IMG=<image>] ops-operator deploy');
   });
 
+  it('ignores the -- that pnpm run <script> -- <args> passes on', async () => {
+    const { output, io } = capture();
+    expect(await main(['deploy', '--', '--bogus'], { cwd: copyFixture(), ...io })).toBe(1);
+    expect(output.stderr).toContain("ops-operator deploy: deploy: Unknown option '--bogus'");
+  });
+
   it('checks --port and says what --host-ip is for', async () => {
     const root = copyFixture();
     const noHost = capture();
@@ -120,6 +126,9 @@ describe('the operator directory', () => {
     expect(noCluster.output.stderr).toContain(
       `ops-operator install-crds: no cluster answers at the current kubeconfig (KUBECONFIG=${kubeconfig}): start one (kind create cluster, or pnpm local-cluster in the ops repository) or point KUBECONFIG at one, then run this again.\n`,
     );
+    const equals = capture();
+    expect(await main([`--dir=${root}`, 'run'], { cwd: elsewhere, ...equals.io })).toBe(1);
+    expect(equals.output.stderr).toContain(`${root}/dist/main.js does not exist`);
     const missingDir = capture();
     expect(await main(['--dir'], missingDir.io)).toBe(1);
     expect(missingDir.output.stderr).toContain('ops-operator: --dir needs a directory');

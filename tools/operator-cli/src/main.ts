@@ -78,17 +78,13 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
   const cwd = io.cwd ?? process.cwd();
   const stdout = io.stdout ?? ((text: string) => process.stdout.write(text));
   const stderr = io.stderr ?? ((text: string) => process.stderr.write(text));
+  // The one global option, --dir, comes before the verb.
   let args = [...argv];
   let dir: string | undefined;
-  while (args[0]?.startsWith('--dir')) {
-    const [first, ...rest] = args as [string, ...string[]];
-    if (first === '--dir') {
-      dir = rest[0];
-      args = rest.slice(1);
-    } else if (first.startsWith('--dir=')) {
-      dir = first.slice('--dir='.length);
-      args = rest;
-    } else break;
+  if (args[0] === '--dir' || args[0]?.startsWith('--dir=')) {
+    const first = args[0];
+    dir = first === '--dir' ? args[1] : first.slice('--dir='.length);
+    args = args.slice(first === '--dir' ? 2 : 1);
     if (dir === undefined || dir === '') {
       stderr(`ops-operator: --dir needs a directory\n\n${usage}\n`);
       return 1;
