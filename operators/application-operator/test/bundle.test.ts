@@ -1,16 +1,20 @@
 // dist/main.js is all the image ships: run it from an empty directory with nothing but
 // Node.js, against a local API server, as the container would; then the local development
-// route (`pnpm run run` + scripts/webhook-local.mjs) with the webhooks served from it.
+// route (`ops-operator run` + `ops-operator webhook-local`) with the webhooks served from it.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { eventually } from '@ops/envtest';
+import {
+  certificatesUsable,
+  localWebhookHosts,
+  readOperatorProject,
+  routeWebhooksHere,
+  runLocally,
+} from '@ops/operator-cli';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { certificatesUsable, localWebhookHosts } from '../scripts/certificates.mjs';
-import { runLocally } from '../scripts/run.mjs';
-import { routeWebhooksHere } from '../scripts/webhook-local.mjs';
 import {
   buildBundle,
   freePort,
@@ -18,6 +22,7 @@ import {
   kubectlBinary,
   type LocalCluster,
   nodeModulesAbove,
+  operatorRoot,
   removeTemporaryDirectories,
   startLocalCluster,
   temporaryDirectory,
@@ -201,7 +206,8 @@ describe('the bundle in an empty directory', () => {
   });
 });
 
-describe('local development: pnpm run run + scripts/webhook-local.mjs', () => {
+describe('local development: ops-operator run + ops-operator webhook-local', () => {
+  const project = readOperatorProject(operatorRoot);
   let cluster: LocalCluster;
   let child: ChildProcess | undefined;
   const previousKubeconfig = process.env.KUBECONFIG;
@@ -228,7 +234,11 @@ describe('local development: pnpm run run + scripts/webhook-local.mjs', () => {
 
     // The cluster side: Service without selector + Endpoints to this machine + both webhook
     // configurations trusting the local CA (which it generates).
-    const route = await routeWebhooksHere({ hostIp: '127.0.0.1', port: webhookPort, certDir });
+    const route = await routeWebhooksHere(project, {
+      hostIp: '127.0.0.1',
+      port: webhookPort,
+      certDir,
+    });
     const kinds = route.objects.map(
       (object: K8sObject) => `${object.kind}/${object.metadata.name}`,
     );
@@ -259,7 +269,9 @@ describe('local development: pnpm run run + scripts/webhook-local.mjs', () => {
     const caCert = await readFile(join(certDir, 'ca.crt'), 'utf8');
     const cert = await readFile(join(certDir, 'tls.crt'), 'utf8');
     const key = await readFile(join(certDir, 'tls.key'), 'utf8');
-    expect(certificatesUsable({ caCert, cert, key }, localWebhookHosts(['127.0.0.1']))).toBe(true);
+    expect(
+      certificatesUsable({ caCert, cert, key }, localWebhookHosts(project, ['127.0.0.1'])),
+    ).toBe(true);
     expect(new X509Certificate(cert).subjectAltName).toContain(
       'DNS:application-operator-webhook-service.application-operator-system.svc',
     );
@@ -270,9 +282,9 @@ describe('local development: pnpm run run + scripts/webhook-local.mjs', () => {
     const caBundle = (validating.body as K8sObject).webhooks[0].clientConfig.caBundle;
     expect(Buffer.from(caBundle, 'base64').toString('utf8')).toBe(caCert);
 
-    // `pnpm run run`: the operator with those certificates (reused, not regenerated).
+    // `ops-operator run`: the operator with those certificates (reused, not regenerated).
     const lines: string[] = [];
-    const started = await runLocally({
+    const started = await runLocally(project, {
       argv: [
         '--kubeconfig',
         cluster.kubeconfigPath,
@@ -348,7 +360,7 @@ describe('local development: pnpm run run + scripts/webhook-local.mjs', () => {
     expect(good.status).toBe(201);
     expect((good.body as K8sObject).spec).toEqual({ enabled: true, image: 'nginx:1.22' });
 
-    // SIGTERM, as Ctrl-C in `pnpm run run` forwards it: a clean exit.
+    // SIGTERM, as Ctrl-C in `ops-operator run` forwards it: a clean exit.
     child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
   }, 60_000);

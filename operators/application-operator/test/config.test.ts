@@ -412,14 +412,10 @@ describe('generated manifests (manifests:check)', () => {
 
   it('is wired as the package lint script (so `pnpm lint` fails CI on stale manifests)', async () => {
     const manifest = JSON.parse(await readFile(join(operatorRoot, 'package.json'), 'utf8'));
-    // The built CLI by path: pnpm cannot link a workspace bin before its package is built.
-    expect(manifest.scripts['manifests:check']).toBe(
-      'node node_modules/@ops/manifests/dist/cli.js --module dist/manifests.js --out . --check',
-    );
+    // ops-operator runs ops-manifests on dist/manifests.js (--check: without building).
+    expect(manifest.scripts['manifests:check']).toBe('ops-operator manifests --check');
     expect(manifest.scripts.lint).toBe('pnpm run manifests:check');
-    expect(manifest.scripts.manifests).toContain(
-      'node node_modules/@ops/manifests/dist/cli.js --module dist/manifests.js --out .',
-    );
+    expect(manifest.scripts.manifests).toBe('ops-operator manifests');
   });
 });
 

@@ -1,4 +1,4 @@
-// Shared by config.test.ts, bundle.test.ts and scripts.test.ts: rendering the kustomize
+// Shared by config.test.ts, bundle.test.ts and operator-cli.test.ts: rendering the kustomize
 // tree, building the bundle into a temporary directory, a local API server with the CRD.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { applicationResource } from '../src/api/v1/application.js';
 /** The operator's directory. */
 export const operatorRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** kubectl, as the scripts find it. */
+/** kubectl, as ops-operator finds it. */
 export const kubectlBinary = process.env.KUBECTL || 'kubectl';
 
 // Rendered YAML, checked field by field.
@@ -63,10 +63,14 @@ export function find(objects: K8sObject[], kind: string, name: string): K8sObjec
   return found[0] as K8sObject;
 }
 
-/** A copy of the operator's config/ in a temporary directory, for scripts that edit it. */
+/**
+ * A copy of the operator's package.json and config/ in a temporary directory: an operator
+ * directory for the verbs that edit config (deploy, build-installer set the image).
+ */
 export async function copyOfConfig(): Promise<string> {
   const root = await temporaryDirectory('root');
   await cp(join(operatorRoot, 'config'), join(root, 'config'), { recursive: true });
+  await cp(join(operatorRoot, 'package.json'), join(root, 'package.json'));
   return root;
 }
 

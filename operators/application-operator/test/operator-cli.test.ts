@@ -1,21 +1,28 @@
-// The Makefile-verb scripts under scripts/: image handling, build-installer, docker-build(x)
-// command lines and errors, local certificates, and install-crds / deploy / undeploy against a
-// local API server.
+// The lifecycle verbs (`ops-operator`, @ops/operator-cli) on this operator: the names it derives
+// from the operator's config, image handling, build-installer, docker-build(x) command lines
+// and errors, local certificates, and install-crds / deploy / undeploy / webhook-certs against a
+// local API server. The CLI's own unit tests are in tools/operator-cli.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eventually } from '@ops/envtest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInstaller } from '../scripts/build-installer.mjs';
 import {
+  buildInstaller,
   certificatesUsable,
+  deploy,
+  dockerBuild,
+  dockerBuildx,
   ensureLocalCertificates,
+  installCrds,
   localWebhookHosts,
-} from '../scripts/certificates.mjs';
-import { parseImage, setManagerImage } from '../scripts/common.mjs';
-import { installCrds, uninstallCrds } from '../scripts/crds.mjs';
-import { deploy, undeploy } from '../scripts/deploy.mjs';
-import { dockerBuild, dockerBuildx } from '../scripts/docker.mjs';
+  readOperatorProject,
+  setManagerImage,
+  undeploy,
+  uninstallCrds,
+  verbs,
+} from '@ops/operator-cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   copyOfConfig,
   find,
@@ -31,16 +38,15 @@ import {
 
 afterAll(removeTemporaryDirectories);
 
-/** Runs `node scripts/<name> ...args` from the operator directory. */
-function script(
-  name: string,
+/** Runs `ops-operator ...args` (the operator's devDependency bin) from the operator directory. */
+function cli(
   args: string[] = [],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      [join('scripts', name), ...args],
+      join(operatorRoot, 'node_modules', '.bin', 'ops-operator'),
+      args,
       { cwd: operatorRoot, env },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
@@ -48,26 +54,49 @@ function script(
   });
 }
 
-describe('IMG handling (kustomize edit set image)', () => {
-  it('splits an image reference into kustomize fields', () => {
-    expect(parseImage('application-operator:latest')).toEqual({
-      newName: 'application-operator',
-      newTag: 'latest',
+/** The operator as the CLI sees it. */
+const project = readOperatorProject(operatorRoot);
+
+describe('what the CLI derives from the operator', () => {
+  it('takes the names config/default gives the objects from package.json and config/', () => {
+    expect(project).toMatchObject({
+      name: 'application-operator',
+      packageName: 'application-operator',
+      defaultImage: 'application-operator:latest',
+      namespace: 'application-operator-system',
+      namePrefix: 'application-operator-',
+      buildContext: join(operatorRoot, '..', '..'),
+      dockerfile: join(operatorRoot, 'Dockerfile'),
+      webhooks: {
+        service: 'application-operator-webhook-service',
+        secret: 'webhook-server-cert',
+        mutatingConfiguration: 'application-operator-mutating-webhook-configuration',
+        validatingConfiguration: 'application-operator-validating-webhook-configuration',
+      },
     });
-    expect(parseImage('registry.local:5000/team/app:1.2.3')).toEqual({
-      newName: 'registry.local:5000/team/app',
-      newTag: '1.2.3',
-    });
-    expect(parseImage('registry.local:5000/team/app')).toEqual({
-      newName: 'registry.local:5000/team/app',
-    });
-    expect(parseImage(`ghcr.io/a/b@sha256:${'a'.repeat(64)}`)).toEqual({
-      newName: 'ghcr.io/a/b',
-      digest: `sha256:${'a'.repeat(64)}`,
-    });
-    expect(() => parseImage('')).toThrow('IMG must be an image reference');
   });
 
+  it('derives the very names kustomize renders (config/default-no-certmanager)', () => {
+    const objects = render('config/default-no-certmanager');
+    const names = (kind: string) =>
+      objects.filter((object) => object.kind === kind).map((object) => object.metadata.name);
+    expect(names('Namespace')).toEqual([project.namespace]);
+    expect(names('MutatingWebhookConfiguration')).toEqual([
+      project.webhooks?.mutatingConfiguration,
+    ]);
+    expect(names('ValidatingWebhookConfiguration')).toEqual([
+      project.webhooks?.validatingConfiguration,
+    ]);
+    const service = find(objects, 'Service', project.webhooks?.service ?? '');
+    expect(service.metadata.namespace).toBe(project.namespace);
+    const manager = find(objects, 'Deployment', 'application-operator-controller-manager');
+    expect(
+      manager.spec.template.spec.volumes.map((volume: K8sObject) => volume.secret?.secretName),
+    ).toContain(project.webhooks?.secret);
+  });
+});
+
+describe('IMG handling (kustomize edit set image; parseImage is unit-tested in tools/operator-cli)', () => {
   it('rewrites only the images entry of config/manager, keeping comments, and only when it changes', async () => {
     const root = await copyOfConfig();
     const path = join(root, 'config/manager/kustomization.yaml');
@@ -86,7 +115,9 @@ describe('IMG handling (kustomize edit set image)', () => {
 describe('build-installer', () => {
   it('writes every object of config/default, with the image from IMG, to one file', async () => {
     const root = await copyOfConfig();
-    const out = await buildInstaller({ root, image: 'ghcr.io/acme/application-operator:0.1.0' });
+    const out = await buildInstaller(readOperatorProject(root), {
+      image: 'ghcr.io/acme/application-operator:0.1.0',
+    });
     expect(out).toBe(join(root, 'dist', 'install.yaml'));
     const objects = parseYamlStream(await readFile(out, 'utf8'));
     const deployment = find(objects, 'Deployment', 'application-operator-controller-manager');
@@ -103,13 +134,13 @@ describe('build-installer', () => {
     expect(objects).toEqual(expected);
   });
 
-  it('runs as a command: node scripts/build-installer.mjs writes dist/install.yaml', async () => {
+  it('runs as a command: ops-operator build-installer writes dist/install.yaml', async () => {
     const { IMG: _ignored, ...env } = process.env;
-    const result = await script('build-installer.mjs', [], env);
+    const result = await cli(['build-installer'], env);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(
-      '(image application-operator:latest); install with: kubectl apply -f',
+    expect(result.stdout).toBe(
+      'wrote dist/install.yaml (image application-operator:latest); install with: kubectl apply -f dist/install.yaml\n',
     );
     const written = parseYamlStream(
       await readFile(join(operatorRoot, 'dist', 'install.yaml'), 'utf8'),
@@ -149,7 +180,7 @@ describe('docker-build and docker-buildx', () => {
 
   it('docker-build builds the Dockerfile with the repository root as context', async () => {
     await writeFile(log, '');
-    expect(await dockerBuild({ env: env('docker-ok') })).toBe('ghcr.io/acme/app:1.0.0');
+    expect(await dockerBuild(project, { env: env('docker-ok') })).toBe('ghcr.io/acme/app:1.0.0');
     const repositoryRoot = join(operatorRoot, '..', '..');
     expect(await calls()).toEqual([
       '--version',
@@ -160,7 +191,7 @@ describe('docker-build and docker-buildx', () => {
 
   it('docker-buildx builds linux/amd64 and linux/arm64 and pushes, with its own builder', async () => {
     await writeFile(log, '');
-    expect(await dockerBuildx({ env: env('docker-ok') })).toBe('ghcr.io/acme/app:1.0.0');
+    expect(await dockerBuildx(project, { env: env('docker-ok') })).toBe('ghcr.io/acme/app:1.0.0');
     const recorded = await calls();
     expect(recorded.slice(0, 4)).toEqual([
       '--version',
@@ -174,55 +205,58 @@ describe('docker-build and docker-buildx', () => {
   });
 
   it('says clearly when docker is missing, its daemon is down, or buildx is absent', async () => {
-    const missing = await script('docker.mjs', ['build'], env('no-such-docker'));
+    const missing = await cli(['docker-build'], env('no-such-docker'));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(
-      `docker.mjs: ${join(tools, 'no-such-docker')} not found: "${join(tools, 'no-such-docker')}" is not on PATH. Install Docker (https://docs.docker.com/get-docker/)`,
+      `ops-operator docker-build: ${join(tools, 'no-such-docker')} not found: "${join(tools, 'no-such-docker')}" is not on PATH. Install Docker (https://docs.docker.com/get-docker/)`,
     );
-    const noDaemon = await script('docker.mjs', ['build'], env('docker-no-daemon'));
+    const noDaemon = await cli(['docker-build'], env('docker-no-daemon'));
     expect(noDaemon.code).toBe(1);
     expect(noDaemon.stderr).toContain('is installed but cannot reach its daemon; start Docker');
     expect(noDaemon.stderr).toContain('Cannot connect to the Docker daemon');
-    const noBuildx = await script('docker.mjs', ['buildx'], env('docker-no-buildx'));
+    const noBuildx = await cli(['docker-buildx'], env('docker-no-buildx'));
     expect(noBuildx.code).toBe(1);
     expect(noBuildx.stderr).toContain('buildx is not available: install the buildx plugin');
-    const usage = await script('docker.mjs', ['push']);
+    const usage = await cli(['docker-push']);
     expect(usage.code).toBe(1);
-    expect(usage.stderr).toBe('docker.mjs: usage: node scripts/docker.mjs build|buildx\n');
+    expect(usage.stderr).toContain(
+      'ops-operator: unknown verb "docker-push"\n\nUsage: ops-operator',
+    );
+    expect(usage.stderr).toContain('  docker-buildx    build IMG for linux/amd64 and linux/arm64');
   });
 });
 
 describe('local serving certificates (pnpm run run)', () => {
   it('are generated once for localhost, 127.0.0.1 and the webhook Service, then reused', async () => {
     const dir = join(await temporaryDirectory('certs'), 'serving-certs');
-    const first = await ensureLocalCertificates({ dir });
+    const first = await ensureLocalCertificates(project, { dir });
     expect(first.created).toBe(true);
-    expect(certificatesUsable(first, localWebhookHosts())).toBe(true);
-    expect(localWebhookHosts()).toEqual([
+    expect(certificatesUsable(first, localWebhookHosts(project))).toBe(true);
+    expect(localWebhookHosts(project)).toEqual([
       'localhost',
       '127.0.0.1',
       '::1',
       'application-operator-webhook-service.application-operator-system.svc',
       'application-operator-webhook-service.application-operator-system.svc.cluster.local',
     ]);
-    const again = await ensureLocalCertificates({ dir });
+    const again = await ensureLocalCertificates(project, { dir });
     expect(again.created).toBe(false);
     expect(again.cert).toBe(first.cert);
     // A host the certificate does not cover, or an expiry in under 30 days: new ones.
     expect(certificatesUsable(first, ['192.0.2.10'])).toBe(false);
     expect(
-      certificatesUsable(first, localWebhookHosts(), Date.now() + 340 * 24 * 3600 * 1000),
+      certificatesUsable(first, localWebhookHosts(project), Date.now() + 340 * 24 * 3600 * 1000),
     ).toBe(false);
-    const widened = await ensureLocalCertificates({
+    const widened = await ensureLocalCertificates(project, {
       dir,
-      hosts: localWebhookHosts(['192.0.2.10']),
+      hosts: localWebhookHosts(project, ['192.0.2.10']),
     });
     expect(widened.created).toBe(true);
-    expect(certificatesUsable(widened, localWebhookHosts(['192.0.2.10']))).toBe(true);
+    expect(certificatesUsable(widened, localWebhookHosts(project, ['192.0.2.10']))).toBe(true);
     // A certificate from another CA is not usable.
-    expect(certificatesUsable({ ...widened, caCert: first.caCert }, localWebhookHosts())).toBe(
-      false,
-    );
+    expect(
+      certificatesUsable({ ...widened, caCert: first.caCert }, localWebhookHosts(project)),
+    ).toBe(false);
   });
 });
 
@@ -246,27 +280,26 @@ describe('against a local API server (current kubeconfig)', () => {
   };
 
   it('install-crds applies the CRD, uninstall-crds removes it', async () => {
-    await installCrds();
+    await installCrds(project);
     expect((await get(crdPath))?.spec.names.kind).toBe('Application');
-    await uninstallCrds();
+    await uninstallCrds(project);
     await eventually(async () => (await get(crdPath)) === undefined, {
       description: 'CRD deleted',
     });
     // Absent already: still fine.
-    await uninstallCrds();
+    await uninstallCrds(project);
   });
 
   it('deploy refuses to go on without cert-manager, and says what to do', async () => {
     const root = await copyOfConfig();
-    await expect(deploy({ root })).rejects.toThrow(
+    await expect(deploy(readOperatorProject(root))).rejects.toThrow(
       'cert-manager is not installed in this cluster (no CRD certificates.cert-manager.io)',
     );
   });
 
   it('deploy --without-cert-manager installs everything with a generated Secret and caBundle; undeploy removes it', async () => {
-    const root = await copyOfConfig();
-    await deploy({
-      root,
+    const copy = readOperatorProject(await copyOfConfig());
+    await deploy(copy, {
       withoutCertManager: true,
       image: 'ghcr.io/acme/application-operator:0.1.0',
     });
@@ -302,15 +335,14 @@ describe('against a local API server (current kubeconfig)', () => {
     }
 
     // Deploying again keeps the valid Secret (a running operator is not disturbed) ...
-    await deploy({
-      root,
+    await deploy(copy, {
       withoutCertManager: true,
       image: 'ghcr.io/acme/application-operator:0.1.0',
     });
     const again = await get(`/api/v1/namespaces/${namespace}/secrets/webhook-server-cert`);
     expect(again?.metadata.resourceVersion).toBe(secret?.metadata.resourceVersion);
     // ... and so does the manual step for kubectl apply -k config/default-no-certmanager.
-    const manual = await script('webhook-certs.mjs', [], {
+    const manual = await cli(['webhook-certs'], {
       ...process.env,
       KUBECONFIG: cluster.kubeconfigPath,
     });
@@ -319,7 +351,7 @@ describe('against a local API server (current kubeconfig)', () => {
       'kept Secret webhook-server-cert; caBundle set on application-operator-mutating-webhook-configuration and application-operator-validating-webhook-configuration\n',
     );
 
-    await undeploy({ root, withoutCertManager: true });
+    await undeploy(copy, { withoutCertManager: true });
     await eventually(
       async () =>
         (await get(
@@ -335,30 +367,28 @@ describe('against a local API server (current kubeconfig)', () => {
   }, 60_000);
 
   it('webhook-local explains its usage when --host-ip is missing', async () => {
-    const result = await script('webhook-local.mjs');
+    const result = await cli(['webhook-local']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'webhook-local.mjs: usage: node scripts/webhook-local.mjs --host-ip <ip',
+      'ops-operator webhook-local: webhook-local: --host-ip is missing\nUsage: ops-operator webhook-local --host-ip <ip',
     );
   });
 });
 
 describe('package.json verbs', () => {
-  it('has kubebuilder Makefile verbs, and no `install` script (pnpm would run it on every install)', async () => {
-    const scripts = JSON.parse(await readFile(join(operatorRoot, 'package.json'), 'utf8')).scripts;
-    for (const verb of [
-      'manifests',
-      'install-crds',
-      'uninstall-crds',
-      'run',
-      'deploy',
-      'undeploy',
-      'build-installer',
-      'docker-build',
-      'docker-buildx',
-    ]) {
-      expect(scripts[verb], verb).toEqual(expect.any(String));
+  it('has kubebuilder Makefile verbs calling ops-operator, and no `install` script (pnpm would run it on every install)', async () => {
+    const manifest = JSON.parse(await readFile(join(operatorRoot, 'package.json'), 'utf8'));
+    const scripts = manifest.scripts;
+    expect(manifest.devDependencies['@ops/operator-cli']).toBe('workspace:*');
+    // Every verb of the CLI, each through a script of the same name.
+    for (const { name: verb } of verbs) {
+      expect(scripts[verb], verb).toMatch(new RegExp(`(^|&& )ops-operator ${verb}$`));
     }
+    // Verbs that use the generated YAML regenerate it first, as kubebuilder's Makefile.
+    for (const verb of ['install-crds', 'run', 'deploy', 'build-installer']) {
+      expect(scripts[verb], verb).toBe(`ops-operator manifests && ops-operator ${verb}`);
+    }
+    expect(existsSync(join(operatorRoot, 'scripts'))).toBe(false);
     expect(scripts.install).toBeUndefined();
     expect(scripts.preinstall).toBeUndefined();
     expect(scripts.postinstall).toBeUndefined();

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+import { main } from './main.js';
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    console.error('ops-operator: unexpected error:', error);
+    process.exitCode = 2;
+  },
+);

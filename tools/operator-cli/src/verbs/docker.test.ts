@@ -1,0 +1,101 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capture, copyFixture, emptyDirectory, removeCopies } from '../../test/fixture-operator.js';
+import { main } from '../main.js';
+import { readOperatorProject } from '../operator-project.js';
+import { builderName, dockerBuild, dockerBuildx } from './docker.js';
+
+afterAll(removeCopies);
+
+let tools: string;
+let log: string;
+beforeAll(() => {
+  tools = emptyDirectory();
+  log = join(tools, 'calls.log');
+  // Stand-ins for a docker CLI that record their calls: one that works, one without the
+  // builder yet (buildx inspect fails), one whose daemon is down.
+  const fake = (name: string, body: string) => {
+    writeFileSync(join(tools, name), `#!/bin/sh\necho "$*" >> "${log}"\n${body}\n`);
+    chmodSync(join(tools, name), 0o755);
+  };
+  fake('docker-ok', 'exit 0');
+  fake(
+    'docker-no-builder',
+    'if [ "$1 $2" = "buildx inspect" ]; then echo "no builder" >&2; exit 1; fi; exit 0',
+  );
+  fake('docker-no-daemon', 'if [ "$1" = info ]; then echo "Cannot connect" >&2; exit 1; fi');
+});
+
+const calls = () => readFileSync(log, 'utf8').trim().split('\n');
+const env = (tool: string, extra: NodeJS.ProcessEnv = {}) => ({
+  ...process.env,
+  IMG: '',
+  CONTAINER_TOOL: join(tools, tool),
+  ...extra,
+});
+
+describe('docker-build', () => {
+  it('builds <operator>/Dockerfile into <name>:latest with the operator as context outside a workspace', async () => {
+    const project = readOperatorProject(copyFixture());
+    writeFileSync(log, '');
+    expect(await dockerBuild(project, { env: env('docker-ok') })).toBe('sample-operator:latest');
+    expect(calls()).toEqual([
+      '--version',
+      'info --format {{.ServerVersion}}',
+      `build --tag sample-operator:latest --file ${join(project.root, 'Dockerfile')} ${project.root}`,
+    ]);
+  });
+
+  it('reports through the CLI, and fails there with what to do when the daemon is down', async () => {
+    const root = copyFixture({ workspace: true });
+    const ok = capture();
+    const status = await main(['docker-build'], {
+      cwd: root,
+      env: env('docker-ok', { IMG: 'reg/sample:2' }),
+      ...ok.io,
+    });
+    expect(status).toBe(0);
+    expect(ok.output.stdout).toBe('built reg/sample:2 from operators/sample-operator/Dockerfile\n');
+    const down = capture();
+    expect(
+      await main(['docker-build'], { cwd: root, env: env('docker-no-daemon'), ...down.io }),
+    ).toBe(1);
+    expect(down.output.stderr).toContain(
+      `ops-operator docker-build: ${join(tools, 'docker-no-daemon')} is installed but cannot reach its daemon; start Docker`,
+    );
+    expect(down.output.stderr).toContain('Cannot connect');
+  });
+});
+
+describe('docker-buildx', () => {
+  it('needs IMG, an image it can push to, before it runs anything', async () => {
+    writeFileSync(log, '');
+    const { output, io } = capture();
+    expect(
+      await main(['docker-buildx'], { cwd: copyFixture(), env: env('docker-ok'), ...io }),
+    ).toBe(1);
+    expect(output.stderr).toBe(
+      'ops-operator docker-buildx: docker-buildx pushes the image, so it needs one you can push to: set IMG, e.g. IMG=ghcr.io/<you>/sample-operator:1.2.3\n',
+    );
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+
+  it('creates the operator builder when missing, and builds PLATFORMS and pushes', async () => {
+    const project = readOperatorProject(copyFixture());
+    writeFileSync(log, '');
+    const image = await dockerBuildx(project, {
+      env: env('docker-no-builder', { IMG: 'reg/sample:3', PLATFORMS: 'linux/arm64' }),
+    });
+    expect(image).toBe('reg/sample:3');
+    expect(builderName(project)).toBe('sample-operator-builder');
+    expect(calls()).toEqual([
+      '--version',
+      'info --format {{.ServerVersion}}',
+      'buildx version',
+      'buildx inspect sample-operator-builder',
+      'buildx create --name sample-operator-builder --driver docker-container',
+      `buildx build --builder sample-operator-builder --platform linux/arm64 --tag reg/sample:3 --push --file ${join(project.root, 'Dockerfile')} ${project.root}`,
+    ]);
+  });
+});

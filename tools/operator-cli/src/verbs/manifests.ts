@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OperatorProject } from '../operator-project.js';
+import { runCommand } from '../run-command.js';
+import { parseVerbOptions, type Verb } from '../verb.js';
+
+/** The operator's manifest module, its build output (`src/manifests.ts` bundled). */
+export const manifestModule = join('dist', 'manifests.js');
+
+/**
+ * Builds the operator: in a turbo workspace `turbo run build --filter=<package>...` from the
+ * workspace root (so the workspace packages it uses are built first, from turbo's cache when
+ * unchanged), otherwise `npm run build` in the operator's directory.
+ *
+ * @throws {OperatorCliError} when the build fails (its output has been shown).
+ */
+export async function buildOperator(
+  project: OperatorProject,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const workspace = project.buildContext;
+  if (workspace !== project.root && existsSync(join(workspace, 'turbo.json'))) {
+    const local = join(workspace, 'node_modules', '.bin', 'turbo');
+    await runCommand(
+      existsSync(local) ? local : 'turbo',
+      ['run', 'build', `--filter=${project.packageName}...`, '--output-logs=errors-only'],
+      { cwd: workspace, env, install: `Run pnpm install in ${workspace}.` },
+    );
+    return;
+  }
+  await runCommand('npm', ['run', 'build'], { cwd: project.root, env });
+}
+
+/**
+ * Writes (or with `check`, compares) config/crd/bases and config/rbac/role.yaml from the
+ * operator's dist/manifests.js with `ops-manifests` (@ops/manifests), and resolves with its
+ * exit status: 0 done / up to date, 1 out of date (`check`; the diff is printed), 2 error.
+ */
+export async function generateOperatorManifests(
+  project: OperatorProject,
+  options: { check?: boolean; stdout?: (text: string) => void; stderr?: (text: string) => void },
+): Promise<number> {
+  const { main } = await import('@ops/manifests');
+  const args = ['--module', manifestModule, '--out', '.', ...(options.check ? ['--check'] : [])];
+  return main(args, {
+    cwd: project.root,
+    ...(options.stdout ? { stdout: options.stdout } : {}),
+    ...(options.stderr ? { stderr: options.stderr } : {}),
+  });
+}
+
+export const manifestsVerb: Verb = {
+  name: 'manifests',
+  summary: 'build, then regenerate config/crd/bases and config/rbac/role.yaml',
+  help: `Usage: ops-operator manifests [--check]
+
+Builds the operator (turbo in a workspace, else npm run build), then writes its
+CustomResourceDefinitions (config/crd/bases/) and ClusterRole (config/rbac/role.yaml) from
+dist/manifests.js (exports \`customResources\` and \`rbac\`), as kubebuilder's make manifests.
+
+Options:
+  --check   build nothing, write nothing: exit 1 with a diff when a file is out of date
+            (for lint; the operator must have been built)`,
+  async run(argv, context) {
+    const { check } = parseVerbOptions(this, argv, { check: { type: 'boolean' } });
+    const project = context.project();
+    if (!check) await buildOperator(project, context.env);
+    return generateOperatorManifests(project, {
+      check: check === true,
+      stdout: context.stdout,
+      stderr: context.stderr,
+    });
+  },
+};

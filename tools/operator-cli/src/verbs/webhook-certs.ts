@@ -1,0 +1,37 @@
+import { ensureClusterWebhookSecret } from '../cluster-webhook-secret.js';
+import { requireWebhooks } from '../operator-project.js';
+import { parseVerbOptions, type Verb } from '../verb.js';
+import { patchCaBundle } from '../webhook-ca-bundle.js';
+
+export const webhookCertsVerb: Verb = {
+  name: 'webhook-certs',
+  summary: 'without cert-manager: make sure the webhook Secret exists and set the caBundles',
+  help: `Usage: ops-operator webhook-certs [--namespace <ns>]
+
+The manual step of installing without cert-manager, after
+kubectl apply -k config/default-no-certmanager: makes sure the operator's webhook Secret
+(kubernetes.io/tls, with ca.crt) holds a CA and a certificate for the webhook Service, and
+sets that CA as the caBundle of the webhook configurations. A valid Secret is kept; one that
+expires within 30 days, or does not cover the Service, is replaced.
+(ops-operator deploy --without-cert-manager does all of it in one go.)
+
+Options:
+  --namespace <ns>   where the Secret goes (default: config/default's namespace)`,
+  async run(argv, context) {
+    const { namespace } = parseVerbOptions(this, argv, { namespace: { type: 'string' } });
+    const project = context.project();
+    const webhooks = requireWebhooks(project);
+    const { caCert, created } = await ensureClusterWebhookSecret(project, {
+      env: context.env,
+      ...(namespace === undefined ? {} : { namespace }),
+    });
+    await patchCaBundle(caCert, webhooks, context.env);
+    const configurations = [webhooks.mutatingConfiguration, webhooks.validatingConfiguration]
+      .filter((name) => name !== undefined)
+      .join(' and ');
+    context.stdout(
+      `${created ? 'created' : 'kept'} Secret ${webhooks.secret}; caBundle set on ${configurations}\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,62 @@
+/**
+ * Making the webhook configurations trust a CA: `caBundle` on every webhook, in rendered
+ * objects or in the cluster.
+ */
+import { type K8sObject, kubectl } from './kubectl.js';
+import type { OperatorWebhooks } from './operator-project.js';
+
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+/** `objects` with `caBundle` set on every webhook of the webhook configurations among them. */
+export function withCaBundle(objects: readonly K8sObject[], caCert: string): K8sObject[] {
+  return objects.map((object) => {
+    if (
+      object.kind !== 'MutatingWebhookConfiguration' &&
+      object.kind !== 'ValidatingWebhookConfiguration'
+    ) {
+      return object;
+    }
+    return {
+      ...object,
+      webhooks: (object.webhooks ?? []).map((webhook: K8sObject) => ({
+        ...webhook,
+        clientConfig: { ...webhook.clientConfig, caBundle: base64(caCert) },
+      })),
+    };
+  });
+}
+
+/**
+ * Sets `caBundle` to `caCert` (PEM) on every webhook of the operator's webhook
+ * configurations in the current cluster (a JSON patch per configuration).
+ *
+ * @throws {OperatorCliError} when kubectl fails, e.g. a configuration is not in the cluster.
+ */
+export async function patchCaBundle(
+  caCert: string,
+  webhooks: OperatorWebhooks,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const targets: [string, string | undefined][] = [
+    ['mutatingwebhookconfiguration', webhooks.mutatingConfiguration],
+    ['validatingwebhookconfiguration', webhooks.validatingConfiguration],
+  ];
+  for (const [kind, name] of targets) {
+    if (name === undefined) continue;
+    const object = JSON.parse(
+      await kubectl(['get', `${kind}/${name}`, '-o', 'json'], { capture: true, env }),
+    ) as K8sObject;
+    const patch = (Array.isArray(object.webhooks) ? object.webhooks : []).map(
+      (_webhook: unknown, index: number) => ({
+        op: 'add',
+        path: `/webhooks/${index}/clientConfig/caBundle`,
+        value: base64(caCert),
+      }),
+    );
+    if (patch.length === 0) continue;
+    await kubectl(['patch', `${kind}/${name}`, '--type=json', '-p', JSON.stringify(patch)], {
+      capture: true,
+      env,
+    });
+  }
+}
