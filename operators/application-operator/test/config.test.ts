@@ -392,10 +392,10 @@ describe('generated manifests (manifests:check)', () => {
     return { status, stdout, stderr };
   }
 
-  it('config/crd/bases and config/rbac/role.yaml are what dist/manifests.js generates', async () => {
+  it('config/crd/bases, config/rbac/role.yaml, config/webhook/manifests.yaml and config/self-managed-certs/role.yaml are what dist/manifests.js generates', async () => {
     const result = await check(operatorRoot);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('ops-manifests: 2 file(s) up to date\n');
+    expect(result.stdout).toBe('ops-manifests: 4 file(s) up to date\n');
     expect(result.status).toBe(0);
   });
 
@@ -408,6 +408,22 @@ describe('generated manifests (manifests:check)', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('+  - watch');
     expect(result.stderr).toContain('config/rbac/role.yaml differs');
+  });
+
+  it('fails when a webhook path in config/webhook/manifests.yaml no longer matches the declaration', async () => {
+    const root = await temporaryDirectory('stale-webhook');
+    await cp(join(operatorRoot, 'config'), join(root, 'config'), { recursive: true });
+    const webhookPath = join(root, 'config/webhook/manifests.yaml');
+    await writeFile(
+      webhookPath,
+      (await readFile(webhookPath, 'utf8')).replace(validatePath, '/validate-elsewhere'),
+    );
+    const result = await check(root);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      `-      path: /validate-elsewhere\n+      path: ${validatePath}\n`,
+    );
+    expect(result.stderr).toContain('config/webhook/manifests.yaml differs');
   });
 
   it('is wired as the package lint script (so `pnpm lint` fails CI on stale manifests)', async () => {
