@@ -1,6 +1,12 @@
 import { X509Certificate } from 'node:crypto';
 import { generate } from 'selfsigned';
 
+/**
+ * How far back certificates are dated, so that a peer whose clock is a little behind
+ * accepts them; not counted in their lifetime.
+ */
+export const clockSkewMs = 60_000;
+
 /** A PEM certificate and its PEM private key. */
 export interface KeyPair {
   cert: string;
@@ -8,8 +14,8 @@ export interface KeyPair {
 }
 
 /**
- * Makes a self-signed CA (EC P-256, SHA-256) valid from a minute before `now` (clock skew)
- * for `lifetimeMs`, able to sign serving certificates and nothing else below it.
+ * Makes a self-signed CA (EC P-256, SHA-256) valid from {@link clockSkewMs} before `now`
+ * until `now + lifetimeMs`, able to sign serving certificates and nothing else below it.
  */
 export async function createCertificateAuthority(
   commonName: string,
@@ -19,7 +25,7 @@ export async function createCertificateAuthority(
   const ca = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    notBeforeDate: new Date(now - 60_000),
+    notBeforeDate: new Date(now - clockSkewMs),
     notAfterDate: new Date(now + lifetimeMs),
     extensions: [
       { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
@@ -37,7 +43,8 @@ export async function createCertificateAuthority(
 
 /**
  * Makes a TLS server certificate for `dnsNames` (the first is the common name), signed by
- * `ca`, valid from a minute before `now` until `notAfter` (never past the CA's own end).
+ * `ca`, valid from {@link clockSkewMs} before `now` until `notAfter` (never past the CA's
+ * own end).
  */
 export async function issueServingCertificate(
   ca: KeyPair,
@@ -49,7 +56,7 @@ export async function issueServingCertificate(
   const serving = await generate([{ name: 'commonName', value: dnsNames[0] ?? 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    notBeforeDate: new Date(now - 60_000),
+    notBeforeDate: new Date(now - clockSkewMs),
     notAfterDate: new Date(Math.min(notAfter, caEnd)),
     ca: { key: ca.key, cert: ca.cert },
     extensions: [
@@ -73,8 +80,12 @@ export function validity(pem: string): { notBefore: number; notAfter: number } {
   return { notBefore: Date.parse(x509.validFrom), notAfter: Date.parse(x509.validTo) };
 }
 
-/** When a certificate is due for renewal: after two thirds of its lifetime. */
+/**
+ * When a certificate made here is due for renewal: after two thirds of its lifetime,
+ * counted from when it was made (its start of validity plus {@link clockSkewMs}).
+ */
 export function renewalTime(pem: string): number {
   const { notBefore, notAfter } = validity(pem);
-  return notBefore + ((notAfter - notBefore) * 2) / 3;
+  const made = notBefore + clockSkewMs;
+  return made + ((notAfter - made) * 2) / 3;
 }
