@@ -1,4 +1,5 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { createServer, request } from 'node:https';
 import { describe, expect, it } from 'vitest';
 import {
   clockSkewMs,
@@ -42,5 +43,45 @@ describe('certificate authority', () => {
     ]);
     expect(splitPemCertificates(`${a.cert}${b.cert}`)).toEqual([a.cert, b.cert]);
     expect(splitPemCertificates('')).toEqual([]);
+  });
+});
+
+/** Whether a TLS client trusting `bundle` accepts a server presenting `pair` for svc.ns.svc. */
+async function tlsAccepts(bundle: string, pair: { cert: string; key: string }): Promise<string> {
+  const server = createServer(pair, (_request, response) => response.end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  try {
+    return await new Promise<string>((resolve) => {
+      const client = request(
+        { host: '127.0.0.1', port, servername: 'svc.ns.svc', ca: bundle, agent: false },
+        (response) => {
+          response.resume();
+          resolve('accepted');
+        },
+      );
+      client.on('error', (error) => resolve(error.message));
+      client.end();
+    });
+  } finally {
+    server.close();
+  }
+}
+
+describe('a CA bundle', () => {
+  it('made by concatenating certificates verifies servers of each of its CAs over TLS', async () => {
+    const now = Date.now();
+    const older = await createCertificateAuthority('older', now, 60_000);
+    const newer = await createCertificateAuthority('newer', now, 60_000);
+    const bundle = splitPemCertificates(`${newer.cert}${older.cert}`).join('');
+    expect(bundle).toBe(`${newer.cert}${older.cert}`);
+    for (const ca of [older, newer]) {
+      const pair = await issueServingCertificate(ca, ['svc.ns.svc'], now, now + 30_000);
+      expect(await tlsAccepts(bundle, pair)).toBe('accepted');
+    }
+    const stranger = await createCertificateAuthority('stranger', now, 60_000);
+    const untrusted = await issueServingCertificate(stranger, ['svc.ns.svc'], now, now + 30_000);
+    expect(await tlsAccepts(bundle, untrusted)).not.toBe('accepted');
   });
 });

@@ -38,7 +38,7 @@ export async function createCertificateAuthority(
       },
     ],
   });
-  return { cert: ca.cert, key: ca.private };
+  return { cert: pemBlock(ca.cert), key: pemBlock(ca.private) };
 }
 
 /**
@@ -66,12 +66,26 @@ export async function issueServingCertificate(
       { name: 'subjectAltName', altNames: dnsNames.map((value) => ({ type: 2 as const, value })) },
     ],
   });
-  return { cert: serving.cert, key: serving.private };
+  return { cert: pemBlock(serving.cert), key: pemBlock(serving.private) };
 }
 
-/** The PEM certificates in `pem`, in order (a bundle), each as its own PEM block. */
+/**
+ * The PEM certificates in `pem`, in order (a bundle), each as its own PEM block ending in a
+ * newline, so that blocks can be concatenated into a bundle again.
+ */
 export function splitPemCertificates(pem: string): string[] {
-  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g) ?? [];
+  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? []).map(
+    pemBlock,
+  );
+}
+
+/**
+ * `pem` ending in exactly one newline. selfsigned ends its PEM without one, and OpenSSL
+ * reads `-----END CERTIFICATE----------BEGIN CERTIFICATE-----` as one broken block: a
+ * concatenated CA bundle would then trust none of its CAs.
+ */
+function pemBlock(pem: string): string {
+  return `${pem.trim()}\n`;
 }
 
 /** Start and end of validity of a PEM certificate, in ms since the epoch. */

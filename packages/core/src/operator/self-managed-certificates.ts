@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -182,27 +182,25 @@ export class SelfManagedCertificates {
     const bundle = stored.bundle.filter((pem) => validity(pem).notAfter > now);
     const signer = bundle[0];
     if (signer === undefined || stored.caKey === undefined || renewalTime(signer) <= now) {
+      // A name of its own (as client-go's `<host>-ca@<unix time>`): TLS libraries pick a
+      // CA from the bundle by subject name, so two CAs of one name break verification.
       const ca = await createCertificateAuthority(
-        `${this.#options.names.service}-ca`,
+        `${this.#options.names.service}-ca@${Math.floor(now / 1000)}-${randomBytes(4).toString('hex')}`,
         now,
         this.#options.caLifetimeMs ?? 5 * year,
       );
-      this.#log.info(
-        { secret: this.#options.names.secret, previous: bundle.length },
+      return this.#write(
+        stored,
+        { bundle: [ca.cert, ...bundle], caKey: ca.key, serving: stored.serving },
         'made a new webhook CA; the previous ones stay trusted until they expire',
       );
-      return this.#write(stored, {
-        bundle: [ca.cert, ...bundle],
-        caKey: ca.key,
-        serving: stored.serving,
-      });
     }
     if (bundle.length < stored.bundle.length) {
-      this.#log.info(
-        { expired: stored.bundle.length - bundle.length },
-        'dropping expired webhook CAs',
+      return this.#write(
+        stored,
+        { bundle, caKey: stored.caKey, serving: stored.serving },
+        'dropped expired webhook CAs from the bundle',
       );
-      return this.#write(stored, { bundle, caKey: stored.caKey, serving: stored.serving });
     }
     if ((await this.#inject(bundle)) === 'retry') return 'retry';
     const serving = stored.serving;
@@ -213,8 +211,11 @@ export class SelfManagedCertificates {
         now,
         now + (this.#options.certificateLifetimeMs ?? year),
       );
-      this.#log.info({ dnsNames: this.#dnsNames }, 'issued a new webhook serving certificate');
-      return this.#write(stored, { bundle, caKey: stored.caKey, serving: pair });
+      return this.#write(
+        stored,
+        { bundle, caKey: stored.caKey, serving: pair },
+        'issued a new webhook serving certificate',
+      );
     }
     await this.#serve(serving);
     return 'done';
@@ -271,10 +272,14 @@ export class SelfManagedCertificates {
     };
   }
 
-  /** Creates or updates the Secret; a lost race (exists, conflict) is `'retry'`. */
+  /**
+   * Creates or updates the Secret and logs `message` if this replica's write won; either way
+   * `'retry'`, so the pass starts over from what is stored now.
+   */
   async #write(
     stored: Stored,
     next: { bundle: string[]; caKey: string; serving: KeyPair | undefined },
+    message: string,
   ): Promise<'retry'> {
     const { client, namespace, names } = this.#options;
     const data: Record<string, string> = {
@@ -303,7 +308,13 @@ export class SelfManagedCertificates {
       }
     } catch (error) {
       if (!isAlreadyExists(error) && !isConflict(error)) throw error;
+      this.#log.debug({ secret: names.secret }, 'another replica wrote the Secret first');
+      return 'retry';
     }
+    this.#log.info(
+      { secret: names.secret, cas: next.bundle.length, serving: next.serving !== undefined },
+      message,
+    );
     return 'retry';
   }
 
