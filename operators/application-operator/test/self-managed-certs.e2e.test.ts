@@ -73,10 +73,11 @@ async function startReplica(kubeconfig: string): Promise<Replica> {
   const exited = runOperator(
     {
       ...applicationOperator,
-      // Short-lived, so that renewals and a CA rotation happen during the test.
+      // Short-lived, so that renewals and a CA rotation happen during the test; long enough
+      // (X.509 times have whole seconds) that a busy machine renews well before expiry.
       selfManagedCertificates: {
-        caLifetimeMs: 10_000,
-        certificateLifetimeMs: 4_000,
+        caLifetimeMs: 15_000,
+        certificateLifetimeMs: 9_000,
         checkIntervalMs: 100,
       },
     },
@@ -203,7 +204,7 @@ describe('config/default-no-certmanager: webhook certificates made by the operat
       const served = new Set<string>();
       let forced = false;
       const started = Date.now();
-      while (Date.now() - started < 13_000) {
+      while (Date.now() - started < 13_500) {
         // Through the API server: the validating webhook denies, the mutating one defaults.
         try {
           await application('Not A/valid::image');
@@ -240,7 +241,7 @@ describe('config/default-no-certmanager: webhook certificates made by the operat
             .split('-----END CERTIFICATE-----')[0] ?? '',
         );
         // A forced rotation: without ca.key the operator makes a new CA (keeping the old one trusted).
-        if (!forced && Date.now() - started > 2_000) {
+        if (!forced && Date.now() - started > 1_500) {
           forced = true;
           const { 'ca.key': _removed, ...data } = current.data;
           await admin.update({ ...current, data } as KubernetesObject);
@@ -248,7 +249,8 @@ describe('config/default-no-certmanager: webhook certificates made by the operat
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(failures).toEqual([]);
-      // The initial CA, the forced one and at least one renewal at two thirds of 10 s.
+      // The initial CA, the forced one (at 1.5 s) and its renewal at two thirds of 15 s; the
+      // serving certificates of each, and the renewal of the forced one's at two thirds of 9 s.
       expect(signers.size).toBeGreaterThanOrEqual(3);
       expect(served.size).toBeGreaterThanOrEqual(4);
       // One Secret shared by both replicas.
