@@ -9,7 +9,7 @@ import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
 import { clusterRoleFromRules } from '../crd/cluster-role.js';
 import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { splitPemCertificates } from './certificate-authority.js';
+import { createCertificateAuthority, splitPemCertificates } from './certificate-authority.js';
 import { selfManagedCertificateRules } from './self-managed-certificate-rbac.js';
 import {
   type SelfManagedCertificateNames,
@@ -304,6 +304,38 @@ describe('SelfManagedCertificates', () => {
     expect(rotated.bundle[1]).toBe(original.bundle[0]);
     expect(rotated.cert).not.toBe(original.cert);
     expect(await one.served()).toEqual({ cert: rotated.cert, key: rotated.key });
+  });
+
+  it('re-reads once when a configuration holds a newer CA than its Secret, then replaces a CA that is not in the Secret', async () => {
+    const context = await setup();
+    const clock = { now: Date.now() };
+    const warnings: string[] = [];
+    const one = await replica(context, clock, {
+      logger: pino(
+        { level: 'warn' },
+        { write: (line: string) => warnings.push(JSON.parse(line).msg) },
+      ),
+    });
+    await one.certificates.provision();
+    const stored = await secretOf(context);
+    // A CA made later than the Secret's, put into one configuration by someone else.
+    const foreign = await createCertificateAuthority('foreign', clock.now + 5_000, 60_000);
+    const configuration = await admin.get<
+      KubernetesObject & { webhooks: { clientConfig: { caBundle?: string } }[] }
+    >({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      name: context.names.validatingConfiguration ?? '',
+    });
+    for (const webhook of configuration.webhooks) {
+      webhook.clientConfig.caBundle = Buffer.from(foreign.cert).toString('base64');
+    }
+    await admin.update(configuration);
+    await one.certificates.provision();
+    const bundle = stored.bundle.join('');
+    expect(await injectedBundles(context)).toEqual([bundle, bundle, bundle, bundle]);
+    expect(await secretOf(context)).toEqual(stored);
+    expect(warnings).toEqual(['replacing a CA bundle that holds a CA the Secret does not know']);
   });
 
   it('injects into a conversion webhook of a CRD it is told about', async () => {

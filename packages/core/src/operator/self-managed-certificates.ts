@@ -88,8 +88,10 @@ interface InjectionTarget {
  *   so no Pod serves a certificate the configurations do not trust.
  * - CA rotation overlaps: the new CA is added to the bundle (the old one stays until it
  *   expires), injected, and only then does it sign a serving certificate.
- * - A replica never replaces a target's bundle with one whose newest CA is older than the
- *   target's (it read a stale Secret): it re-reads instead.
+ * - A replica does not replace a target's bundle with one whose newest CA is older than the
+ *   target's (it may have read a stale Secret): it re-reads first. If the Secret is the same
+ *   on that second read, the newer CA is not the operator's (set by hand) and is replaced,
+ *   with a warning.
  *
  * To force a rotation, remove `ca.key` from the Secret (a new CA, with overlap) or
  * `tls.crt` (a new serving certificate).
@@ -101,6 +103,8 @@ export class SelfManagedCertificates {
   readonly #dnsNames: string[];
   readonly #targets: InjectionTarget[];
   #served: string | undefined;
+  /** The Secret version at which a target's newer, unknown CA last sent this replica to re-read. */
+  #deferredAt: string | undefined;
 
   constructor(options: SelfManagedCertificateOptions) {
     this.#options = options;
@@ -202,7 +206,7 @@ export class SelfManagedCertificates {
         'dropped expired webhook CAs from the bundle',
       );
     }
-    if ((await this.#inject(bundle)) === 'retry') return 'retry';
+    if ((await this.#inject(bundle, stored.resourceVersion)) === 'retry') return 'retry';
     const serving = stored.serving;
     if (serving === undefined || !this.#servingUsable(serving, signer, now)) {
       const pair = await issueServingCertificate(
@@ -318,8 +322,11 @@ export class SelfManagedCertificates {
     return 'retry';
   }
 
-  /** Sets `bundle` as the CA bundle of every existing target. */
-  async #inject(bundle: string[]): Promise<'done' | 'retry'> {
+  /**
+   * Sets `bundle` (from the Secret at `secretVersion`) as the CA bundle of every existing
+   * target; `'retry'` when a target holds a newer CA than the bundle, once per Secret version.
+   */
+  async #inject(bundle: string[], secretVersion: string | undefined): Promise<'done' | 'retry'> {
     const { client } = this.#options;
     const caBundle = base64(bundle.join(''));
     const newest = Math.max(...bundle.map((pem) => validity(pem).notBefore));
@@ -347,8 +354,16 @@ export class SelfManagedCertificates {
           : [],
       );
       if (theirs.some((pem) => safeNotBefore(pem) > newest && !bundle.includes(pem))) {
-        // Another replica injected a newer CA than the Secret this one read: read again.
-        return 'retry';
+        if (this.#deferredAt !== secretVersion) {
+          // Another replica injected a newer CA than the Secret this one read: read again.
+          this.#deferredAt = secretVersion;
+          return 'retry';
+        }
+        // Read again and the Secret is the same: that CA is not ours (set by hand?).
+        this.#log.warn(
+          { kind: target.kind, name: target.name },
+          'replacing a CA bundle that holds a CA the Secret does not know',
+        );
       }
       for (const config of configs) config.caBundle = caBundle;
       try {
