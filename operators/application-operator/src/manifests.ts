@@ -1,10 +1,12 @@
-import type { PolicyRule } from '@ops/core';
+import { selfManagedCertificateRbac as certificateRbacOf, type PolicyRule } from '@ops/core';
 import { applicationResource } from './api/v1/application.js';
 import { applicationRbac } from './controller/application.js';
+import { applicationOperator, applicationWebhooks } from './operator.js';
 
 /**
- * What `pnpm manifests` (tools/manifests) generates config/crd and config/rbac from: the
- * operator's custom resources and every permission its controllers declare.
+ * What `pnpm manifests` (tools/manifests) generates config/crd, config/rbac, config/webhook
+ * and config/self-managed-certs from: the operator's custom resources, every permission its
+ * controllers declare, its webhooks and the RBAC of its self-managed certificate mode.
  */
 export const customResources = [applicationResource];
 
@@ -25,3 +27,16 @@ export const leaderElectionRules: PolicyRule[] = [
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
+
+/** The webhooks of config/webhook/manifests.yaml: the ones main.ts serves. */
+export const webhooks = applicationWebhooks;
+
+/**
+ * The Role and ClusterRole of `--webhook-cert-mode=self-managed`
+ * (config/self-managed-certs/role.yaml, used by config/default-no-certmanager): its Secret
+ * in application-operator-system, its two webhook configurations, by their final names.
+ */
+export const selfManagedCertificateRbac = certificateRbacOf(
+  applicationOperator,
+  'application-operator-system',
+);

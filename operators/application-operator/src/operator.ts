@@ -1,12 +1,7 @@
-import type { Manager, WebhookServer } from '@ops/core';
+import type { Manager, OperatorDefinition, WebhookServer } from '@ops/core';
 import { applicationResource } from './api/v1/application.js';
 import { applicationReconciler } from './controller/application.js';
-import {
-  defaultApplication,
-  mutatePath,
-  validateApplication,
-  validatePath,
-} from './webhook/application.js';
+import { applicationDefaulter, applicationValidator } from './webhook/application.js';
 
 /**
  * Adds the Application controller to a manager: it reconciles Applications, owns their
@@ -31,8 +26,23 @@ export function addApplicationController(manager: Manager): void {
     .complete(applicationReconciler({ client: manager.client, recorder }));
 }
 
-/** Registers the Application webhooks (validating and defaulting) on a webhook server. */
+/** The Application webhooks (defaulting and validating): served by main, rendered by manifests. */
+export const applicationWebhooks = [applicationDefaulter, applicationValidator];
+
+/** Registers the Application webhooks on a webhook server (as `runOperator` does). */
 export function registerApplicationWebhooks(server: WebhookServer): void {
-  server.register(validatePath, validateApplication);
-  server.register(mutatePath, defaultApplication);
+  for (const webhook of applicationWebhooks) server.register(webhook);
 }
+
+/**
+ * The application-operator for `runOperator` (src/main.ts): its name (which is also the
+ * kustomize namePrefix its self-managed certificate mode expects), its Lease, its webhooks
+ * and its controller. src/manifests.ts renders the webhook configurations and the
+ * self-managed certificate RBAC from the same object.
+ */
+export const applicationOperator: OperatorDefinition = {
+  name: 'application-operator',
+  leaderElectionId: 'application-operator.lixueduan.com',
+  webhooks: applicationWebhooks,
+  setup: addApplicationController,
+};

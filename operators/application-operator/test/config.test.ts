@@ -3,11 +3,12 @@
 import { execFileSync } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { clusterRoleFromRules } from '@ops/core';
+import { certificateNamesOf, clusterRoleFromRules, mergePolicyRules } from '@ops/core';
 import { main as opsManifests } from '@ops/manifests';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationResource } from '../src/api/v1/application.js';
-import { leaderElectionRules, rbac } from '../src/manifests.js';
+import { leaderElectionRules, rbac, selfManagedCertificateRbac } from '../src/manifests.js';
+import { applicationOperator } from '../src/operator.js';
 import { mutatePath, validatePath } from '../src/webhook/application.js';
 import {
   buildBundle,
@@ -338,19 +339,102 @@ describe('config/default (with cert-manager)', () => {
   });
 });
 
-describe('config/default-no-certmanager', () => {
-  it('is config/default without the Issuer, the Certificate and the CA-injection annotations', () => {
-    const withCertManager = render('config/default');
-    const without = render('config/default-no-certmanager');
+describe('config/default-no-certmanager (self-managed webhook certificates)', () => {
+  let withCertManager: K8sObject[];
+  let without: K8sObject[];
+  beforeAll(() => {
+    withCertManager = render('config/default');
+    without = render('config/default-no-certmanager');
+  });
+
+  it('is config/default without cert-manager, with the self-managed mode and its RBAC', () => {
+    const certificateRbac = [
+      `ClusterRole/${prefix}self-managed-certs-role`,
+      `Role/${prefix}self-managed-certs-role`,
+      `ClusterRoleBinding/${prefix}self-managed-certs-rolebinding`,
+      `RoleBinding/${prefix}self-managed-certs-rolebinding`,
+    ];
     const expected = withCertManager
       .filter((object) => object.kind !== 'Issuer' && object.kind !== 'Certificate')
       .map((object) => {
+        if (object.kind === 'Deployment')
+          return without.find((other) => other.kind === 'Deployment');
         if (!object.kind.endsWith('WebhookConfiguration')) return object;
         const { annotations: _dropped, ...metadata } = object.metadata;
         return { ...object, metadata };
       });
-    expect(without).toEqual(expected);
+    const rbacObjects = without.filter((object) =>
+      certificateRbac.includes(`${object.kind}/${object.metadata.name}`),
+    );
+    expect(rbacObjects).toHaveLength(4);
+    expect(without.filter((object) => !rbacObjects.includes(object))).toEqual(expected);
     expect(without.some((object) => object.apiVersion.startsWith('cert-manager.io/'))).toBe(false);
+  });
+
+  it('runs the manager with --webhook-cert-mode=self-managed and no Secret volume, still PSS restricted', () => {
+    const deployment = find(without, 'Deployment', `${prefix}controller-manager`);
+    const pod = deployment.spec.template.spec;
+    const manager = pod.containers[0];
+    expect(manager.args).toEqual([
+      '--leader-elect',
+      '--health-probe-bind-address=:8081',
+      '--metrics-bind-address=:8080',
+      '--webhook-cert-mode=self-managed',
+    ]);
+    // The certificate is written under /tmp (the default cert dir), an emptyDir.
+    expect(manager.volumeMounts).toEqual([{ mountPath: '/tmp', name: 'tmp' }]);
+    expect(pod.volumes).toEqual([{ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } }]);
+    expect(restrictedViolations(pod)).toEqual([]);
+    // Everything else about the Deployment is config/default's.
+    const original = find(withCertManager, 'Deployment', `${prefix}controller-manager`);
+    const { args: _a, volumeMounts: _m, ...container } = manager;
+    const {
+      args: _oa,
+      volumeMounts: _om,
+      ...originalContainer
+    } = original.spec.template.spec.containers[0];
+    expect(container).toEqual(originalContainer);
+  });
+
+  it('grants exactly the generated rules, on the names the operator uses, to its ServiceAccount', () => {
+    const role = find(without, 'Role', `${prefix}self-managed-certs-role`);
+    expect(role.metadata.namespace).toBe(namespace);
+    expect(role.rules).toEqual(mergePolicyRules(selfManagedCertificateRbac.namespacedRules));
+    const clusterRole = find(without, 'ClusterRole', `${prefix}self-managed-certs-role`);
+    expect(clusterRole.rules).toEqual(
+      clusterRoleFromRules('x', selfManagedCertificateRbac.clusterRules).rules,
+    );
+    const names = certificateNamesOf(applicationOperator);
+    expect(names).toEqual({
+      secret: `${prefix}webhook-server-cert`,
+      service: `${prefix}webhook-service`,
+      mutatingConfiguration: `${prefix}mutating-webhook-configuration`,
+      validatingConfiguration: `${prefix}validating-webhook-configuration`,
+    });
+    // The names in the rules are the rendered objects' names.
+    find(without, 'Service', names.service);
+    find(without, 'MutatingWebhookConfiguration', names.mutatingConfiguration ?? '');
+    find(without, 'ValidatingWebhookConfiguration', names.validatingConfiguration ?? '');
+    expect(clusterRole.rules.flatMap((rule: K8sObject) => rule.resourceNames).sort()).toEqual(
+      [names.mutatingConfiguration, names.validatingConfiguration].sort(),
+    );
+    expect(role.rules.flatMap((rule: K8sObject) => rule.resourceNames ?? [])).toEqual([
+      names.secret,
+    ]);
+    for (const [kind, roleKind] of [
+      ['RoleBinding', 'Role'],
+      ['ClusterRoleBinding', 'ClusterRole'],
+    ]) {
+      const binding = find(without, kind ?? '', `${prefix}self-managed-certs-rolebinding`);
+      expect(binding.roleRef).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: roleKind,
+        name: `${prefix}self-managed-certs-role`,
+      });
+      expect(binding.subjects).toEqual([
+        { kind: 'ServiceAccount', name: serviceAccount, namespace },
+      ]);
+    }
   });
 });
 
@@ -392,10 +476,10 @@ describe('generated manifests (manifests:check)', () => {
     return { status, stdout, stderr };
   }
 
-  it('config/crd/bases and config/rbac/role.yaml are what dist/manifests.js generates', async () => {
+  it('config/crd/bases, config/rbac/role.yaml, config/webhook/manifests.yaml and config/self-managed-certs/role.yaml are what dist/manifests.js generates', async () => {
     const result = await check(operatorRoot);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('ops-manifests: 2 file(s) up to date\n');
+    expect(result.stdout).toBe('ops-manifests: 4 file(s) up to date\n');
     expect(result.status).toBe(0);
   });
 
@@ -408,6 +492,22 @@ describe('generated manifests (manifests:check)', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('+  - watch');
     expect(result.stderr).toContain('config/rbac/role.yaml differs');
+  });
+
+  it('fails when a webhook path in config/webhook/manifests.yaml no longer matches the declaration', async () => {
+    const root = await temporaryDirectory('stale-webhook');
+    await cp(join(operatorRoot, 'config'), join(root, 'config'), { recursive: true });
+    const webhookPath = join(root, 'config/webhook/manifests.yaml');
+    await writeFile(
+      webhookPath,
+      (await readFile(webhookPath, 'utf8')).replace(validatePath, '/validate-elsewhere'),
+    );
+    const result = await check(root);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      `-      path: /validate-elsewhere\n+      path: ${validatePath}\n`,
+    );
+    expect(result.stderr).toContain('config/webhook/manifests.yaml differs');
   });
 
   it('is wired as the package lint script (so `pnpm lint` fails CI on stale manifests)', async () => {

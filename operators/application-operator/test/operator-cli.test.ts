@@ -89,9 +89,22 @@ describe('what the CLI derives from the operator', () => {
     ]);
     const service = find(objects, 'Service', project.webhooks?.service ?? '');
     expect(service.metadata.namespace).toBe(project.namespace);
+    // Without cert-manager the operator makes its own certificates: no Secret volume there.
     const manager = find(objects, 'Deployment', 'application-operator-controller-manager');
+    expect(manager.spec.template.spec.containers[0].args).toContain(
+      '--webhook-cert-mode=self-managed',
+    );
     expect(
       manager.spec.template.spec.volumes.map((volume: K8sObject) => volume.secret?.secretName),
+    ).not.toContain(project.webhooks?.secret);
+    // With cert-manager (config/default) the Secret it issues is mounted.
+    const managed = find(
+      render('config/default'),
+      'Deployment',
+      'application-operator-controller-manager',
+    );
+    expect(
+      managed.spec.template.spec.volumes.map((volume: K8sObject) => volume.secret?.secretName),
     ).toContain(project.webhooks?.secret);
   });
 });
@@ -297,12 +310,17 @@ describe('against a local API server (current kubeconfig)', () => {
     );
   });
 
-  it('deploy --without-cert-manager installs everything with a generated Secret and caBundle; undeploy removes it', async () => {
+  it('deploy --without-cert-manager installs config/default-no-certmanager as it is (the operator makes its own certificates); undeploy removes it', async () => {
     const copy = readOperatorProject(await copyOfConfig());
+    const lines: string[] = [];
     await deploy(copy, {
       withoutCertManager: true,
       image: 'ghcr.io/acme/application-operator:0.1.0',
+      log: (line) => lines.push(line),
     });
+    expect(lines).toEqual([
+      'webhook certificate: made by the operator (--webhook-cert-mode=self-managed)',
+    ]);
     const namespace = 'application-operator-system';
     const deployment = await get(
       `/apis/apps/v1/namespaces/${namespace}/deployments/application-operator-controller-manager`,
@@ -310,46 +328,33 @@ describe('against a local API server (current kubeconfig)', () => {
     expect(deployment?.spec.template.spec.containers[0].image).toBe(
       'ghcr.io/acme/application-operator:0.1.0',
     );
+    expect(deployment?.spec.template.spec.containers[0].args).toContain(
+      '--webhook-cert-mode=self-managed',
+    );
     expect(await get(crdPath)).toBeDefined();
-    const secret = await get(`/api/v1/namespaces/${namespace}/secrets/webhook-server-cert`);
-    expect(secret?.type).toBe('kubernetes.io/tls');
+    // Nothing the operator would not read: no Secret from the CLI, no caBundle set by it.
     expect(
-      secret?.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'],
+      await get(`/api/v1/namespaces/${namespace}/secrets/webhook-server-cert`),
     ).toBeUndefined();
-    const decode = (key: string) => Buffer.from(secret?.data[key], 'base64').toString('utf8');
-    const set = { caCert: decode('ca.crt'), cert: decode('tls.crt'), key: decode('tls.key') };
-    expect(
-      certificatesUsable(set, [
-        'application-operator-webhook-service.application-operator-system.svc',
-        'application-operator-webhook-service.application-operator-system.svc.cluster.local',
-      ]),
-    ).toBe(true);
     for (const kind of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
       const name = kind.startsWith('mutating')
         ? 'application-operator-mutating-webhook-configuration'
         : 'application-operator-validating-webhook-configuration';
       const configuration = await get(`/apis/admissionregistration.k8s.io/v1/${kind}/${name}`);
-      expect(
-        Buffer.from(configuration?.webhooks[0].clientConfig.caBundle, 'base64').toString('utf8'),
-      ).toBe(set.caCert);
+      expect(configuration?.webhooks[0].clientConfig.caBundle).toBeUndefined();
     }
-
-    // Deploying again keeps the valid Secret (a running operator is not disturbed) ...
-    await deploy(copy, {
-      withoutCertManager: true,
-      image: 'ghcr.io/acme/application-operator:0.1.0',
-    });
-    const again = await get(`/api/v1/namespaces/${namespace}/secrets/webhook-server-cert`);
-    expect(again?.metadata.resourceVersion).toBe(secret?.metadata.resourceVersion);
-    // ... and so does the manual step for kubectl apply -k config/default-no-certmanager.
+    // The manual step says there is nothing for it to do, and does nothing.
     const manual = await cli(['webhook-certs'], {
       ...process.env,
       KUBECONFIG: cluster.kubeconfigPath,
     });
-    expect(manual.stderr).toBe('');
-    expect(manual.stdout).toBe(
-      'kept Secret webhook-server-cert; caBundle set on application-operator-mutating-webhook-configuration and application-operator-validating-webhook-configuration\n',
+    expect(manual.code).toBe(1);
+    expect(manual.stderr).toContain(
+      'application-operator makes its own webhook certificates (config/default-no-certmanager runs it with --webhook-cert-mode=self-managed)',
     );
+    expect(
+      await get(`/api/v1/namespaces/${namespace}/secrets/webhook-server-cert`),
+    ).toBeUndefined();
 
     await undeploy(copy, { withoutCertManager: true });
     await eventually(

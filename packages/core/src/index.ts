@@ -7,5 +7,6 @@ export * from './health/index.js';
 export * from './manager/index.js';
 export * from './meta/index.js';
 export * from './metrics/index.js';
+export * from './operator/index.js';
 export * from './queue/index.js';
 export * from './webhook/index.js';

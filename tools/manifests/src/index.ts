@@ -10,17 +10,21 @@ export {
   checkManifestModule,
   expectedModuleShape,
   loadManifestModule,
+  type ManifestCertificateRbac,
   type ManifestModule,
   type ManifestRbac,
 } from './load-manifest-module.js';
 export { type MainIo, main, usage } from './main.js';
 export {
+  certificateRolePath,
   crdDirectory,
   defaultRoleName,
   type GeneratedFile,
   generatedHeader,
   renderManifests,
   rolePath,
+  toManifestStream,
   toManifestYaml,
+  webhookPath,
 } from './render-manifests.js';
 export { type UnifiedDiffOptions, unifiedDiff } from './unified-diff.js';

@@ -7,10 +7,13 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   type CustomResourceDefinition,
+  checkWebhookDeclarations,
   isCustomResourceDefinition,
   type PolicyRule,
   PolicyRuleError,
   validatePolicyRule,
+  type WebhookDeclaration,
+  WebhookDeclarationError,
 } from '@ops/core/crd';
 import { ManifestsError } from './errors/manifests-error.js';
 
@@ -22,11 +25,26 @@ export interface ManifestRbac {
   rules: readonly PolicyRule[];
 }
 
+/**
+ * The RBAC of `--webhook-cert-mode=self-managed` (`selfManagedCertificateRbac` of
+ * `@ops/core`): a Role and a ClusterRole of one name.
+ */
+export interface ManifestCertificateRbac {
+  name: string;
+  namespace: string;
+  namespacedRules: readonly PolicyRule[];
+  clusterRules: readonly PolicyRule[];
+}
+
 /** What a manifest module exports. */
 export interface ManifestModule {
   /** The operator's kinds, each made with `defineCustomResource` from `@ops/core/crd`. */
   customResources: readonly CustomResourceDefinition[];
   rbac: ManifestRbac;
+  /** Optional: the admission webhooks, each made with `defineWebhook` from `@ops/core`. */
+  webhooks?: readonly WebhookDeclaration[];
+  /** Optional: the rules of the self-managed webhook certificate mode. */
+  selfManagedCertificateRbac?: ManifestCertificateRbac;
 }
 
 /** The expected shape, shown in errors about a module. */
@@ -42,7 +60,10 @@ export const expectedModuleShape = `a manifest module exports (TypeScript source
       customResourcePermissions(application),
       permission({ group: 'apps', resources: 'deployments', verbs: ['get', 'list', 'watch'] }),
     ),
-  };`;
+  };
+  // optional: webhooks made with defineWebhook, and the self-managed certificate RBAC
+  export const webhooks = [validateApplication, defaultApplication];
+  export const selfManagedCertificateRbac = selfManagedCertificateRbac(operator, 'my-namespace');`;
 
 const typeScriptExtensions = new Set(['.ts', '.mts', '.cts', '.tsx']);
 const javaScriptExtensions = new Set(['.js', '.mjs']);
@@ -50,7 +71,9 @@ const javaScriptExtensions = new Set(['.js', '.mjs']);
 /**
  * Imports the module at `path` (resolved against `cwd`) and checks its exports: a
  * `customResources` array of definitions (unique CRD names) and an `rbac` object with a
- * `rules` array of valid rules and an optional string `roleName`. The exports are looked up
+ * `rules` array of valid rules and an optional string `roleName`; optionally a `webhooks`
+ * array of `defineWebhook` declarations (unique paths and names) and a
+ * `selfManagedCertificateRbac` object. The exports are looked up
  * as named exports first, then on the default export (for bundlers that emit one object).
  *
  * Only JavaScript (`.js`, `.mjs`) is loaded: for a TypeScript operator, build it and pass
@@ -150,24 +173,58 @@ export function checkManifestModule(
   if (roleName !== undefined && (typeof roleName !== 'string' || roleName === '')) {
     fail(`\`rbac.roleName\` must be a non-empty string, got ${describe(roleName)}`);
   }
-  if (!Array.isArray(rules))
-    fail(`\`rbac.rules\` must be an array of PolicyRule, got ${describe(rules)}`);
-  (rules as unknown[]).forEach((rule, index) => {
-    if (typeof rule !== 'object' || rule === null) {
-      fail(`\`rbac.rules[${index}]\` must be a PolicyRule object, got ${describe(rule)}`);
-    }
-    try {
-      validatePolicyRule(rule as PolicyRule);
-    } catch (error) {
-      if (!PolicyRuleError.isInstance(error)) throw error;
-      fail(`\`rbac.rules[${index}]\`: ${error.message}`);
-    }
-  });
+  const checkRules = (value: unknown, path: string) => {
+    if (!Array.isArray(value))
+      fail(`\`${path}\` must be an array of PolicyRule, got ${describe(value)}`);
+    (value as unknown[]).forEach((rule, index) => {
+      if (typeof rule !== 'object' || rule === null) {
+        fail(`\`${path}[${index}]\` must be a PolicyRule object, got ${describe(rule)}`);
+      }
+      try {
+        validatePolicyRule(rule as PolicyRule);
+      } catch (error) {
+        if (!PolicyRuleError.isInstance(error)) throw error;
+        fail(`\`${path}[${index}]\`: ${error.message}`);
+      }
+    });
+  };
+  checkRules(rules, 'rbac.rules');
   const result: ManifestModule = {
     customResources: definitions as CustomResourceDefinition[],
     rbac: { rules: rules as PolicyRule[] },
   };
   if (typeof roleName === 'string') result.rbac.roleName = roleName;
+
+  const webhooks = lookup('webhooks');
+  if (webhooks !== undefined) {
+    if (!Array.isArray(webhooks)) {
+      fail(
+        `\`webhooks\` must be an array of defineWebhook declarations, got ${describe(webhooks)}`,
+      );
+    }
+    try {
+      checkWebhookDeclarations(webhooks as unknown[]);
+    } catch (error) {
+      if (!WebhookDeclarationError.isInstance(error)) throw error;
+      fail(`\`webhooks\`: ${error.message}`);
+    }
+    result.webhooks = webhooks as WebhookDeclaration[];
+  }
+
+  const certificateRbac = lookup('selfManagedCertificateRbac');
+  if (certificateRbac !== undefined) {
+    const shape = certificateRbac as Partial<Record<keyof ManifestCertificateRbac, unknown>>;
+    for (const key of ['name', 'namespace'] as const) {
+      if (typeof shape[key] !== 'string' || shape[key] === '') {
+        fail(
+          `\`selfManagedCertificateRbac.${key}\` must be a non-empty string (make the export with selfManagedCertificateRbac from @ops/core), got ${describe(shape[key])}`,
+        );
+      }
+    }
+    checkRules(shape.namespacedRules, 'selfManagedCertificateRbac.namespacedRules');
+    checkRules(shape.clusterRules, 'selfManagedCertificateRbac.clusterRules');
+    result.selfManagedCertificateRbac = certificateRbac as ManifestCertificateRbac;
+  }
   return result;
 }
 

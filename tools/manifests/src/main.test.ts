@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineCustomResource } from '@ops/core/crd';
 import { Type } from '@sinclair/typebox';
@@ -371,5 +371,175 @@ export const rbac = { rules: [] };
     });
     const marker = Object.getOwnPropertySymbols(definition).map((symbol) => Symbol.keyFor(symbol));
     expect(marker).toEqual(['@ops/core.CustomResourceDefinition']);
+  });
+});
+
+describe('ops-manifests with webhooks and self-managed certificate RBAC', () => {
+  const webhookModule = `${fixtureModule()}
+import { defineWebhook } from '@ops/core/crd';
+
+const rules = [{ apiGroups: ['core.crd.lixueduan.com'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['applications'] }];
+const allow = () => ({ allowed: true });
+export const webhooks = [
+  defineWebhook({ type: 'validating', name: 'vapplication-v1.lixueduan.com', path: '/validate-core-crd-lixueduan-com-v1-application', rules, handler: allow }),
+  defineWebhook({ type: 'mutating', name: 'mapplication-v1.lixueduan.com', path: '/mutate-core-crd-lixueduan-com-v1-application', rules, handler: allow, timeoutSeconds: 5 }),
+];
+export const selfManagedCertificateRbac = {
+  name: 'op-self-managed-certs-role',
+  namespace: 'op-system',
+  namespacedRules: [
+    { apiGroups: [''], resources: ['secrets'], resourceNames: ['op-webhook-server-cert'], verbs: ['get', 'update'] },
+    { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+  ],
+  clusterRules: [
+    { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['op-validating-webhook-configuration'], verbs: ['get', 'update', 'patch'] },
+  ],
+};
+`;
+  /** One configuration as controller-gen writes it (sequences not indented, keys sorted). */
+  const configurationYaml = (kind: string, name: string, path: string, extra = '') =>
+    `---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ${kind}WebhookConfiguration
+metadata:
+  name: ${kind.toLowerCase()}-webhook-configuration
+webhooks:
+- admissionReviewVersions:
+  - v1
+  clientConfig:
+    service:
+      name: webhook-service
+      namespace: system
+      path: ${path}
+  failurePolicy: Fail
+  name: ${name}
+  rules:
+  - apiGroups:
+    - core.crd.lixueduan.com
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - applications
+  sideEffects: None
+${extra}`;
+  const expectedWebhookYaml = `${generatedHeader}\n${configurationYaml(
+    'Mutating',
+    'mapplication-v1.lixueduan.com',
+    '/mutate-core-crd-lixueduan-com-v1-application',
+    '  timeoutSeconds: 5\n',
+  )}${configurationYaml(
+    'Validating',
+    'vapplication-v1.lixueduan.com',
+    '/validate-core-crd-lixueduan-com-v1-application',
+  )}`;
+
+  function webhookOperator(source = webhookModule): { root: string; module: string } {
+    counter++;
+    const root = join(work.path, `webhook-operator-${counter}`);
+    writeFixture(root, 'dist/manifests.mjs', source);
+    return { root, module: 'dist/manifests.mjs' };
+  }
+
+  it('renders config/webhook/manifests.yaml as controller-gen does, and the certificate roles', async () => {
+    const { root, module } = webhookOperator();
+    const result = await run(['--module', module], root);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('created   config/webhook/manifests.yaml\n');
+    expect(result.stdout).toContain('created   config/self-managed-certs/role.yaml\n');
+    expect(readFileSync(join(root, 'config/webhook/manifests.yaml'), 'utf8')).toBe(
+      expectedWebhookYaml,
+    );
+    const roles = parseAllDocuments(
+      readFileSync(join(root, 'config/self-managed-certs/role.yaml'), 'utf8'),
+    ).map((document) => document.toJS());
+    expect(roles).toEqual([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'op-self-managed-certs-role' },
+        rules: [
+          {
+            apiGroups: ['admissionregistration.k8s.io'],
+            resourceNames: ['op-validating-webhook-configuration'],
+            resources: ['validatingwebhookconfigurations'],
+            verbs: ['get', 'patch', 'update'],
+          },
+        ],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: 'op-self-managed-certs-role', namespace: 'op-system' },
+        rules: [
+          { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+          {
+            apiGroups: [''],
+            resourceNames: ['op-webhook-server-cert'],
+            resources: ['secrets'],
+            verbs: ['get', 'update'],
+          },
+        ],
+      },
+    ]);
+    expect((await run(['--module', module, '--check'], root)).stdout).toBe(
+      'ops-manifests: 5 file(s) up to date\n',
+    );
+  });
+
+  it('--check reports a webhook configuration edited by hand, with its diff', async () => {
+    const { root, module } = webhookOperator();
+    await run(['--module', module], root);
+    const path = join(root, 'config/webhook/manifests.yaml');
+    writeFileSync(
+      path,
+      expectedWebhookYaml.replace('failurePolicy: Fail', 'failurePolicy: Ignore'),
+    );
+    const check = await run(['--module', module, '--check'], root);
+    expect(check.status).toBe(1);
+    expect(check.stdout).toContain('--- a/config/webhook/manifests.yaml\n');
+    expect(check.stdout).toContain('-  failurePolicy: Ignore\n+  failurePolicy: Fail\n');
+    expect(check.stderr).toBe(
+      'ops-manifests: 1 generated file(s) out of date:\n  config/webhook/manifests.yaml differs\nRegenerate with: ops-manifests --module dist/manifests.mjs\n',
+    );
+  });
+
+  it('writes no webhook file without webhooks; --check reports it missing once they are declared', async () => {
+    const { root, module } = webhookOperator(fixtureModule());
+    await run(['--module', module], root);
+    const next = webhookOperator(webhookModule);
+    await run(['--module', next.module], next.root);
+    rmSync(join(next.root, 'config/webhook'), { recursive: true });
+    const check = await run(['--module', next.module, '--check'], next.root);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain('  config/webhook/manifests.yaml is missing\n');
+    expect(existsSync(join(root, 'config/webhook/manifests.yaml'))).toBe(false);
+  });
+
+  it('refuses webhooks that share a path, naming both', async () => {
+    const { root, module } = webhookOperator(
+      webhookModule.replace(
+        "'/mutate-core-crd-lixueduan-com-v1-application'",
+        "'/validate-core-crd-lixueduan-com-v1-application'",
+      ),
+    );
+    const result = await run(['--module', module], root);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      '`webhooks`: webhooks "vapplication-v1.lixueduan.com" and "mapplication-v1.lixueduan.com" share the path /validate-core-crd-lixueduan-com-v1-application: give each webhook its own path',
+    );
+  });
+
+  it('refuses a malformed selfManagedCertificateRbac', async () => {
+    const { root, module } = webhookOperator(
+      webhookModule.replace("namespace: 'op-system',", 'namespace: 3,'),
+    );
+    const result = await run(['--module', module], root);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      '`selfManagedCertificateRbac.namespace` must be a non-empty string (make the export with selfManagedCertificateRbac from @ops/core), got number 3',
+    );
   });
 });

@@ -18,9 +18,11 @@ export interface MainIo {
 
 export const usage = `Usage: ops-manifests --module <path> [--out <dir>] [--check]
 
-Generates an operator's CustomResourceDefinitions and ClusterRole from its TypeScript:
+Generates an operator's CustomResourceDefinitions, RBAC and webhook configurations from its TypeScript:
   <out>/config/crd/bases/<group>_<plural>.yaml   one per definition in \`customResources\`
   <out>/config/rbac/role.yaml                    ClusterRole (default name manager-role) from \`rbac\`
+  <out>/config/webhook/manifests.yaml            webhook configurations from \`webhooks\` (if exported)
+  <out>/config/self-managed-certs/role.yaml      Role and ClusterRole from \`selfManagedCertificateRbac\` (if exported)
 
 Options:
   -m, --module <path>  the manifest module, JavaScript (.js or .mjs); for a TypeScript

@@ -2,7 +2,12 @@ import { defineCustomResource, permission } from '@ops/core/crd';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { generatedHeader, renderManifests, toManifestYaml } from './render-manifests.js';
+import {
+  generatedHeader,
+  renderManifests,
+  toManifestStream,
+  toManifestYaml,
+} from './render-manifests.js';
 
 const widget = defineCustomResource({
   group: 'b.example.com',
@@ -76,5 +81,13 @@ describe('renderManifests', () => {
     const named = renderManifests({ customResources: [], rbac: { roleName: 'other', rules: [] } });
     expect(named).toHaveLength(1);
     expect(parse(named[0]?.content ?? '').metadata.name).toBe('other');
+  });
+});
+
+describe('toManifestStream', () => {
+  it('writes one header, then each object after a document start', () => {
+    expect(toManifestStream([{ b: 1 }, { a: [1] }])).toBe(
+      `${generatedHeader}\n---\nb: 1\n---\na:\n- 1\n`,
+    );
   });
 });

@@ -1,8 +1,11 @@
 /**
  * Rendering a manifest module to the files a kubebuilder layout expects: one CRD per kind
- * under `config/crd/bases/` and the manager's ClusterRole in `config/rbac/role.yaml`.
+ * under `config/crd/bases/`, the manager's ClusterRole in `config/rbac/role.yaml`, the
+ * webhook configurations in `config/webhook/manifests.yaml` and the self-managed
+ * certificate mode's roles in `config/self-managed-certs/role.yaml`.
  */
-import { clusterRoleFromRules } from '@ops/core/crd';
+
+import { clusterRoleFromRules, mergePolicyRules, webhookConfigurations } from '@ops/core/crd';
 import { stringify } from 'yaml';
 import type { ManifestModule } from './load-manifest-module.js';
 
@@ -20,6 +23,10 @@ export const generatedHeader =
 export const crdDirectory = 'config/crd/bases';
 /** Where the ClusterRole goes, relative to the output directory. */
 export const rolePath = 'config/rbac/role.yaml';
+/** Where the webhook configurations go, relative to the output directory. */
+export const webhookPath = 'config/webhook/manifests.yaml';
+/** Where the self-managed certificate mode's Role and ClusterRole go. */
+export const certificateRolePath = 'config/self-managed-certs/role.yaml';
 /** The ClusterRole's name when the module does not set `rbac.roleName`. */
 export const defaultRoleName = 'manager-role';
 
@@ -31,7 +38,19 @@ export const defaultRoleName = 'manager-role';
  * always gives the same text.
  */
 export function toManifestYaml(object: unknown): string {
-  const body = stringify(object, {
+  return toManifestStream([object]);
+}
+
+/**
+ * Several objects in one file as {@link toManifestYaml} writes one: the header, then each
+ * object after a `---` document start (as controller-gen writes multi-document files).
+ */
+export function toManifestStream(objects: readonly unknown[]): string {
+  return `${generatedHeader}\n${objects.map((object) => `---\n${yamlOf(object)}`).join('')}`;
+}
+
+function yamlOf(object: unknown): string {
+  return stringify(object, {
     // YAML 1.1 quoting: Kubernetes tooling (Go's yaml) reads on/off/yes/no/y/n as booleans.
     version: '1.1',
     sortMapEntries: true,
@@ -39,16 +58,20 @@ export function toManifestYaml(object: unknown): string {
     lineWidth: 0,
     minContentWidth: 0,
   });
-  return `${generatedHeader}\n---\n${body}`;
 }
 
 /**
  * The files for `module`, CRDs first (sorted by path), then the role:
  * `config/crd/bases/<group>_<plural>.yaml` per definition and `config/rbac/role.yaml` with
  * a ClusterRole named `rbac.roleName` (default `manager-role`) holding the merged, sorted
- * rules.
+ * rules; then, when the module declares webhooks, `config/webhook/manifests.yaml` with the
+ * MutatingWebhookConfiguration and ValidatingWebhookConfiguration (kubebuilder's names,
+ * Service `webhook-service` in `system`, for kustomize to rename); and when it exports
+ * `selfManagedCertificateRbac`, `config/self-managed-certs/role.yaml` with its ClusterRole
+ * and Role.
  *
- * @throws {PolicyRuleError} (from `@ops/core/crd`) for an invalid role name or rule.
+ * @throws {PolicyRuleError} (from `@ops/core/crd`) for an invalid role name or rule, and
+ * `WebhookDeclarationError` for webhooks sharing a path or name.
  */
 export function renderManifests(module: ManifestModule): GeneratedFile[] {
   const crds = module.customResources
@@ -58,5 +81,26 @@ export function renderManifests(module: ManifestModule): GeneratedFile[] {
     }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const role = clusterRoleFromRules(module.rbac.roleName ?? defaultRoleName, module.rbac.rules);
-  return [...crds, { path: rolePath, content: toManifestYaml(role) }];
+  const files = [...crds, { path: rolePath, content: toManifestYaml(role) }];
+  if (module.webhooks !== undefined && module.webhooks.length > 0) {
+    files.push({
+      path: webhookPath,
+      content: toManifestStream(webhookConfigurations(module.webhooks)),
+    });
+  }
+  const certificates = module.selfManagedCertificateRbac;
+  if (certificates !== undefined) {
+    const clusterRole = clusterRoleFromRules(certificates.name, certificates.clusterRules);
+    const namespacedRole = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: certificates.name, namespace: certificates.namespace },
+      rules: mergePolicyRules(certificates.namespacedRules),
+    };
+    files.push({
+      path: certificateRolePath,
+      content: toManifestStream([clusterRole, namespacedRole]),
+    });
+  }
+  return files;
 }

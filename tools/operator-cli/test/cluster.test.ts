@@ -162,3 +162,53 @@ describe('deploy, webhook-certs and undeploy without cert-manager', () => {
     ).toBeUndefined();
   }, 60_000);
 });
+
+describe('deploy and webhook-certs for an operator that makes its own certificates', () => {
+  it('apply config/default-no-certmanager as it is, and say there is nothing to set', async () => {
+    const selfManaged = copyFixture();
+    writeFileSync(
+      join(selfManaged, 'config', 'default-no-certmanager', 'kustomization.yaml'),
+      [
+        'resources:',
+        '  - ../default',
+        'patches:',
+        '  - target: { group: apps, kind: Deployment }',
+        '    patch: |-',
+        '      - op: add',
+        '        path: /spec/template/spec/containers/0/args',
+        '        value: [--webhook-cert-mode=self-managed]',
+        '',
+      ].join('\n'),
+    );
+    const run = async (args: string[]) => {
+      const { output, io } = capture();
+      const status = await main(args, { cwd: selfManaged, env, ...io });
+      return { status, ...output };
+    };
+    const deployed = await run(['deploy', '--without-cert-manager']);
+    expect(deployed.stderr).toBe('');
+    expect(deployed.status).toBe(0);
+    expect(deployed.stdout).toBe(
+      'webhook certificate: made by the operator (--webhook-cert-mode=self-managed)\n',
+    );
+    const deployment = await get('deployment', 'sample-controller-manager', 'sample-system');
+    expect(deployment?.spec.template.spec.containers[0].args).toEqual([
+      '--webhook-cert-mode=self-managed',
+    ]);
+    expect(await get('secret', 'sample-serving-cert', 'sample-system')).toBeUndefined();
+    const configuration = await get(
+      'validatingwebhookconfiguration',
+      'sample-validating-webhook-configuration',
+    );
+    expect(configuration?.webhooks[0].clientConfig.caBundle).toBeUndefined();
+
+    const manual = await run(['webhook-certs']);
+    expect(manual.status).toBe(1);
+    expect(manual.stderr).toContain(
+      'sample-operator makes its own webhook certificates (config/default-no-certmanager runs it with --webhook-cert-mode=self-managed)',
+    );
+    expect(await get('secret', 'sample-serving-cert', 'sample-system')).toBeUndefined();
+
+    expect((await run(['undeploy', '--without-cert-manager'])).status).toBe(0);
+  }, 60_000);
+});

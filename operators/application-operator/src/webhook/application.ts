@@ -1,4 +1,4 @@
-import { mutatingWebhook, validatingWebhook } from '@ops/core';
+import { defineWebhook, mutatingWebhook, validatingWebhook, type WebhookRule } from '@ops/core';
 import type { Application } from '../api/v1/application.js';
 
 /** Where kube-apiserver calls the validating webhook `vapplication-v1.lixueduan.com`. */
@@ -40,4 +40,38 @@ export const defaultApplication = mutatingWebhook<Application>((application) => 
   application.spec ??= { image: '' };
   application.spec.enabled ??= true;
   return application;
+});
+
+/** CREATE and UPDATE of applications, what both webhooks intercept. */
+const rules: WebhookRule[] = [
+  {
+    apiGroups: ['core.crd.lixueduan.com'],
+    apiVersions: ['v1'],
+    operations: ['CREATE', 'UPDATE'],
+    resources: ['applications'],
+  },
+];
+
+/** The defaulting webhook, served at {@link mutatePath} and rendered into config/webhook. */
+export const applicationDefaulter = defineWebhook({
+  type: 'mutating',
+  name: 'mapplication-v1.lixueduan.com',
+  path: mutatePath,
+  rules,
+  failurePolicy: 'Fail',
+  sideEffects: 'None',
+  admissionReviewVersions: ['v1'],
+  handler: defaultApplication,
+});
+
+/** The validating webhook, served at {@link validatePath} and rendered into config/webhook. */
+export const applicationValidator = defineWebhook({
+  type: 'validating',
+  name: 'vapplication-v1.lixueduan.com',
+  path: validatePath,
+  rules,
+  failurePolicy: 'Fail',
+  sideEffects: 'None',
+  admissionReviewVersions: ['v1'],
+  handler: validateApplication,
 });

@@ -1,3 +1,17 @@
+export { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
+export {
+  checkWebhookDeclarations,
+  defaultWebhookConfigurationNames,
+  defineWebhook,
+  isWebhookDeclaration,
+  type WebhookConfigurationObject,
+  type WebhookConfigurationOptions,
+  type WebhookDeclaration,
+  type WebhookRule,
+  type WebhookSpec,
+  type WebhookType,
+  webhookConfigurations,
+} from '../webhook/webhook-declaration.js';
 export type {
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,

@@ -15,6 +15,7 @@ import {
 } from './admission-review.js';
 import { CertWatcher, type ServingCertificate } from './cert-watcher.js';
 import { parseAdmissionReview } from './parse-admission-review.js';
+import type { WebhookDeclaration } from './webhook-declaration.js';
 
 /** Largest request body accepted by default: 7 MiB, like kube-apiserver's and controller-runtime's limit. */
 export const defaultMaxRequestBytes = 7 * 1024 * 1024;
@@ -112,11 +113,24 @@ export class WebhookServer {
   }
 
   /**
-   * Serves `handler` at `path` (matched exactly against the URL path, query ignored).
+   * Serves `handler` at `path` (matched exactly against the URL path, query ignored), or a
+   * declared webhook's handler at its own path (`register(declaration)`, see
+   * `defineWebhook`), so the path served is the one in the generated configuration.
    * Throws a {@link WebhookServerError}: `InvalidPath` if `path` does not start with `/` or
-   * contains `?` or `#`; `DuplicatePath` if a handler is already registered there.
+   * contains `?` or `#`, or no handler is given with a path; `DuplicatePath` if a handler is
+   * already registered there.
    */
-  register(path: string, handler: AdmissionHandler): this {
+  register(declaration: WebhookDeclaration): this;
+  register(path: string, handler: AdmissionHandler): this;
+  register(target: string | WebhookDeclaration, handler?: AdmissionHandler): this {
+    if (typeof target !== 'string') return this.register(target.path, target.handler);
+    const path = target;
+    if (handler === undefined) {
+      throw new WebhookServerError(
+        'InvalidPath',
+        `no handler given for ${path}: call register(path, handler), or register(declaration) with a defineWebhook declaration`,
+      );
+    }
     if (!path.startsWith('/') || path.includes('?') || path.includes('#')) {
       throw new WebhookServerError(
         'InvalidPath',

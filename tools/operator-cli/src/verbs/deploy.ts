@@ -4,6 +4,7 @@ import { imageFromEnvironment } from '../image-reference.js';
 import { kubectl, kustomize, toYamlStream } from '../kubectl.js';
 import { setManagerImage } from '../manager-image.js';
 import type { OperatorProject } from '../operator-project.js';
+import { usesSelfManagedCertificates } from '../self-managed-certificates.js';
 import { parseVerbOptions, type Verb } from '../verb.js';
 import { withCaBundle } from '../webhook-ca-bundle.js';
 import { noCertManagerOverlay } from './webhook-local.js';
@@ -34,7 +35,10 @@ async function requireCertManager(env: NodeJS.ProcessEnv): Promise<void> {
 export interface DeployOptions {
   /** The manager's image. Default: IMG, else the operator's `<name>:latest`. */
   image?: string;
-  /** Apply config/default-no-certmanager with a generated webhook Secret and caBundle. */
+  /**
+   * Apply config/default-no-certmanager: as it is when it runs the operator with self-managed
+   * certificates, else with a generated webhook Secret and caBundle.
+   */
   withoutCertManager?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Receives progress lines. Default: none. */
@@ -44,9 +48,11 @@ export interface DeployOptions {
 /**
  * Installs the operator in the current cluster, as kubebuilder's make deploy: sets the image
  * in config/manager, then applies config/default (requires cert-manager), or with
- * `withoutCertManager` config/default-no-certmanager: its Namespace first, then the webhook
- * Secret (kept when valid, see `ensureClusterWebhookSecret`), then every object with the
- * Secret's CA as the webhook configurations' caBundle.
+ * `withoutCertManager` config/default-no-certmanager. When that overlay runs the operator with
+ * `--webhook-cert-mode=self-managed`, it is applied as it is (the operator makes its own
+ * certificates); otherwise its Namespace first, then the webhook Secret (kept when valid, see
+ * `ensureClusterWebhookSecret`), then every object with the Secret's CA as the webhook
+ * configurations' caBundle.
  *
  * @throws {OperatorCliError} without cert-manager (saying how to install it or to use
  * `withoutCertManager`), or when kubectl fails.
@@ -69,7 +75,9 @@ export async function deploy(project: OperatorProject, options: DeployOptions = 
   // The Namespace first: the Secret goes into it, before anything that mounts or trusts it.
   await kubectl(['apply', '-f', '-'], { input: JSON.stringify(namespace), cwd: project.root, env });
   let applied = objects;
-  if (project.webhooks) {
+  if (usesSelfManagedCertificates(objects)) {
+    options.log?.('webhook certificate: made by the operator (--webhook-cert-mode=self-managed)');
+  } else if (project.webhooks) {
     const { caCert, created } = await ensureClusterWebhookSecret(project, {
       namespace: namespace.metadata.name,
       env,
@@ -113,9 +121,11 @@ With cert-manager (the default) cert-manager issues the webhook certificate; dep
 and says so when cert-manager is not installed.
 
 Options:
-  --without-cert-manager   apply config/default-no-certmanager together with a Secret holding
-                           a generated CA and certificate for the webhook Service (a valid
-                           existing Secret is kept), with that CA as the webhooks' caBundle`,
+  --without-cert-manager   apply config/default-no-certmanager. When it runs the operator with
+                           --webhook-cert-mode=self-managed, the operator makes its own
+                           certificates; otherwise deploy adds a Secret holding a generated CA
+                           and certificate for the webhook Service (a valid existing Secret is
+                           kept), with that CA as the webhooks' caBundle`,
   async run(argv, context) {
     const values = parseVerbOptions(this, argv, withoutCertManager);
     const project = context.project();

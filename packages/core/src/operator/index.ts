@@ -1,0 +1,30 @@
+export { OperatorFlagError } from '../errors/operator-flag-error.js';
+export { parseBindAddress } from './bind-address.js';
+export {
+  createCertificateAuthority,
+  issueServingCertificate,
+  type KeyPair,
+} from './certificate-authority.js';
+export {
+  certificateNamesOf,
+  type OperatorContext,
+  type OperatorDefinition,
+} from './operator-definition.js';
+export {
+  logLevels,
+  type OperatorFlags,
+  operatorUsage,
+  parseOperatorFlags,
+  type WebhookCertMode,
+} from './operator-flags.js';
+export { type OperatorIo, runOperator } from './run-operator.js';
+export {
+  type SelfManagedCertificateRbac,
+  selfManagedCertificateRbac,
+  selfManagedCertificateRules,
+} from './self-managed-certificate-rbac.js';
+export {
+  type SelfManagedCertificateNames,
+  type SelfManagedCertificateOptions,
+  SelfManagedCertificates,
+} from './self-managed-certificates.js';
