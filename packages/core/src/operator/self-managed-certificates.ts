@@ -160,15 +160,15 @@ export class SelfManagedCertificates {
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.checkIntervalMs);
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
+        const onAbort = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, this.checkIntervalMs);
+        signal.addEventListener('abort', onAbort, { once: true });
       });
       if (signal.aborted) return;
       try {
