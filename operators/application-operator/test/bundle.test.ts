@@ -110,6 +110,14 @@ describe('the bundle in an empty directory', () => {
     );
   });
 
+  it('refuses a bad flag value, naming the flag, with exit code 1', async () => {
+    const result = await runToExit(['--webhook-port=https']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'application-operator: --webhook-port must be a port number from 0 to 65535, got "https"\n\nRun with --help for the options.\n',
+    );
+  });
+
   describe('against a local API server', () => {
     let cluster: LocalCluster;
     beforeAll(async () => {
@@ -117,6 +125,20 @@ describe('the bundle in an empty directory', () => {
     });
     afterAll(async () => {
       await cluster?.stop();
+    });
+
+    it('exits 1 (and does not hang) when the self-managed certificate mode cannot tell its namespace', async () => {
+      const result = await runToExit([
+        '--kubeconfig',
+        cluster.kubeconfigPath,
+        '--webhook-cert-mode=self-managed',
+        '--metrics-bind-address=0',
+        '--health-probe-bind-address=0',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        'application-operator: --webhook-cert-mode=self-managed needs the namespace of its Secret and webhook Service: set --webhook-cert-namespace (or WEBHOOK_CERT_NAMESPACE) when not running in a Pod\n\nRun with --help for the options.\n',
+      );
     });
 
     it('reconciles an Application into its Deployment, serves probes and metrics, and exits 0 on SIGTERM', async () => {

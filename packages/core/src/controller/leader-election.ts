@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import type { KubeTransport } from '../client/kube-transport.js';
 import { type Clock, realClock } from '../queue/clock.js';
+import { abortableSleep } from './abortable-sleep.js';
 
 /** Options of a {@link LeaderElector}. */
 export interface LeaderElectionOptions {
@@ -54,21 +55,6 @@ interface Lease {
 function microTime(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
-
-/** Waits `ms`, or less when `signal` aborts; leaves no listener on `signal` either way. */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 
 /**
  * Leader election on a Lease, with client-go's algorithm: a candidate acquires the lease
@@ -126,7 +112,7 @@ export class LeaderElector {
   async run(signal: AbortSignal, callbacks: LeaderCallbacks): Promise<void> {
     const { retryPeriodMs, renewDeadlineMs } = this.options;
     while (!signal.aborted && !(await this.tryAcquireOrRenew(callbacks))) {
-      await sleep(retryPeriodMs * (1 + Math.random() * 0.2), signal);
+      await abortableSleep(retryPeriodMs * (1 + Math.random() * 0.2), signal);
     }
     if (signal.aborted) return;
     this.leading = true;
@@ -139,7 +125,7 @@ export class LeaderElector {
       .catch((error: unknown) => this.log.error({ err: error }, 'onStartedLeading failed'));
     let lastRenew = this.clock.now();
     while (!signal.aborted) {
-      await sleep(retryPeriodMs, signal);
+      await abortableSleep(retryPeriodMs, signal);
       if (signal.aborted) break;
       if (await this.tryAcquireOrRenew(callbacks)) {
         lastRenew = this.clock.now();

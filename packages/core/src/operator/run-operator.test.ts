@@ -99,11 +99,13 @@ describe('runOperator', () => {
 
   it('runs the controllers the definition adds until the signal, logging as the operator, and resolves 0', async () => {
     let manager: Manager | undefined;
+    let setups = 0;
     let contextLevel = '';
     const run = start(
       {
         ...demo,
         setup: (added, context) => {
+          setups++;
           manager = added;
           contextLevel = context.flags.logLevel;
         },
@@ -119,6 +121,7 @@ describe('runOperator', () => {
     await until(() => manager?.isLeader() === true, 'the manager to run');
     run.stop();
     expect(await run.exited).toBe(0);
+    expect(setups).toBe(1);
     expect(contextLevel).toBe('debug');
     const logs = run.output.stdout
       .trim()

@@ -106,6 +106,34 @@ async function run(
       : {}),
     ...(webhookServer ? { webhookServer } : {}),
   });
+  try {
+    await prepare({ definition, flags, manager, webhookServer, certDir, logger, io });
+  } catch (error) {
+    // Nothing was started; the transport's connections would keep the process alive.
+    manager.transport.close();
+    throw error;
+  }
+  logger.info(
+    {
+      webhooks: flags.webhooksEnabled,
+      ...(flags.webhooksEnabled ? { webhookCertMode: flags.webhookCertMode } : {}),
+    },
+    `starting the ${definition.name}`,
+  );
+  await manager.start(io.signal ?? setupSignalHandler());
+}
+
+/** The self-managed certificates (first ones provisioned) and the operator's own setup. */
+async function prepare(parts: {
+  definition: OperatorDefinition;
+  flags: OperatorFlags;
+  manager: Manager;
+  webhookServer: WebhookServer | undefined;
+  certDir: string;
+  logger: Logger;
+  io: OperatorIo;
+}): Promise<void> {
+  const { definition, flags, manager, webhookServer, certDir, logger, io } = parts;
   if (webhookServer && flags.webhookCertMode === 'self-managed') {
     const namespace = flags.webhookCertNamespace ?? (io.podNamespace ?? inClusterNamespace)();
     if (namespace === undefined) {
@@ -131,14 +159,6 @@ async function run(
     manager.add({ needLeaderElection: false, start: (signal) => certificates.run(signal) });
   }
   await definition.setup?.(manager, { logger, flags });
-  logger.info(
-    {
-      webhooks: flags.webhooksEnabled,
-      ...(flags.webhooksEnabled ? { webhookCertMode: flags.webhookCertMode } : {}),
-    },
-    `starting the ${definition.name}`,
-  );
-  await manager.start(io.signal ?? setupSignalHandler());
 }
 
 const helpHint = 'Run with --help for the options.\n';

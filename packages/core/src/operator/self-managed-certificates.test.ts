@@ -1,9 +1,10 @@
 import { X509Certificate } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isForbidden } from '../client/api-error-helpers.js';
 import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
@@ -412,5 +413,37 @@ describe('SelfManagedCertificates', () => {
       (error: unknown) => error,
     );
     expect(isForbidden(failure)).toBe(true);
+  });
+});
+
+describe('SelfManagedCertificates.run', () => {
+  it('checks every interval, logs and retries a failed check, leaks no listeners, and stops on abort', async () => {
+    const errors: string[] = [];
+    const certificates = new SelfManagedCertificates({
+      client: admin,
+      names: { secret: 's', service: 'svc' },
+      namespace: 'ns',
+      certDir: join(tmpdir(), 'unused'),
+      logger: pino(
+        { level: 'error' },
+        { write: (line: string) => errors.push(JSON.parse(line).msg) },
+      ),
+      checkIntervalMs: 5,
+    });
+    let calls = 0;
+    vi.spyOn(certificates, 'provision').mockImplementation(async () => {
+      calls++;
+      if (calls === 2) throw new Error('API server unreachable');
+    });
+    const stop = new AbortController();
+    const running = certificates.run(stop.signal);
+    while (calls < 12) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(getEventListeners(stop.signal, 'abort').length).toBeLessThanOrEqual(1);
+    stop.abort();
+    await running;
+    const after = calls;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(calls).toBe(after);
+    expect(errors).toEqual(['checking the webhook certificates failed; retrying later']);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error-helpers.js';
 import type { Client } from '../client/client.js';
+import { abortableSleep } from '../controller/abortable-sleep.js';
 import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import {
   createCertificateAuthority,
@@ -159,17 +160,7 @@ export class SelfManagedCertificates {
    */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.checkIntervalMs);
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
+      await abortableSleep(this.checkIntervalMs, signal);
       if (signal.aborted) return;
       try {
         await this.provision();
