@@ -9,6 +9,7 @@ afterAll(removeCopies);
 describe('help', () => {
   it('lists the kubebuilder verbs, and shows a verb help with its usage line', async () => {
     expect(verbs.map((verb) => verb.name)).toEqual([
+      'new',
       'manifests',
       'install-crds',
       'uninstall-crds',

@@ -9,11 +9,13 @@ const readme = readFileSync(
   'utf8',
 );
 
-it("the README's package.json example wires every verb, and its table lists them all", () => {
+it("the README's package.json example wires every operator verb, and its table lists them all", () => {
   const example = /```json\n([\s\S]*?)```/.exec(readme)?.[1];
   const scripts = (JSON.parse(example ?? '{}') as { scripts: Record<string, string> }).scripts;
   for (const verb of verbs) {
-    expect(scripts[verb.name], verb.name).toMatch(new RegExp(`(^|&& )ops-operator ${verb.name}$`));
     expect(readme, verb.name).toContain(`| \`${verb.name}`);
+    // `new` writes an operator: it runs in the workspace, not from an operator's scripts.
+    if (verb.name === 'new') continue;
+    expect(scripts[verb.name], verb.name).toMatch(new RegExp(`(^|&& )ops-operator ${verb.name}$`));
   }
 });
