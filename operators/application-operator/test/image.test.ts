@@ -20,7 +20,11 @@ describe('the image', () => {
     const [build, runtime] = stages;
     expect(build).toBe(`node:${major}-trixie-slim`);
     expect(runtime).toBe(`gcr.io/distroless/nodejs${major}-debian13:nonroot`);
-    const tsup = await readFile(join(operatorDir, 'tsup.config.ts'), 'utf8');
+    // The operator's tsup config is the one every operator shares.
+    expect(await readFile(join(operatorDir, 'tsup.config.ts'), 'utf8')).toContain(
+      "export { operatorBundleConfig as default } from '../../tsup.operator.js';",
+    );
+    const tsup = await readFile(join(repositoryRoot, 'tsup.operator.ts'), 'utf8');
     expect(tsup).toContain(`target: 'node${major}'`);
   });
 });
