@@ -10,7 +10,7 @@ export {
   toYamlStream,
 } from './kubectl.js';
 export { ensureLocalCertificates, localWebhookHosts } from './local-certificates.js';
-export { type MainIo, main, usage, verbs } from './main.js';
+export { type MainIo, main, operatorVerbs, usage, verbs } from './main.js';
 export { setManagerImage } from './manager-image.js';
 export {
   findOperatorRoot,

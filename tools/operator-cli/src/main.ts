@@ -35,6 +35,9 @@ export const verbs: readonly Verb[] = [
   dockerBuildxVerb,
 ];
 
+/** The verbs an operator's package.json scripts call: all but the workspace ones (`new`). */
+export const operatorVerbs: readonly Verb[] = verbs.filter((verb) => !verb.workspace);
+
 /** Where {@link main} starts and writes. */
 export interface MainIo {
   /** Default `process.cwd()`. */

@@ -152,6 +152,7 @@ async function writeFiles(root: string, files: readonly TemplateFile[]): Promise
 export const newVerb: Verb = {
   name: 'new',
   summary: 'write a new operator into operators/<name> (kubebuilder init + create api)',
+  workspace: true,
   help: `Usage: ops-operator new <name> --group <group> --version <version> --kind <Kind>
                         [--namespaced | --cluster] [--plural <plural>]
                         [--workspace <directory>] [--skip-install]
