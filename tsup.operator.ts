@@ -1,13 +1,13 @@
-import { defineConfig, type Options } from 'tsup';
+import type { Options } from 'tsup';
 
 /**
- * How every operator under operators/ is built (its tsup.config.ts re-exports this): one
- * self-contained ESM file per entry, so dist/main.js runs with nothing but Node.js (the image
- * copies only it) and dist/manifests.js feeds ops-manifests. Workspace packages are bundled
- * from their sources (the `@ops/source` condition); the target is the Node.js major of
- * .node-version, which the images run (operators/*\/test/image.test.ts checks it).
+ * The tsup settings of every operator (its tsup.config.ts re-exports them): one
+ * self-contained file per entry. dist/main.js runs with nothing but Node.js (the image copies
+ * only it), and dist/manifests.js feeds the manifests generator. Workspace packages are
+ * bundled from their source (the `@ops/source` condition), so an operator builds without
+ * building them first.
  */
-export const operatorBundle: Options = {
+export const operatorBundleConfig: Options = {
   entry: { main: 'src/main.ts', manifests: 'src/manifests.ts' },
   format: ['esm'],
   platform: 'node',
@@ -27,5 +27,3 @@ export const operatorBundle: Options = {
     options.conditions = ['@ops/source', 'node', 'import'];
   },
 };
-
-export default defineConfig(operatorBundle);

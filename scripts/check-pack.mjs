@@ -57,7 +57,8 @@ try {
   execFileSync('ln', ['-s', join(packageDir, 'node_modules'), join(work, 'node_modules')]);
 
   for (const file of listing) {
-    if (/\.(test|spec)\.[cm]?[jt]s$|\/test\//.test(file))
+    // A template (`.tmpl`, e.g. @ops/operator-cli's scaffold) is data, even of a test.
+    if (/\.(test|spec)\.[cm]?[jt]s$|\/test\//.test(file) && !file.endsWith('.tmpl'))
       problems.push(`test file shipped: ${file}`);
   }
   if (manifest.sideEffects !== false)

@@ -1,2 +1,2 @@
-// The build every operator shares (one self-contained dist/main.js and dist/manifests.js).
-export { default } from '../../tsup.operator.js';
+// The settings every operator shares (tsup.operator.ts at the repository root).
+export { operatorBundleConfig as default } from '../../tsup.operator.js';

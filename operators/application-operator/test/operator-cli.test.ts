@@ -16,11 +16,11 @@ import {
   ensureLocalCertificates,
   installCrds,
   localWebhookHosts,
+  operatorVerbs,
   readOperatorProject,
   setManagerImage,
   undeploy,
   uninstallCrds,
-  verbs,
 } from '@ops/operator-cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -385,8 +385,8 @@ describe('package.json verbs', () => {
     const manifest = JSON.parse(await readFile(join(operatorRoot, 'package.json'), 'utf8'));
     const scripts = manifest.scripts;
     expect(manifest.devDependencies['@ops/operator-cli']).toBe('workspace:*');
-    // Every verb of the CLI, each through a script of the same name.
-    for (const { name: verb } of verbs) {
+    // Every operator verb of the CLI, each through a script of the same name.
+    for (const { name: verb } of operatorVerbs) {
       expect(scripts[verb], verb).toMatch(new RegExp(`(^|&& )ops-operator ${verb}$`));
     }
     // Verbs that use the generated YAML regenerate it first, as kubebuilder's Makefile.

@@ -10,10 +10,11 @@ export {
   toYamlStream,
 } from './kubectl.js';
 export { ensureLocalCertificates, localWebhookHosts } from './local-certificates.js';
-export { type MainIo, main, usage, verbs } from './main.js';
+export { type MainIo, main, operatorVerbs, usage, verbs } from './main.js';
 export { setManagerImage } from './manager-image.js';
 export {
   findOperatorRoot,
+  findUpwards,
   loadOperatorProject,
   type OperatorProject,
   type OperatorWebhooks,
@@ -23,6 +24,28 @@ export {
   webhookServiceDnsNames,
 } from './operator-project.js';
 export { type RunCommandOptions, runCommand } from './run-command.js';
+export {
+  camelCase,
+  kebabCase,
+  maxOperatorNameLength,
+  type OperatorSpec,
+  type OperatorSpecInput,
+  operatorSpec,
+  pluralize,
+} from './scaffold/operator-spec.js';
+export {
+  fillPlaceholders,
+  placeholderValues,
+  renderTemplates,
+  type TemplateFile,
+  templatesDirectory,
+} from './scaffold/operator-templates.js';
+export {
+  findWorkspaceRoot,
+  type WorkspacePackage,
+  workspacePackages,
+  workspaceVersion,
+} from './scaffold/workspace-versions.js';
 export {
   type CertificateSet,
   certificatesUsable,
@@ -42,6 +65,13 @@ export {
   dockerBuildx,
 } from './verbs/docker.js';
 export { buildOperator, generateOperatorManifests, manifestModule } from './verbs/manifests.js';
+export {
+  newVerb,
+  pnpmCommand,
+  type ScaffoldOptions,
+  type ScaffoldResult,
+  scaffoldOperator,
+} from './verbs/new.js';
 export { type RunLocallyOptions, requireBundle, runLocally } from './verbs/run.js';
 export {
   localWebhookObjects,

@@ -2,13 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { capture, copyFixture, emptyDirectory, removeCopies } from '../test/fixture-operator.js';
-import { main, usage, verbs } from './main.js';
+import { main, operatorVerbs, usage, verbs } from './main.js';
 
 afterAll(removeCopies);
 
 describe('help', () => {
   it('lists the kubebuilder verbs, and shows a verb help with its usage line', async () => {
     expect(verbs.map((verb) => verb.name)).toEqual([
+      'new',
       'manifests',
       'install-crds',
       'uninstall-crds',
@@ -21,6 +22,9 @@ describe('help', () => {
       'docker-build',
       'docker-buildx',
     ]);
+    expect(operatorVerbs.map((verb) => verb.name)).toEqual(
+      verbs.map((verb) => verb.name).filter((name) => name !== 'new'),
+    );
     const top = capture();
     expect(await main(['--help'], top.io)).toBe(0);
     expect(top.output.stdout).toBe(`${usage}\n`);

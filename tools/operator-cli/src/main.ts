@@ -11,12 +11,17 @@ import { installCrdsVerb, uninstallCrdsVerb } from './verbs/crds.js';
 import { deployVerb, undeployVerb } from './verbs/deploy.js';
 import { dockerBuildVerb, dockerBuildxVerb } from './verbs/docker.js';
 import { manifestsVerb } from './verbs/manifests.js';
+import { newVerb } from './verbs/new.js';
 import { runVerb } from './verbs/run.js';
 import { webhookCertsVerb } from './verbs/webhook-certs.js';
 import { webhookLocalVerb } from './verbs/webhook-local.js';
 
-/** Every verb, in the order `--help` lists them (kubebuilder's Makefile order). */
+/**
+ * Every verb, in the order `--help` lists them: `new` (kubebuilder's init + create api), then
+ * kubebuilder's Makefile order.
+ */
 export const verbs: readonly Verb[] = [
+  newVerb,
   manifestsVerb,
   installCrdsVerb,
   uninstallCrdsVerb,
@@ -29,6 +34,9 @@ export const verbs: readonly Verb[] = [
   dockerBuildVerb,
   dockerBuildxVerb,
 ];
+
+/** The verbs an operator's package.json scripts call: all but the workspace ones (`new`). */
+export const operatorVerbs: readonly Verb[] = verbs.filter((verb) => !verb.workspace);
 
 /** Where {@link main} starts and writes. */
 export interface MainIo {

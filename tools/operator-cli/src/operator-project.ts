@@ -210,7 +210,10 @@ function readYaml(root: string, file: string): unknown {
 }
 
 /** The first directory from `start` upwards (itself included) for which `test` holds. */
-function findUpwards(start: string, test: (directory: string) => boolean): string | undefined {
+export function findUpwards(
+  start: string,
+  test: (directory: string) => boolean,
+): string | undefined {
   let current = resolve(start);
   for (;;) {
     if (test(current)) return current;

@@ -24,6 +24,11 @@ export interface Verb {
   name: string;
   /** One line, shown in `ops-operator --help`. */
   summary: string;
+  /**
+   * True for a verb that runs in a workspace rather than in an operator (`new`): it is not
+   * one of an operator's package.json scripts.
+   */
+  workspace?: boolean;
   /** The verb's full help (`ops-operator <verb> --help`), starting with its usage line. */
   help: string;
   /**

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { operatorBundle } from '../../../tsup.operator.js';
+import { operatorBundleConfig } from '../../../tsup.operator.js';
 
 const repositoryRoot = join(import.meta.dirname, '..', '..', '..');
 const pinned = readFileSync(join(repositoryRoot, '.node-version'), 'utf8').trim();
@@ -20,7 +20,7 @@ describe('operator images', () => {
   });
 
   it(`the shared bundle targets Node.js ${major}, the pinned major`, () => {
-    expect(operatorBundle.target).toBe(`node${major}`);
+    expect(operatorBundleConfig.target).toBe(`node${major}`);
   });
 
   it.each(operators)(

@@ -37,7 +37,8 @@ export function requireBundle(project: OperatorProject): string {
  * has `--webhook-cert-dir` or `--disable-webhooks` (or the operator has no webhooks), a CA
  * and a serving certificate for localhost, 127.0.0.1, ::1 and the webhook Service's DNS
  * names are made sure of in `certDir` (generated once, renewed near expiry) and passed as
- * `--webhook-cert-dir`. SIGINT and SIGTERM sent to this process are passed on.
+ * `--webhook-cert-dir`. An operator without webhooks (no config/webhook/manifests.yaml) gets
+ * `--disable-webhooks`. SIGINT and SIGTERM sent to this process are passed on.
  *
  * @returns the child and a promise of its exit status (128 when killed by a signal).
  * @throws {OperatorCliError} when the bundle is missing.
@@ -65,6 +66,9 @@ export async function runLocally(
       'to have the cluster call these webhooks: ops-operator webhook-local --host-ip <ip of this machine>',
     );
     args.push('--webhook-cert-dir', certs.dir);
+  } else if (project.webhooks === undefined && !argv.includes('--disable-webhooks')) {
+    // No webhook server to serve: without the flag it would wait for a certificate.
+    args.push('--disable-webhooks');
   }
   args.push(...argv);
   const child = spawn(process.execPath, args, {
@@ -97,7 +101,8 @@ kubebuilder's make run; Ctrl-C stops it cleanly. Every argument goes to the oper
 Its webhook server needs a serving certificate: unless you pass --webhook-cert-dir or
 --disable-webhooks, a CA and a certificate for localhost, 127.0.0.1, ::1 and the webhook
 Service's DNS names are generated into .cache/k8s-webhook-server/serving-certs (once;
-renewed near expiry). To have the cluster call this process: ops-operator webhook-local.`,
+renewed near expiry). To have the cluster call this process: ops-operator webhook-local.
+An operator without webhooks (no config/webhook/manifests.yaml) runs with --disable-webhooks.`,
   async run(argv, context) {
     const operatorArgs = argv[0] === '--' ? argv.slice(1) : argv;
     const { exited } = await runLocally(context.project(), {

@@ -1,0 +1,118 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { operatorSpec } from './operator-spec.js';
+import { fillPlaceholders, renderTemplates } from './operator-templates.js';
+
+const versions: Record<string, string> = {
+  '@sinclair/typebox': '1.2.3',
+  '@types/node': '24.0.0',
+  pino: '9.9.9',
+  tsup: '8.8.8',
+  typescript: '6.6.6',
+  vitest: '5.5.5',
+  yaml: '2.2.2',
+};
+const versionOf = (dependency: string) => {
+  const version = versions[dependency];
+  if (version === undefined) throw new Error(`no version of ${dependency}`);
+  return version;
+};
+
+describe('renderTemplates', () => {
+  const spec = operatorSpec({
+    name: 'backup-operator',
+    group: 'storage.example.org',
+    version: 'v1beta1',
+    kind: 'BackupPolicy',
+    cluster: true,
+  });
+  const files = renderTemplates('operator', spec, versionOf);
+  const file = (path: string) => {
+    const found = files.find((candidate) => candidate.path === path);
+    if (found === undefined)
+      throw new Error(`no ${path} in ${files.map((f) => f.path).join(', ')}`);
+    return found.content;
+  };
+
+  it('names the files after the spec and leaves no placeholder', () => {
+    expect(files.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'src/api/v1beta1/backup-policy.ts',
+        'src/controller/backup-policy.ts',
+        'test/backup-policy.e2e.test.ts',
+        'config/samples/storage_v1beta1_backuppolicy.yaml',
+        'config/rbac/backuppolicy_editor_role.yaml',
+        'Dockerfile',
+        'README.md',
+      ]),
+    );
+    for (const { path, content } of files) {
+      expect(`${path}\n${content}`).not.toMatch(/\{\{|\}\}/);
+    }
+  });
+
+  it('writes a cluster-scoped API and a sample without a namespace', () => {
+    expect(file('src/api/v1beta1/backup-policy.ts')).toContain("scope: 'Cluster',");
+    expect(file('src/api/v1beta1/backup-policy.ts')).toContain("plural: 'backuppolicies',");
+    const sample = YAML.parse(file('config/samples/storage_v1beta1_backuppolicy.yaml'));
+    expect(sample).toMatchObject({
+      apiVersion: 'storage.example.org/v1beta1',
+      kind: 'BackupPolicy',
+      metadata: { name: 'backuppolicy-sample' },
+    });
+    expect(sample.metadata.namespace).toBeUndefined();
+  });
+
+  it('puts a namespace into the sample of a namespaced kind', () => {
+    const namespaced = renderTemplates('operator', { ...spec, scope: 'Namespaced' }, versionOf);
+    const sample = namespaced.find((f) => f.path.startsWith('config/samples/storage_'));
+    expect(YAML.parse(sample?.content ?? '').metadata.namespace).toBe('default');
+  });
+
+  it('takes every dependency version from versionOf, and depends on workspace packages', () => {
+    const manifest = JSON.parse(file('package.json'));
+    expect(manifest.name).toBe('backup-operator');
+    expect(manifest.dependencies).toEqual({
+      '@ops/core': 'workspace:*',
+      '@sinclair/typebox': '1.2.3',
+    });
+    expect(manifest.devDependencies).toMatchObject({
+      tsup: '8.8.8',
+      vitest: '5.5.5',
+      yaml: '2.2.2',
+    });
+  });
+
+  it("writes the image workflow with the operator's path filters and tag prefix", () => {
+    const [workflow] = renderTemplates('workspace', spec, versionOf);
+    expect(workflow?.path).toBe('.github/workflows/backup-operator.yml');
+    const parsed = YAML.parse(workflow?.content ?? '');
+    expect(parsed.on.pull_request.paths).toContain('operators/backup-operator/**');
+    expect(parsed.on.push.tags).toEqual(['backup-operator-v*']);
+    expect(parsed.jobs.image.with).toEqual({
+      operator: 'backup-operator',
+      'tag-prefix': 'backup-operator-v',
+    });
+  });
+
+  it('refuses a template with a placeholder it does not know', async () => {
+    expect(() => fillPlaceholders('a {{nope}} b', {}, versionOf, 'x.tmpl')).toThrow(
+      'x.tmpl: unknown placeholder {{nope}}',
+    );
+    const directory = await mkdtemp(join(tmpdir(), 'ops-templates-'));
+    try {
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(join(directory, 'broken'));
+      await writeFile(join(directory, 'broken', 'a.txt.tmpl'), '{{kind}} {{kindd}}');
+      expect(() => renderTemplates('broken', spec, versionOf, directory)).toThrow(
+        `${join('broken', 'a.txt.tmpl')}: unknown placeholder {{kindd}}`,
+      );
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
