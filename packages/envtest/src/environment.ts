@@ -36,7 +36,7 @@ export interface EnvironmentOptions {
    * - `binaries`: real etcd + kube-apiserver from `binaryAssetsDirectory`, `KUBEBUILDER_ASSETS`
    *   or the project's cache (built with Go when absent; a ControlPlaneAssetsError
    *   says what to install when it cannot be);
-   * - `auto` (default): the environment variable `OPS_ENVTEST_CONTROL_PLANE` (`local` or
+   * - `auto` (default; `binaries` when `binaryAssetsDirectory` is given): the environment variable `OPS_ENVTEST_CONTROL_PLANE` (`local` or
    *   `binaries`) when set, else `binaries` when `KUBEBUILDER_ASSETS` is set (as
    *   controller-runtime's envtest), else `local`.
    */
@@ -98,7 +98,9 @@ export class Environment {
   /** Starts a control plane and installs the CRDs the options name. */
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const timeoutMs = options.timeoutMs ?? 60_000;
-    const plane = resolveControlPlane(options.controlPlane);
+    const plane = resolveControlPlane(
+      options.controlPlane ?? (options.binaryAssetsDirectory ? 'binaries' : 'auto'),
+    );
     const crds = [
       ...(options.crds ?? []),
       ...(await loadManifests(options.crdDirectoryPaths ?? [], {
