@@ -13,6 +13,8 @@ export default defineConfig({
     ...(binaries
       ? {
           include: ['test/conformance/**/*.test.ts', 'test/binaries/**/*.test.ts'],
+          // Builds the binaries when absent before any file starts (no hook waits for Go).
+          globalSetup: ['./test/binaries/global-setup.ts'],
           // Each file starts its own etcd + kube-apiserver: one at a time on 2 cores.
           fileParallelism: false,
           hookTimeout: 120_000,

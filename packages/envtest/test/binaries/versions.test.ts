@@ -11,7 +11,7 @@ const run = promisify(execFile);
 let cluster: TestCluster;
 beforeAll(async () => {
   cluster = await startCluster({ controlPlane: 'binaries' });
-}, 30 * 60_000);
+});
 afterAll(async () => {
   await cluster?.stop();
 });
