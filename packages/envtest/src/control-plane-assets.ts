@@ -354,7 +354,7 @@ export async function ensureControlPlaneAssets(
     log(
       `building ${summary} with Go ${goVersion} into ${directory}` +
         (coldCache
-          ? ' (first build with empty Go caches: about 15 min on 2 cores; later builds reuse them)'
+          ? ' (first build with empty Go caches: 8 to 19 min on 2 cores, as busy as they are; later builds reuse them)'
           : ''),
     );
     const buildDate = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
