@@ -109,7 +109,14 @@ export async function startBinaryControlPlane(
   const dir = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
   const logs: string[] = [];
   const children: ChildProcess[] = [];
+  // A test process that ends without stop() (a failed hook) takes etcd and kube-apiserver
+  // with it rather than leaving them running.
+  const killOnExit = () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.removeListener('exit', killOnExit);
     for (const child of children.reverse()) {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
