@@ -14,9 +14,17 @@ export const sharedConfig = defineConfig({
     hookTimeout: 30_000,
     // The JSON report feeds scripts/test-summary.mjs, which prints the repository's total per
     // Node.js version (the test command runs the published packages on two).
+    // A run on the real control plane (OPS_ENVTEST_CONTROL_PLANE=binaries) reports apart.
     reporters: [
       'default',
-      ['json', { outputFile: `test-results/vitest-node${process.versions.node}.json` }],
+      [
+        'json',
+        {
+          outputFile: `test-results/vitest-node${process.versions.node}${
+            process.env.OPS_ENVTEST_CONTROL_PLANE === 'binaries' ? '-binaries' : ''
+          }.json`,
+        },
+      ],
     ],
   },
 });

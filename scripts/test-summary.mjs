@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Adds up the vitest JSON reports every package wrote (test-results/vitest-node<version>.json)
-// and prints one closing line per Node.js version the tests ran on, then the total:
+// Adds up the vitest JSON reports every package wrote (test-results/vitest-node<version>.json,
+// and vitest-node<version>-binaries.json from runs on the real control plane) and prints one
+// closing line per Node.js version (and plane) the tests ran on, then the total:
 // "Tests: N passed, N failed, N skipped". Exits non-zero when a test failed or none passed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -35,7 +36,10 @@ const line = ({ passed, failed, skipped }) =>
   `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 const total = { passed: 0, failed: 0, skipped: 0 };
 for (const [version, counts] of byNode) {
-  console.log(`Tests on Node.js ${version}: ${line(counts)}`);
+  const [node, plane] = version.split('-');
+  console.log(
+    `Tests on Node.js ${node}${plane === 'binaries' ? ' (real etcd + kube-apiserver)' : ''}: ${line(counts)}`,
+  );
   total.passed += counts.passed;
   total.failed += counts.failed;
   total.skipped += counts.skipped;

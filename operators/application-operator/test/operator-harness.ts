@@ -52,6 +52,16 @@ export class OperatorHarness {
       apiServer: { rbac: true },
       crds: [applicationResource.crd() as unknown as KubernetesObject],
     });
+    try {
+      return await OperatorHarness.setUp(env);
+    } catch (error) {
+      // A failed setup stops the control plane it started (on the binaries plane, processes).
+      await env.stop();
+      throw error;
+    }
+  }
+
+  private static async setUp(env: Environment): Promise<OperatorHarness> {
     const admin = new Client({ kubeConfig: env.kubeConfig });
     await admin.create({
       apiVersion: 'v1',

@@ -86,7 +86,8 @@ async function waitHealthy(
  * Starts real `etcd` and `kube-apiserver` from `assetsDir` (as controller-runtime's envtest
  * does with KUBEBUILDER_ASSETS): etcd on free loopback ports with a throwaway data dir, and
  * kube-apiserver with RBAC authorization, a static admin token in `system:masters`, and
- * service-account keys generated for the run. Resolves once `/readyz` answers 200.
+ * service-account keys generated for the run; no endpoint reconciler and no ServiceAccount
+ * admission plugin, as controller-runtime's envtest (there is no kube-controller-manager). Resolves once `/readyz` answers 200.
  *
  * @throws {Error} naming the missing binary, or quoting the process's last log lines when it
  *   exits or stays unhealthy.
@@ -108,7 +109,14 @@ export async function startBinaryControlPlane(
   const dir = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
   const logs: string[] = [];
   const children: ChildProcess[] = [];
+  // A test process that ends without stop() (a failed hook) takes etcd and kube-apiserver
+  // with it rather than leaving them running.
+  const killOnExit = () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.removeListener('exit', killOnExit);
     for (const child of children.reverse()) {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
@@ -181,6 +189,12 @@ export async function startBinaryControlPlane(
           `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
           '--service-account-issuer=https://kubernetes.default.svc',
           '--allow-privileged=true',
+          // No endpoint reconciler: kube-apiserver refuses a loopback advertise address for
+          // the `kubernetes` Service's endpoints, and nothing here routes to them.
+          '--endpoint-reconciler-type=none',
+          // As controller-runtime's envtest: without kube-controller-manager no namespace has
+          // a `default` ServiceAccount, which this plugin would demand of every Pod.
+          '--disable-admission-plugins=ServiceAccount',
         ],
         'kube-apiserver',
         logs,

@@ -6,6 +6,7 @@ import { ApiServer, type ApiServerOptions } from '@ops/apiserver';
 import type { KubernetesObject } from '@ops/core';
 import YAML from 'yaml';
 import { type BinaryControlPlane, startBinaryControlPlane } from './binary-control-plane.js';
+import { ensureControlPlaneAssets } from './control-plane-assets.js';
 import { eventually } from './eventually.js';
 import { kubeRequest } from './kube-request.js';
 import { loadManifests } from './load-manifests.js';
@@ -19,8 +20,9 @@ export interface EnvironmentOptions {
   /** Fail when a CRD path does not exist (default true). */
   errorIfCrdPathMissing?: boolean;
   /**
-   * Directory with `etcd` and `kube-apiserver` binaries; defaults to `KUBEBUILDER_ASSETS`.
-   * Without one, the local in-memory API server runs in-process.
+   * Directory with `etcd` and `kube-apiserver` binaries for the `binaries` plane; defaults to
+   * `KUBEBUILDER_ASSETS`, then to the project's cache (built there with Go when absent: see
+   * {@link ensureControlPlaneAssets}).
    */
   binaryAssetsDirectory?: string;
   /** Options of the local API server (ignored with real binaries). */
@@ -28,17 +30,52 @@ export interface EnvironmentOptions {
   /** Timeout for the control plane to start and for CRDs to be established (default 60 s). */
   timeoutMs?: number;
   /**
-   * `local` forces the in-process API server even when KUBEBUILDER_ASSETS is set: for tests of
-   * what only it can do (fault injection). Default `auto`.
+   * Which control plane to start:
+   * - `local`: the in-process local API server (forced by tests of what only it can do, such
+   *   as fault injection);
+   * - `binaries`: real etcd + kube-apiserver from `binaryAssetsDirectory`, `KUBEBUILDER_ASSETS`
+   *   or the project's cache (built with Go when absent; a ControlPlaneAssetsError
+   *   says what to install when it cannot be);
+   * - `auto` (default; `binaries` when `binaryAssetsDirectory` is given): the environment variable `OPS_ENVTEST_CONTROL_PLANE` (`local` or
+   *   `binaries`) when set, else `binaries` when `KUBEBUILDER_ASSETS` is set (as
+   *   controller-runtime's envtest), else `local`.
    */
-  controlPlane?: 'auto' | 'local';
+  controlPlane?: ControlPlaneKind | 'auto';
+  /** Build progress of the `binaries` plane (default: lines on stderr). */
+  log?: (line: string) => void;
+}
+
+/** The control planes {@link Environment} starts. */
+export type ControlPlaneKind = 'local' | 'binaries';
+
+/** The environment variable that picks the control plane when the option is `auto`. */
+export const controlPlaneVariable = 'OPS_ENVTEST_CONTROL_PLANE';
+
+/**
+ * The plane `controlPlane` (default `auto`) resolves to, as {@link Environment.start} does.
+ *
+ * @throws {Error} when OPS_ENVTEST_CONTROL_PLANE holds something else than `local` or `binaries`.
+ */
+export function resolveControlPlane(
+  controlPlane: ControlPlaneKind | 'auto' = 'auto',
+  env: NodeJS.ProcessEnv = process.env,
+): ControlPlaneKind {
+  if (controlPlane !== 'auto') return controlPlane;
+  const chosen = env[controlPlaneVariable];
+  if (chosen !== undefined && chosen !== '') {
+    if (chosen === 'local' || chosen === 'binaries') return chosen;
+    throw new Error(
+      `${controlPlaneVariable}=${chosen} is not a control plane: use "local" (the in-process API server) or "binaries" (etcd + kube-apiserver), or unset it`,
+    );
+  }
+  return env.KUBEBUILDER_ASSETS ? 'binaries' : 'local';
 }
 
 /**
  * A running control plane for tests, as controller-runtime's envtest gives one: the local
- * in-memory API server in-process by default, or real etcd + kube-apiserver when
- * `KUBEBUILDER_ASSETS` (or `binaryAssetsDirectory`) points at them — so one suite runs
- * against either. Start with {@link Environment.start}; always `stop()` it.
+ * in-memory API server in-process by default, or real etcd + kube-apiserver (`controlPlane:
+ * 'binaries'` or `OPS_ENVTEST_CONTROL_PLANE=binaries`, or `KUBEBUILDER_ASSETS` set) — so one
+ * suite runs against either. Start with {@link Environment.start}; always `stop()` it.
  *
  * The admin user (`system:masters`) is in {@link kubeConfig} and in the file at
  * {@link kubeconfigPath}.
@@ -46,7 +83,7 @@ export interface EnvironmentOptions {
 export class Environment {
   private constructor(
     /** `local` (in-process API server) or `binaries` (etcd + kube-apiserver). */
-    readonly kind: 'local' | 'binaries',
+    readonly kind: ControlPlaneKind,
     /** The admin kubeconfig, YAML. */
     readonly kubeconfig: string,
     /** The same kubeconfig, written to a file (for kubectl and child processes). */
@@ -61,10 +98,9 @@ export class Environment {
   /** Starts a control plane and installs the CRDs the options name. */
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const timeoutMs = options.timeoutMs ?? 60_000;
-    const assets =
-      options.controlPlane === 'local'
-        ? undefined
-        : (options.binaryAssetsDirectory ?? process.env.KUBEBUILDER_ASSETS);
+    const plane = resolveControlPlane(
+      options.controlPlane ?? (options.binaryAssetsDirectory ? 'binaries' : 'auto'),
+    );
     const crds = [
       ...(options.crds ?? []),
       ...(await loadManifests(options.crdDirectoryPaths ?? [], {
@@ -74,7 +110,11 @@ export class Environment {
     const directory = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
     const kubeconfigPath = join(directory, 'kubeconfig');
     let environment: Environment;
-    if (assets) {
+    if (plane === 'binaries') {
+      const assets =
+        options.binaryAssetsDirectory ??
+        (process.env.KUBEBUILDER_ASSETS ||
+          (await ensureControlPlaneAssets(options.log ? { log: options.log } : {})).directory);
       const binaries = await startBinaryControlPlane(assets, { timeoutMs });
       environment = new Environment(
         'binaries',

@@ -159,7 +159,13 @@ export class ResourceService {
       if (field === 'metadata.name' || (field === 'metadata.namespace' && type.namespaced))
         continue;
       if (type.selectableFields.includes(field)) continue;
-      throw StatusError.badRequest(`field label not supported: ${field}`);
+      // Kinds with only the metadata fields answer as apimachinery's default conversion does;
+      // kinds with their own (Pods, Events, ...) as their conversion functions.
+      throw StatusError.badRequest(
+        type.selectableFields.length === 0
+          ? `"${field}" is not a known field selector: only "metadata.name", "metadata.namespace"`
+          : `field label not supported: ${field}`,
+      );
     }
   }
 
@@ -480,9 +486,9 @@ export class ResourceService {
     const uid = stored.object.metadata?.uid ?? '';
     if (preconditions.uid && preconditions.uid !== uid) {
       throw StatusError.conflict(
-        type,
+        { group: type.group, resource: type.kind, kind: type.kind },
         name,
-        `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${uid}`,
+        `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
       );
     }
     if (
@@ -490,9 +496,9 @@ export class ResourceService {
       preconditions.resourceVersion !== String(stored.resourceVersion)
     ) {
       throw StatusError.conflict(
-        type,
+        { group: type.group, resource: type.kind, kind: type.kind },
         name,
-        `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${stored.resourceVersion}`,
+        `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${stored.resourceVersion}). The object might have been modified`,
       );
     }
     const policy =

@@ -146,13 +146,14 @@ function cell(column: PrinterColumn, object: Json, now: number, builtin: boolean
   return raw;
 }
 
-/** The columns a resource prints: Name, then its own; custom resources add Age when none is a date. */
+/**
+ * The columns a resource prints: Name, then its own. A custom resource without
+ * additionalPrinterColumns prints Age, as kube-apiserver's default table convertor; with them,
+ * only those (an Age column is the CRD's to declare).
+ */
 function columnsOf(type: ResourceType): PrinterColumn[] {
   const columns = [...type.printerColumns];
-  if (
-    type.custom &&
-    !columns.some((c) => c.type === 'date' && c.jsonPath === '.metadata.creationTimestamp')
-  ) {
+  if (type.custom && columns.length === 0) {
     columns.push({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' });
   }
   return columns;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../src/index.js';
 import { startCluster, type TestCluster } from '../cluster.js';
+import { conformanceIt } from '../known-differences.js';
 import { applicationCrd } from './application-crd.js';
 
 let cluster: TestCluster;
@@ -13,22 +15,51 @@ afterAll(async () => {
 const base = '/apis/core.crd.lixueduan.com/v1/namespaces/default/applications';
 
 describe('custom resources', () => {
-  it('serves a CRD the moment it is created, discovery included', async () => {
+  // kube-apiserver establishes a CRD after answering its create (its establishing controller),
+  // so clients wait for the Established condition before they use the resource.
+  let createdCrd: any;
+  it('serves a CRD once it is Established, discovery included', async () => {
     const created = await cluster.request(
       'POST',
       '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
       applicationCrd,
     );
     expect(created.status).toBe(201);
-    expect(created.body.status.conditions.find((c: any) => c.type === 'Established')?.status).toBe(
-      'True',
+    createdCrd = created.body;
+    await eventually(async () => {
+      const crd = await cluster.request(
+        'GET',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/applications.core.crd.lixueduan.com',
+      );
+      return crd.body.status?.conditions?.some(
+        (c: any) => c.type === 'Established' && c.status === 'True',
+      );
+    });
+    await eventually(async () => {
+      const groups = (await cluster.request('GET', '/apis')).body.groups.map((g: any) => g.name);
+      expect(groups).toContain('core.crd.lixueduan.com');
+      const resources = (await cluster.request('GET', '/apis/core.crd.lixueduan.com/v1')).body
+        .resources;
+      expect(resources.map((r: any) => r.name)).toEqual(['applications', 'applications/status']);
+      expect((await cluster.request('GET', base)).body.kind).toBe('ApplicationList');
+    });
+  });
+
+  conformanceIt('answers the create of a CRD before establishing it', async () => {
+    expect(createdCrd.metadata.name).toBe('applications.core.crd.lixueduan.com');
+    expect(createdCrd.status?.conditions ?? []).not.toContainEqual(
+      expect.objectContaining({ type: 'Established' }),
     );
-    const groups = (await cluster.request('GET', '/apis')).body.groups.map((g: any) => g.name);
-    expect(groups).toContain('core.crd.lixueduan.com');
-    const resources = (await cluster.request('GET', '/apis/core.crd.lixueduan.com/v1')).body
-      .resources;
-    expect(resources.map((r: any) => r.name)).toEqual(['applications', 'applications/status']);
-    expect((await cluster.request('GET', base)).body.kind).toBe('ApplicationList');
+  });
+
+  conformanceIt('rejects a custom resource without apiVersion and kind', async () => {
+    const bare = await cluster.request('POST', base, {
+      metadata: { name: 'bare' },
+      spec: { image: 'x' },
+    });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+    expect(bare.body.message).toContain("Object 'Kind' is missing in");
   });
 
   it('defaults, prunes unknown fields with a warning, and validates against the schema', async () => {
@@ -42,12 +73,16 @@ describe('custom resources', () => {
     expect(created.body.spec).toEqual({ enabled: true, image: 'nginx:1.22' });
     expect(created.headers.get('warning')).toBe('299 - "unknown field \\"spec.extra\\""');
     const strict = await cluster.request('POST', `${base}?fieldValidation=Strict`, {
+      apiVersion: 'core.crd.lixueduan.com/v1',
+      kind: 'Application',
       metadata: { name: 'strict' },
       spec: { image: 'x', extra: 1 },
     });
     expect(strict.status).toBe(400);
     expect(strict.body.message).toContain('unknown field "spec.extra"');
     const missing = await cluster.request('POST', base, {
+      apiVersion: 'core.crd.lixueduan.com/v1',
+      kind: 'Application',
       metadata: { name: 'bad' },
       spec: { enabled: 'yes' },
     });
@@ -56,6 +91,8 @@ describe('custom resources', () => {
     const fields = missing.body.details.causes.map((c: any) => c.field);
     expect(fields).toEqual(expect.arrayContaining(['spec.image', 'spec.enabled']));
     const range = await cluster.request('POST', base, {
+      apiVersion: 'core.crd.lixueduan.com/v1',
+      kind: 'Application',
       metadata: { name: 'range' },
       spec: { image: 'x', replicas: 11 },
     });
@@ -101,7 +138,6 @@ describe('custom resources', () => {
       'Name',
       'Image',
       'Ready',
-      'Age',
     ]);
     expect(table.body.rows[0].cells.slice(0, 3)).toEqual(['demo', 'nginx:1.23', true]);
   });
@@ -125,9 +161,13 @@ describe('custom resources', () => {
         )
       ).status,
     ).toBe(200);
-    expect((await cluster.request('GET', base)).status).toBe(404);
-    expect(
-      (await cluster.request('GET', '/apis')).body.groups.map((g: any) => g.name),
-    ).not.toContain('core.crd.lixueduan.com');
+    // kube-apiserver deletes the CRD's objects first (the customresourcecleanup finalizer),
+    // then stops serving it.
+    await eventually(async () => {
+      expect((await cluster.request('GET', base)).status).toBe(404);
+      expect(
+        (await cluster.request('GET', '/apis')).body.groups.map((g: any) => g.name),
+      ).not.toContain('core.crd.lixueduan.com');
+    });
   });
 });

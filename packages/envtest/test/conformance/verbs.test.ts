@@ -207,7 +207,12 @@ describe('create, get, update, delete', () => {
     const updated = await cluster.request(
       'PUT',
       '/apis/apps/v1/namespaces/default/deployments/web/scale',
-      { spec: { replicas: 4 } },
+      {
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: { replicas: 4 },
+      },
     );
     expect(updated.body.spec.replicas).toBe(4);
   });
@@ -261,8 +266,8 @@ describe('create, get, update, delete', () => {
       preconditions: { uid: 'not-it' },
     });
     expect(wrong.body).toMatchObject({ code: 409, reason: 'Conflict' });
-    expect(wrong.body.message).toContain(
-      `Precondition failed: UID in precondition: not-it, UID in object meta: ${created.metadata.uid}`,
+    expect(wrong.body.message).toBe(
+      `Operation cannot be fulfilled on ConfigMap "pre": the UID in the precondition (not-it) does not match the UID in record (${created.metadata.uid}). The object might have been deleted and then recreated`,
     );
     const dry = await cluster.request(
       'DELETE',
@@ -320,7 +325,10 @@ describe('lists', () => {
       'GET',
       '/api/v1/namespaces/lists/configmaps?fieldSelector=data.a%3Db',
     );
-    expect(bad.body).toMatchObject({ code: 400, message: 'field label not supported: data.a' });
+    expect(bad.body).toMatchObject({
+      code: 400,
+      message: '"data.a" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    });
     const badLabels = await cluster.request(
       'GET',
       '/api/v1/namespaces/lists/configmaps?labelSelector=a%20in%20b',

@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/cli.ts'],
+  format: ['esm'],
+  target: 'node22',
+  dts: false,
+  sourcemap: true,
+  clean: true,
+  splitting: false,
+});
