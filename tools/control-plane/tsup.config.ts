@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBundle } from '../../tsup.package.js';
 
-export default defineConfig({
-  entry: ['src/cli.ts'],
-  format: ['esm'],
-  target: 'node22',
-  dts: false,
-  sourcemap: true,
-  clean: true,
-  splitting: false,
-});
+export default packageBundle(['src/cli.ts'], { dts: false });

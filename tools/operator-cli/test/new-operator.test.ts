@@ -91,6 +91,7 @@ beforeAll(async () => {
     'tsconfig.base.json',
     'vitest.shared.ts',
     'tsup.operator.ts',
+    'tsup.package.ts',
     'turbo.json',
     'biome.json',
     '.gitignore',
