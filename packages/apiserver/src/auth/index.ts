@@ -44,6 +44,7 @@ export {
   type SelfSubjectRulesReview,
   type SubjectRulesReviewStatus,
 } from './rules-review.js';
+export { evaluateSelfSubjectReview, type SelfSubjectReview } from './self-subject-review.js';
 export {
   authenticatedGroup,
   isServiceAccountUsername,

@@ -317,6 +317,14 @@ const specs: BuiltinSpec[] = [
     columns: [{ name: 'Webhooks', type: 'integer', jsonPath: '@webhooksCount' }, age],
   },
   {
+    group: 'authentication.k8s.io',
+    version: 'v1',
+    kind: 'SelfSubjectReview',
+    plural: 'selfsubjectreviews',
+    namespaced: false,
+    verbs: ['create'],
+  },
+  {
     group: 'authorization.k8s.io',
     version: 'v1',
     kind: 'SelfSubjectAccessReview',
@@ -365,6 +373,7 @@ export function builtinResources(): ResourceType[] {
 
 /** Resources that are computed per request and never stored (the access reviews). */
 export const virtualResources = new Set([
+  'authentication.k8s.io/selfsubjectreviews',
   'authorization.k8s.io/selfsubjectaccessreviews',
   'authorization.k8s.io/selfsubjectrulesreviews',
   'authorization.k8s.io/subjectaccessreviews',

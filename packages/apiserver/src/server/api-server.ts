@@ -10,6 +10,7 @@ import { StatusError } from '../api/status-error.js';
 import {
   authorize,
   evaluateSelfSubjectAccessReview,
+  evaluateSelfSubjectReview,
   evaluateSelfSubjectRulesReview,
   evaluateSubjectAccessReview,
   forbiddenError,
@@ -626,6 +627,8 @@ export class ApiServer {
   }
 
   private review(type: ResourceType, body: unknown, user: UserInfo): Json {
+    if (type.plural === 'selfsubjectreviews')
+      return evaluateSelfSubjectReview(user) as unknown as Json;
     const review = isObject(body) ? body : {};
     const policy = this.rbacEnabled ? this.policy() : undefined;
     const everything = {

@@ -1,0 +1,29 @@
+import type { UserInfo } from './user-info.js';
+
+/** A SelfSubjectReview (authentication.k8s.io/v1) as the server answers it. */
+export interface SelfSubjectReview {
+  apiVersion: 'authentication.k8s.io/v1';
+  kind: 'SelfSubjectReview';
+  metadata: { creationTimestamp: null };
+  status: { userInfo: { username: string; uid?: string; groups: string[] } };
+}
+
+/**
+ * Answers a SelfSubjectReview (`kubectl auth whoami`) as kube-apiserver does: whatever the
+ * request holds, the status is the user the request authenticated as — its name, uid when it
+ * has one, and its groups in order. Never stored; needs no rule beyond `system:basic-user`.
+ */
+export function evaluateSelfSubjectReview(user: UserInfo): SelfSubjectReview {
+  return {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'SelfSubjectReview',
+    metadata: { creationTimestamp: null },
+    status: {
+      userInfo: {
+        username: user.name,
+        ...(user.uid === undefined ? {} : { uid: user.uid }),
+        groups: [...user.groups],
+      },
+    },
+  };
+}
