@@ -35,6 +35,23 @@ describe('certificate authority', () => {
     expect(validity(serving.cert).notAfter).toBe(now + 30_000);
   });
 
+  it('makes IP addresses IP SANs of a serving certificate', async () => {
+    const now = Date.now();
+    const ca = await createCertificateAuthority('test-ca', now, 30_000);
+    const serving = await issueServingCertificate(
+      ca,
+      ['svc.ns.svc', '127.0.0.1', '::1'],
+      now,
+      now + 30_000,
+    );
+    const x509 = new X509Certificate(serving.cert);
+    expect(x509.subjectAltName).toBe(
+      'DNS:svc.ns.svc, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1',
+    );
+    expect(x509.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(x509.checkHost('svc.ns.svc')).toBe('svc.ns.svc');
+  });
+
   it('splits a PEM bundle into its certificates', async () => {
     const now = Date.now();
     const [a, b] = await Promise.all([

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
 import { generate } from 'selfsigned';
 
 /**
@@ -42,18 +43,18 @@ export async function createCertificateAuthority(
 }
 
 /**
- * Makes a TLS server certificate for `dnsNames` (the first is the common name), signed by
- * `ca`, valid from {@link clockSkewMs} before `now` until `notAfter` (never past the CA's
- * own end).
+ * Makes a TLS server certificate for `hosts` (DNS names, and IP addresses as IP SANs; the
+ * first is the common name), signed by `ca`, valid from {@link clockSkewMs} before `now`
+ * until `notAfter` (never past the CA's own end).
  */
 export async function issueServingCertificate(
   ca: KeyPair,
-  dnsNames: readonly string[],
+  hosts: readonly string[],
   now: number,
   notAfter: number,
 ): Promise<KeyPair> {
   const caEnd = Date.parse(new X509Certificate(ca.cert).validTo);
-  const serving = await generate([{ name: 'commonName', value: dnsNames[0] ?? 'localhost' }], {
+  const serving = await generate([{ name: 'commonName', value: hosts[0] ?? 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
     notBeforeDate: new Date(now - clockSkewMs),
@@ -63,7 +64,12 @@ export async function issueServingCertificate(
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: dnsNames.map((value) => ({ type: 2 as const, value })) },
+      {
+        name: 'subjectAltName',
+        altNames: hosts.map((host) =>
+          isIP(host) === 0 ? { type: 2 as const, value: host } : { type: 7 as const, ip: host },
+        ),
+      },
     ],
   });
   return { cert: pemBlock(serving.cert), key: pemBlock(serving.private) };

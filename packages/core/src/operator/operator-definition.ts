@@ -29,7 +29,7 @@ export interface OperatorDefinition {
   /** Settings of `--webhook-cert-mode=self-managed`. */
   selfManagedCertificates?: Pick<
     SelfManagedCertificateOptions,
-    'caLifetimeMs' | 'certificateLifetimeMs' | 'checkIntervalMs'
+    'caLifetimeMs' | 'certificateLifetimeMs' | 'checkIntervalMs' | 'extraHosts'
   > & {
     /** CRDs (by name) whose conversion webhook gets the CA bundle too. */
     customResourceDefinitions?: readonly string[];

@@ -182,6 +182,28 @@ function trustedBy(cert: string, bundle: string): boolean {
 }
 
 describe('SelfManagedCertificates', () => {
+  it('adds extra hosts (IP addresses as IP SANs) and replaces a stored certificate without them', async () => {
+    const context = await setup();
+    const clock = { now: Date.now() };
+    const plain = await replica(context, clock);
+    await plain.certificates.provision();
+    const before = await secretOf(context);
+
+    const byUrl = await replica(context, clock, { extraHosts: ['127.0.0.1', 'localhost'] });
+    expect(byUrl.certificates.hosts.slice(2)).toEqual(['127.0.0.1', 'localhost']);
+    expect(byUrl.certificates.dnsNames.slice(2)).toEqual(['localhost']);
+    await byUrl.certificates.provision();
+    const after = await secretOf(context);
+    expect(after.cert).not.toBe(before.cert);
+    expect(after.bundle).toEqual(before.bundle);
+    const serving = new X509Certificate(after.cert);
+    expect(serving.subjectAltName).toBe(
+      `DNS:${context.names.service}.${context.namespace}.svc, DNS:${context.names.service}.${context.namespace}.svc.cluster.local, IP Address:127.0.0.1, DNS:localhost`,
+    );
+    expect(serving.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(await byUrl.served()).toEqual({ cert: after.cert, key: after.key });
+  });
+
   it('makes a CA and a serving certificate, injects the CA into every webhook, and serves the pair', async () => {
     const context = await setup();
     const clock = { now: Date.now() };

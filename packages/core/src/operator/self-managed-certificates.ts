@@ -1,5 +1,6 @@
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error-helpers.js';
@@ -45,6 +46,12 @@ export interface SelfManagedCertificateOptions {
   certificateLifetimeMs?: number;
   /** How often the Secret and configurations are checked. Default: a twentieth of the serving lifetime, at most 10 minutes. */
   checkIntervalMs?: number;
+  /**
+   * More hosts the serving certificate is valid for, besides the Service's names: DNS names,
+   * or IP addresses (IP SANs) such as `127.0.0.1` when an API server on the same machine calls
+   * the webhooks by URL (a test's control plane). A stored certificate without them is replaced.
+   */
+  extraHosts?: readonly string[];
   /** Called after a new serving pair was written to `certDir`. */
   onServingCertificate?: () => Promise<void>;
   /** The clock, in ms since the epoch. Default `Date.now`. */
@@ -101,7 +108,7 @@ export class SelfManagedCertificates {
   readonly #options: SelfManagedCertificateOptions;
   readonly #log: Logger;
   readonly #now: () => number;
-  readonly #dnsNames: string[];
+  readonly #hosts: string[];
   readonly #targets: InjectionTarget[];
   #served: string | undefined;
   /** The Secret version at which a target's newer, unknown CA last sent this replica to re-read. */
@@ -112,16 +119,22 @@ export class SelfManagedCertificates {
     this.#log = options.logger;
     this.#now = options.now ?? Date.now;
     const { service } = options.names;
-    this.#dnsNames = [
+    this.#hosts = [
       `${service}.${options.namespace}.svc`,
       `${service}.${options.namespace}.svc.cluster.local`,
+      ...(options.extraHosts ?? []),
     ];
     this.#targets = injectionTargets(options.names);
   }
 
-  /** The DNS names of the serving certificate. */
+  /** The DNS names of the serving certificate: the Service's, then those of `extraHosts`. */
   get dnsNames(): readonly string[] {
-    return this.#dnsNames;
+    return this.#hosts.filter((host) => isIP(host) === 0);
+  }
+
+  /** Every host of the serving certificate: the Service's DNS names, then `extraHosts`. */
+  get hosts(): readonly string[] {
+    return this.#hosts;
   }
 
   /** How often {@link run} checks. */
@@ -202,7 +215,7 @@ export class SelfManagedCertificates {
     if (serving === undefined || !this.#servingUsable(serving, signer, now)) {
       const pair = await issueServingCertificate(
         { cert: signer, key: stored.caKey },
-        this.#dnsNames,
+        this.#hosts,
         now,
         now + (this.#options.certificateLifetimeMs ?? year),
       );
@@ -223,7 +236,9 @@ export class SelfManagedCertificates {
       return (
         x509.verify(new X509Certificate(signer).publicKey) &&
         renewalTime(serving.cert) > now &&
-        this.#dnsNames.every((name) => names.includes(`DNS:${name}`))
+        this.#hosts.every((name) =>
+          names.includes(isIP(name) === 0 ? `DNS:${name}` : `IP Address:${name}`),
+        )
       );
     } catch {
       return false;
