@@ -21,10 +21,25 @@ export const sharedConfig = defineConfig({
         'json',
         {
           outputFile: `test-results/vitest-node${process.versions.node}${
-            process.env.OPS_ENVTEST_CONTROL_PLANE === 'binaries' ? '-binaries' : ''
+            isBinariesRun() ? '-binaries' : ''
           }.json`,
         },
       ],
     ],
   },
 });
+
+/** Whether this run is a package's `test:binaries` (`OPS_ENVTEST_CONTROL_PLANE=binaries`). */
+export function isBinariesRun(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.OPS_ENVTEST_CONTROL_PLANE === 'binaries';
+}
+
+/**
+ * The test settings of a package's `test:binaries` run, on real etcd + kube-apiserver: only
+ * the files of `include`; `globalSetup` (a file calling `ensureControlPlaneAssets()` of
+ * `@ops/envtest`) builds or finds the binaries before any file starts, so no hook waits for a
+ * cold build; one file at a time, since each starts its own etcd + kube-apiserver.
+ */
+export function binariesRunTest(include: string[], globalSetup: string) {
+  return { include, globalSetup: [globalSetup], fileParallelism: false, hookTimeout: 120_000 };
+}

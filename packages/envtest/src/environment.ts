@@ -4,12 +4,19 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer, type ApiServerOptions } from '@ops/apiserver';
 import type { KubernetesObject } from '@ops/core';
-import YAML from 'yaml';
+import { applyObjects } from './apply-objects.js';
 import { type BinaryControlPlane, startBinaryControlPlane } from './binary-control-plane.js';
 import { ensureControlPlaneAssets } from './control-plane-assets.js';
 import { eventually } from './eventually.js';
 import { kubeRequest } from './kube-request.js';
 import { loadManifests } from './load-manifests.js';
+import {
+  createServiceAccountIdentity,
+  type ServiceAccountIdentity,
+  type ServiceAccountOptions,
+  tokenRequestIssuer,
+} from './service-account-identity.js';
+import { type WebhookUrlOptions, webhooksByUrl } from './webhooks-by-url.js';
 
 /** Options of {@link Environment.start}. */
 export interface EnvironmentOptions {
@@ -43,6 +50,13 @@ export interface EnvironmentOptions {
   controlPlane?: ControlPlaneKind | 'auto';
   /** Build progress of the `binaries` plane (default: lines on stderr). */
   log?: (line: string) => void;
+  /**
+   * The suite needs Pods that run (Deployments that become available, Pods that finish):
+   * the `binaries` plane, which runs no scheduler, controllers or nodes, is then refused
+   * with an error rather than letting such a suite fail in confusing ways or pass for the
+   * wrong reason. The `local` plane simulates them.
+   */
+  needsRunningPods?: boolean;
 }
 
 /** The control planes {@link Environment} starts. */
@@ -101,6 +115,10 @@ export class Environment {
     const plane = resolveControlPlane(
       options.controlPlane ?? (options.binaryAssetsDirectory ? 'binaries' : 'auto'),
     );
+    if (options.needsRunningPods && plane === 'binaries')
+      throw new Error(
+        'this suite needs running Pods (needsRunningPods: true), and the binaries plane (etcd + kube-apiserver: no scheduler, no controllers, no nodes) runs none: run it on the local plane (controlPlane: "local" or OPS_ENVTEST_CONTROL_PLANE=local), which simulates them',
+      );
     const crds = [
       ...(options.crds ?? []),
       ...(await loadManifests(options.crdDirectoryPaths ?? [], {
@@ -235,52 +253,49 @@ export class Environment {
   }
 
   /**
-   * A kubeconfig (YAML) that authenticates as the service account `namespace/name`, for
-   * running an operator under its own RBAC. The account is created if missing.
+   * A ServiceAccount to run an operator as, under its shipped RBAC, so the API server's
+   * authorizer proves the generated roles: creates the namespace and account when missing,
+   * applies the ClusterRoles, Roles and their bindings among `options.rbac` (the rendered
+   * manifests), and issues a token — through the TokenRequest API on the `binaries` plane,
+   * with the local server's own token issuer on the `local` one (it has no TokenRequest yet)
+   * — then waits until the authorizer grants the bound rules. See
+   * {@link createServiceAccountIdentity} for the guarantees and errors.
+   */
+  async serviceAccount(options: ServiceAccountOptions): Promise<ServiceAccountIdentity> {
+    const server = this.server;
+    return createServiceAccountIdentity(this.kubeConfig, this.kubeconfig, options, {
+      issueToken: server
+        ? async (namespace, name) => server.serviceAccountToken(namespace, name)
+        : tokenRequestIssuer(this.kubeConfig),
+      directory: this.directory,
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  /**
+   * A kubeconfig (YAML) that authenticates as the service account `namespace/name`, created
+   * if missing, with no RBAC applied: {@link serviceAccount} without `rbac`.
    */
   async serviceAccountKubeconfig(namespace: string, name: string): Promise<string> {
-    const config = this.kubeConfig;
-    const account = await kubeRequest(
-      config,
-      'POST',
-      `/api/v1/namespaces/${namespace}/serviceaccounts`,
-      { metadata: { name } },
-    );
-    if (account.status >= 300 && account.status !== 409)
-      throw new Error(
-        `could not create service account ${namespace}/${name}: ${JSON.stringify(account.body)}`,
-      );
-    let token: string;
-    if (this.server) {
-      token = this.server.serviceAccountToken(namespace, name);
-    } else {
-      const request = await kubeRequest(
-        config,
-        'POST',
-        `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
-        {
-          apiVersion: 'authentication.k8s.io/v1',
-          kind: 'TokenRequest',
-          spec: { expirationSeconds: 86_400 },
-        },
-      );
-      const issued = (request.body as { status?: { token?: string } }).status?.token;
-      if (!issued)
-        throw new Error(
-          `could not issue a token for ${namespace}/${name}: ${JSON.stringify(request.body)}`,
-        );
-      token = issued;
-    }
-    const parsed = YAML.parse(this.kubeconfig) as {
-      users: Array<{ name: string; user: Record<string, unknown> }>;
-      contexts: Array<{ context: Record<string, unknown> }>;
-    };
-    parsed.users = [{ name: `${namespace}-${name}`, user: { token } }];
-    for (const context of parsed.contexts) {
-      context.context.user = `${namespace}-${name}`;
-      context.context.namespace = namespace;
-    }
-    return YAML.stringify(parsed);
+    return (await this.serviceAccount({ namespace, name })).kubeconfig;
+  }
+
+  /**
+   * Installs an operator's generated webhook configurations so that this control plane
+   * calls the webhook server of the test process by URL (`https://127.0.0.1:<port><path>`,
+   * trusting `options.caCert`), as controller-runtime's envtest does: {@link webhooksByUrl},
+   * then each configuration created or replaced. Resolves with them as stored.
+   * kube-apiserver calls a new configuration a moment after it is stored (it watches them),
+   * so the first test of a webhook's answer retries until it sees it.
+   *
+   * @throws {Error} as {@link webhooksByUrl}, or the API server's error for a configuration
+   *   it refuses.
+   */
+  async installWebhooks(
+    objects: readonly KubernetesObject[],
+    options: WebhookUrlOptions,
+  ): Promise<KubernetesObject[]> {
+    return applyObjects(this.kubeConfig, webhooksByUrl(objects, options));
   }
 
   /** Stops the control plane and removes its files. Safe to call twice. */

@@ -1,3 +1,4 @@
+export { applyObjects } from './apply-objects.js';
 export { type BinaryControlPlane, startBinaryControlPlane } from './binary-control-plane.js';
 export { configMap, deployment, namespace, pod } from './builders.js';
 export {
@@ -21,4 +22,12 @@ export { ControlPlaneAssetsError } from './errors/control-plane-assets-error.js'
 export { consistently, eventually, type PollOptions } from './eventually.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';
 export { loadManifests, parseManifests } from './load-manifests.js';
+export {
+  createServiceAccountIdentity,
+  type IssueServiceAccountToken,
+  type ServiceAccountIdentity,
+  type ServiceAccountOptions,
+  tokenRequestIssuer,
+} from './service-account-identity.js';
 export { openWatch, type WatchEvent, type WatchStream } from './watch-stream.js';
+export { type WebhookUrlOptions, webhooksByUrl } from './webhooks-by-url.js';

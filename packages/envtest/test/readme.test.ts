@@ -9,4 +9,9 @@ describe('README', () => {
     expect(read('../README.md')).toContain(read('../examples/environment.ts').trim());
     await expect(import('../examples/environment.js')).resolves.toBeDefined();
   });
+
+  it('shows the operator-as-deployed example verbatim, and it runs (its asserts hold)', async () => {
+    expect(read('../README.md')).toContain(read('../examples/operator-as-deployed.ts').trim());
+    await expect(import('../examples/operator-as-deployed.js')).resolves.toBeDefined();
+  });
 });

@@ -1,4 +1,4 @@
-import { ensureControlPlaneAssets } from '../../src/index.js';
+import { ensureControlPlaneAssets } from '../../src/control-plane-assets.js';
 
 /**
  * Before any file of `pnpm test:binaries` starts a control plane: builds the binaries (or finds
