@@ -1,36 +1,75 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { KubeConfig } from '@kubernetes/client-node';
 import { createServingCertificates } from '@ops/apiserver';
-import {
-  Client,
-  clusterRoleFromRules,
-  type KubernetesObject,
-  Manager,
-  WebhookServer,
-} from '@ops/core';
-import { Environment } from '@ops/envtest';
+import { Client, type KubernetesObject, Manager, WebhookServer } from '@ops/core';
+import { Environment, type ServiceAccountIdentity } from '@ops/envtest';
 import pino from 'pino';
+import { expect } from 'vitest';
 import YAML from 'yaml';
-import { applicationResource } from '../src/api/v1/application.js';
-import { rbac } from '../src/manifests.js';
+import { type Application, applicationResource } from '../src/api/v1/application.js';
 import { addApplicationController, registerApplicationWebhooks } from '../src/operator.js';
 
 const run = promisify(execFile);
+const applicationApi = 'core.crd.lixueduan.com/v1';
+
+/** The fields of a Deployment the suites read. */
+export type Deployment = KubernetesObject & {
+  spec: {
+    replicas: number;
+    template: { spec: { containers: Array<{ name: string; image: string }> } };
+  };
+  status?: { availableReplicas?: number };
+};
+
+/** The Ready condition of an Application, if it has one. */
+export const readyCondition = (app: Application) =>
+  app.status?.conditions?.find((condition) => condition.type === 'Ready');
+
+/** What the ownerReferences of a Deployment the operator made for `app` equal. */
+export const controlledBy = (app: Application) => [
+  expect.objectContaining({
+    kind: 'Application',
+    name: app.metadata.name,
+    uid: app.metadata.uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  }),
+];
+
+/** Whether `read` fails with 404 (the object is gone). */
+export async function gone(read: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await read();
+    return false;
+  } catch (error) {
+    return (error as { code?: number }).code === 404;
+  }
+}
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
 export const systemNamespace = 'application-operator-system';
 const serviceAccount = 'application-operator-controller-manager';
-const webhookService = 'application-operator-webhook-service';
+
+/** Options of {@link OperatorHarness.start}. */
+export interface OperatorHarnessOptions {
+  /**
+   * The suite needs running Pods (an Application becomes ready once its Deployment's Pods
+   * are available): refused on the binaries plane, which runs none (see `@ops/envtest`).
+   */
+  needsRunningPods?: boolean;
+}
 
 /**
- * The operator as it runs in a cluster, on the local API server with RBAC enforced: its own
- * service account bound to the generated role, the webhook configurations as kustomize
- * renders them (caBundle filled in, as cert-manager would), and the webhook server reached
- * over TLS through a Service whose Endpoints point at this process.
+ * The operator as it runs in a cluster, on whichever control plane `@ops/envtest` starts (the
+ * local API server, or real etcd + kube-apiserver with `OPS_ENVTEST_CONTROL_PLANE=binaries`):
+ * the manager runs as its own ServiceAccount under the RBAC that `kubectl kustomize
+ * config/default` renders (so the API server's authorizer checks the generated role), and
+ * the API server calls its webhook server, in this process, through the generated webhook
+ * configurations pointed at it by URL on the loopback address, trusting its serving
+ * certificate (as controller-runtime's envtest; cert-manager does not run here).
  */
 export class OperatorHarness {
   readonly admin: Client;
@@ -41,16 +80,19 @@ export class OperatorHarness {
 
   private constructor(
     readonly env: Environment,
-    private readonly operatorConfig: KubeConfig,
+    /** The operator's ServiceAccount, with its token and kubeconfig. */
+    readonly identity: ServiceAccountIdentity,
     private readonly webhooks: WebhookServer,
+    private readonly certDir: string,
   ) {
     this.admin = new Client({ kubeConfig: env.kubeConfig });
   }
 
-  static async start(): Promise<OperatorHarness> {
+  static async start(options: OperatorHarnessOptions = {}): Promise<OperatorHarness> {
     const env = await Environment.start({
       apiServer: { rbac: true },
       crds: [applicationResource.crd() as unknown as KubernetesObject],
+      ...(options.needsRunningPods ? { needsRunningPods: true } : {}),
     });
     try {
       return await OperatorHarness.setUp(env);
@@ -62,81 +104,82 @@ export class OperatorHarness {
   }
 
   private static async setUp(env: Environment): Promise<OperatorHarness> {
-    const admin = new Client({ kubeConfig: env.kubeConfig });
-    await admin.create({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: systemNamespace },
-    });
-    await admin.create(
-      clusterRoleFromRules(
-        'application-operator-manager-role',
-        rbac.rules,
-      ) as unknown as KubernetesObject,
+    const { stdout } = await run(
+      process.env.KUBECTL ?? 'kubectl',
+      ['kustomize', join(operatorRoot, 'config', 'default')],
+      { maxBuffer: 16 * 1024 * 1024 },
     );
-    await admin.create({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'application-operator-manager-rolebinding' },
-      roleRef: {
-        apiGroup: 'rbac.authorization.k8s.io',
-        kind: 'ClusterRole',
-        name: 'application-operator-manager-role',
-      },
-      subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace: systemNamespace }],
-    });
-    const operatorConfig = new KubeConfig();
-    operatorConfig.loadFromString(
-      await env.serviceAccountKubeconfig(systemNamespace, serviceAccount),
+    const rendered = YAML.parseAllDocuments(stdout).map(
+      (document) => document.toJS() as KubernetesObject,
     );
+    const identity = await env.serviceAccount({
+      namespace: systemNamespace,
+      name: serviceAccount,
+      rbac: rendered,
+    });
 
-    const certificates = await createServingCertificates([
-      `${webhookService}.${systemNamespace}.svc`,
-      'localhost',
-    ]);
+    // The API server calls https://127.0.0.1:<port>/<path>: the certificate is for that address.
+    const certificates = await createServingCertificates(['127.0.0.1']);
     const certDir = await mkdtemp(join(tmpdir(), 'application-operator-certs-'));
     await writeFile(join(certDir, 'tls.crt'), certificates.cert);
     await writeFile(join(certDir, 'tls.key'), certificates.key);
     const webhooks = new WebhookServer({ port: 0, host: '127.0.0.1', certDir });
     registerApplicationWebhooks(webhooks);
     await webhooks.start();
-    await admin.create({
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: webhookService, namespace: systemNamespace },
-      spec: { ports: [{ port: 443, targetPort: webhooks.port }] },
-    });
-    await admin.create({
-      apiVersion: 'v1',
-      kind: 'Endpoints',
-      metadata: { name: webhookService, namespace: systemNamespace },
-      subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: webhooks.port }] }],
-    });
-    const { stdout } = await run(
-      process.env.KUBECTL ?? 'kubectl',
-      ['kustomize', join(operatorRoot, 'config', 'default')],
-      { maxBuffer: 16 * 1024 * 1024 },
-    );
-    const caBundle = Buffer.from(certificates.caCert).toString('base64');
-    for (const document of YAML.parseAllDocuments(stdout)) {
-      const object = document.toJS() as KubernetesObject & {
-        webhooks?: Array<{ clientConfig: { caBundle?: string } }>;
-      };
-      if (
-        object.kind !== 'MutatingWebhookConfiguration' &&
-        object.kind !== 'ValidatingWebhookConfiguration'
-      )
-        continue;
-      for (const webhook of object.webhooks ?? []) webhook.clientConfig.caBundle = caBundle;
-      await admin.create(object);
+    try {
+      const port = webhooks.port;
+      if (port === undefined) throw new Error('the webhook server started without a port');
+      await env.installWebhooks(rendered, { port, caCert: certificates.caCert });
+    } catch (error) {
+      await webhooks.stop();
+      await rm(certDir, { recursive: true, force: true });
+      throw error;
     }
-    return new OperatorHarness(env, operatorConfig, webhooks);
+    return new OperatorHarness(env, identity, webhooks, certDir);
+  }
+
+  /** The Application `name` in `default`, as the admin reads it. */
+  application(name: string): Promise<Application> {
+    return this.admin.get<Application>(applicationApi, 'Application', name, 'default');
+  }
+
+  /** The Deployment of Application `name` (`app-<name>` in `default`). */
+  deployment(name: string): Promise<Deployment> {
+    return this.admin.get<Deployment>('apps/v1', 'Deployment', `app-${name}`, 'default');
+  }
+
+  /** Creates Application `name` in `default` with `spec`, as the admin. */
+  createApplication(name: string, spec: Record<string, unknown>): Promise<KubernetesObject> {
+    return this.admin.create({
+      apiVersion: applicationApi,
+      kind: 'Application',
+      metadata: { name, namespace: 'default' },
+      spec,
+    });
+  }
+
+  /** Merge-patches the spec of Application `name`, as the admin. */
+  patchSpec(name: string, spec: Record<string, unknown>): Promise<KubernetesObject> {
+    return this.admin.patch(
+      { apiVersion: applicationApi, kind: 'Application', metadata: { name, namespace: 'default' } },
+      { spec },
+      'merge',
+    );
+  }
+
+  /** Deletes Application `name`, as the admin (its finalizer keeps it until the operator is done). */
+  deleteApplication(name: string): Promise<void> {
+    return this.admin.delete({
+      apiVersion: applicationApi,
+      kind: 'Application',
+      metadata: { name, namespace: 'default' },
+    });
   }
 
   /** Starts (or restarts) the operator's manager as its service account. */
   async startOperator(): Promise<Manager> {
     const manager = new Manager({
-      kubeConfig: this.operatorConfig,
+      kubeConfig: this.identity.kubeConfig,
       logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
       metricsBindAddress: false,
       healthProbeBindAddress: false,
@@ -181,5 +224,6 @@ export class OperatorHarness {
     await this.stopOperator();
     await this.webhooks.stop();
     await this.env.stop();
+    await rm(this.certDir, { recursive: true, force: true });
   }
 }

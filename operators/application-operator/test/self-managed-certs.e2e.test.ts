@@ -1,15 +1,18 @@
-// config/default-no-certmanager on the local API server with RBAC enforced: two replicas of
-// the operator, as its ServiceAccount with exactly the rendered (generated) rules, make their
-// own webhook CA and certificate, and the API server calls the webhooks over TLS with the
-// caBundle they injected; it keeps doing so across a forced CA rotation and the natural
-// renewals of short-lived certificates, and no replica ever serves a certificate the
-// webhook configuration does not trust.
+// config/default-no-certmanager on either control plane (the local API server with RBAC
+// enforced, or real etcd + kube-apiserver with OPS_ENVTEST_CONTROL_PLANE=binaries): two
+// replicas of the operator, as its ServiceAccount with exactly the rendered (generated)
+// rules and a token the API server issued, make their own webhook CA and certificate, and
+// the API server calls the webhooks over TLS with the caBundle they injected; it keeps doing
+// so across a forced CA rotation and the natural renewals of short-lived certificates, and
+// no replica ever serves a certificate the webhook configuration does not trust. In a
+// cluster the API server calls the webhook Service; here it calls the first replica by URL
+// on the loopback address (the configurations otherwise as rendered), so the replicas add
+// 127.0.0.1 to their certificates.
 import { X509Certificate } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { Client, type KubernetesObject, runOperator } from '@ops/core';
-import { Environment, eventually } from '@ops/envtest';
+import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationResource } from '../src/api/v1/application.js';
 import { applicationOperator } from '../src/operator.js';
@@ -32,6 +35,9 @@ const serverName = `${service}.${namespace}.svc`;
 let env: Environment;
 let admin: Client;
 let rendered: K8sObject[];
+let operator: ServiceAccountIdentity;
+/** The port of the first replica, which the webhook configurations name. */
+let webhookPort: number;
 
 beforeAll(async () => {
   env = await Environment.start({
@@ -42,11 +48,31 @@ beforeAll(async () => {
   rendered = render('config/default-no-certmanager');
   // Everything kustomize renders, as `kubectl apply -k` would create it, except what runs
   // here instead: the Deployment (the replicas are in this process), the CRD (installed
-  // above) and the Service, replaced by one without selector whose Endpoints are below.
+  // above) and the Services (nothing routes to them here); the RBAC and the webhook
+  // configurations go through envtest's helpers below.
+  const byHelpers = [
+    'Deployment',
+    'CustomResourceDefinition',
+    'Service',
+    'ClusterRole',
+    'ClusterRoleBinding',
+    'Role',
+    'RoleBinding',
+    'MutatingWebhookConfiguration',
+    'ValidatingWebhookConfiguration',
+  ];
   for (const object of rendered) {
-    if (['Deployment', 'CustomResourceDefinition', 'Service'].includes(object.kind)) continue;
+    if (byHelpers.includes(object.kind)) continue;
     await admin.create(object as KubernetesObject);
   }
+  operator = await env.serviceAccount({
+    namespace,
+    name: serviceAccount,
+    rbac: rendered as KubernetesObject[],
+  });
+  // Without a CA: the replicas inject their own bundle, as they do in a cluster.
+  webhookPort = await freePort();
+  await env.installWebhooks(rendered as KubernetesObject[], { port: webhookPort });
 }, 60_000);
 
 afterAll(async () => {
@@ -62,12 +88,15 @@ interface Replica {
   exited: Promise<number>;
 }
 
-/** Starts one replica as the Deployment would run it, as its ServiceAccount, in this process. */
-async function startReplica(kubeconfig: string): Promise<Replica> {
+/**
+ * Starts one replica as the Deployment would run it, as its ServiceAccount, in this process,
+ * its webhook server on `port` (default: a free one).
+ */
+async function startReplica(kubeconfig: string, port?: number): Promise<Replica> {
   const deployment = rendered.find((object) => object.kind === 'Deployment');
   const args: string[] = deployment?.spec.template.spec.containers[0].args ?? [];
   expect(args).toContain('--webhook-cert-mode=self-managed');
-  const port = await freePort();
+  const webhookPort = port ?? (await freePort());
   const output: string[] = [];
   const stop = new AbortController();
   const exited = runOperator(
@@ -79,6 +108,8 @@ async function startReplica(kubeconfig: string): Promise<Replica> {
         caLifetimeMs: 15_000,
         certificateLifetimeMs: 9_000,
         checkIntervalMs: 100,
+        // The address in the webhook configurations' URL.
+        extraHosts: ['127.0.0.1'],
       },
     },
     {
@@ -88,7 +119,7 @@ async function startReplica(kubeconfig: string): Promise<Replica> {
         '--health-probe-bind-address=0',
         `--kubeconfig=${kubeconfig}`,
         `--leader-election-namespace=${namespace}`,
-        `--webhook-port=${port}`,
+        `--webhook-port=${webhookPort}`,
         `--webhook-cert-dir=${join(await temporaryDirectory('replica'), 'serving-certs')}`,
         '--log-level=info',
       ],
@@ -100,7 +131,7 @@ async function startReplica(kubeconfig: string): Promise<Replica> {
       podNamespace: () => namespace,
     },
   );
-  return { port, output, stop: () => stop.abort(), exited };
+  return { port: webhookPort, output, stop: () => stop.abort(), exited };
 }
 
 /** The certificate a replica serves to a client asking for the Service's name. */
@@ -158,26 +189,14 @@ async function secret(): Promise<K8sObject & KubernetesObject> {
 
 describe('config/default-no-certmanager: webhook certificates made by the operator', () => {
   it('the API server calls the webhooks through them, across a forced rotation and renewals', async () => {
-    const kubeconfig = join(await temporaryDirectory('kubeconfig'), 'operator.kubeconfig');
-    await writeFile(kubeconfig, await env.serviceAccountKubeconfig(namespace, serviceAccount));
-    const replicas = await Promise.all([startReplica(kubeconfig), startReplica(kubeconfig)]);
-    // The Service routes the API server's calls to the first; both are checked directly.
+    const replicas = await Promise.all([
+      startReplica(operator.kubeconfigPath, webhookPort),
+      startReplica(operator.kubeconfigPath),
+    ]);
+    // The API server's calls go to the first (the configurations' URL); both are checked directly.
     const [first] = replicas;
     if (first === undefined) throw new Error('no replica started');
     try {
-      await admin.create({
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: service, namespace },
-        spec: { ports: [{ port: 443, targetPort: first.port }] },
-      } as KubernetesObject);
-      await admin.create({
-        apiVersion: 'v1',
-        kind: 'Endpoints',
-        metadata: { name: service, namespace },
-        subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: first.port }] }],
-      } as KubernetesObject);
-
       let counter = 0;
       const application = (image: string) =>
         admin.create({
