@@ -6,7 +6,8 @@ const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 /** The CRD itself: its create answer, its status once established, invalid CRDs. */
 export const customResourceDefinitions: Scenario = {
   name: 'custom-resource/definition',
-  description: 'CRD create answer, established CRD, duplicate, invalid schema, names conflicts',
+  description:
+    'CRD create answer, established CRD, duplicate, wrong name, missing and non-structural schemas',
   async run(session) {
     await session.send('create', { method: 'POST', path: crds, body: widgetCrd });
     await useWidgets(session);
