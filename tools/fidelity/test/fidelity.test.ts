@@ -1,0 +1,69 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpus } from '../src/corpus/index.js';
+import { main } from '../src/main.js';
+import type { FidelityReport } from '../src/report.js';
+import { startServers } from '../src/start-servers.js';
+
+/**
+ * `pnpm fidelity` end to end: the whole corpus against the local API server and the real
+ * kube-apiserver (`pnpm test:binaries`).
+ */
+let directory: string;
+let status: number;
+let text: string;
+let report: FidelityReport;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'fidelity-e2e-'));
+  const out: string[] = [];
+  const err: string[] = [];
+  status = await main(['--json', join(directory, 'report.json')], {
+    corpus,
+    startServers,
+    log: pino({ level: 'warn' }),
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  if (status !== 0) throw new Error(`ops-fidelity exited ${status}: ${err.join('\n')}`);
+  text = out.join('\n');
+  report = JSON.parse(await readFile(join(directory, 'report.json'), 'utf8')) as FidelityReport;
+}, 170_000);
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('pnpm fidelity against kube-apiserver', () => {
+  it('runs, and counts every request of the corpus', () => {
+    expect(status).toBe(0);
+    expect(report.servers.real).toMatch(/^v1\.\d+\.\d+/);
+    expect(report.requests).toBe(report.exchanges.length);
+    expect(report.requests).toBeGreaterThan(150);
+    expect(report.matches).toBe(report.exchanges.filter((exchange) => exchange.match).length);
+    expect(report.matches).toBeGreaterThan(0);
+    expect(report.scenarios.map((scenario) => scenario.name)).toEqual(
+      corpus.map((scenario) => scenario.name),
+    );
+    expect(text).toContain(`${report.requests} requests, ${report.matches} match`);
+  });
+
+  it('sends the whole corpus to kube-apiserver without a scenario stopping there', () => {
+    expect(report.failures.filter((failure) => failure.server === 'real')).toEqual([]);
+  });
+
+  it('finds the known 415 of the local server on server-side apply', () => {
+    const apply = report.exchanges.find((exchange) => exchange.id === 'patch/apply: create');
+    expect(apply?.status).toEqual({ local: 415, real: 201 });
+    expect(apply?.differences).toContainEqual({
+      path: 'status',
+      pattern: 'status',
+      kind: 'differs',
+      local: 415,
+      real: 201,
+    });
+    expect(text).toContain('patch/apply: create  (PATCH ');
+  });
+});
