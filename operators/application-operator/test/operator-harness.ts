@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createServingCertificates } from '@ops/apiserver';
 import { Client, type KubernetesObject, Manager, WebhookServer } from '@ops/core';
-import { Environment, type ServiceAccountIdentity } from '@ops/envtest';
+import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
 import pino from 'pino';
 import { expect } from 'vitest';
 import YAML from 'yaml';
@@ -39,6 +39,34 @@ export const controlledBy = (app: Application) => [
     blockOwnerDeletion: true,
   }),
 ];
+
+/**
+ * Resolves once the API server calls both webhooks (kube-apiserver picks up new
+ * configurations from a watch, a moment after they are stored): a dry-run create is
+ * defaulted by the mutating one and an invalid one denied by the validating one.
+ */
+async function webhooksCalled(admin: Client): Promise<void> {
+  const probe = (image: string) =>
+    admin.create<Application>(
+      {
+        apiVersion: applicationApi,
+        kind: 'Application',
+        metadata: { name: 'webhook-probe', namespace: 'default' },
+        spec: { image },
+      } as Application,
+      { dryRun: true },
+    );
+  await eventually(
+    async () => {
+      if ((await probe('nginx')).spec.enabled !== true) return false;
+      return probe('Not A/valid::image').then(
+        () => false,
+        (error: Error) => error.message.includes('denied the request'),
+      );
+    },
+    { description: 'the API server calls the webhooks' },
+  );
+}
 
 /** Whether `read` fails with 404 (the object is gone). */
 export async function gone(read: () => Promise<unknown>): Promise<boolean> {
@@ -130,6 +158,8 @@ export class OperatorHarness {
       const port = webhooks.port;
       if (port === undefined) throw new Error('the webhook server started without a port');
       await env.installWebhooks(rendered, { port, caCert: certificates.caCert });
+      const admin = new Client({ kubeConfig: env.kubeConfig });
+      await webhooksCalled(admin).finally(() => admin.close());
     } catch (error) {
       await webhooks.stop();
       await rm(certDir, { recursive: true, force: true });
