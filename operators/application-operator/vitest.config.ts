@@ -5,7 +5,7 @@ import { binariesRunTest, isBinariesRun, sharedConfig } from '../../vitest.share
 // (OPS_ENVTEST_CONTROL_PLANE=binaries) runs the end-to-end suites that need no running Pods
 // on real etcd + kube-apiserver, built into .cache first when absent: the operator under its
 // generated RBAC, its webhooks called by kube-apiserver. application.e2e.test.ts needs running
-// Pods and refuses that plane (needsRunningPods); it joins this list on a control plane that
+// Pods and refuses that plane (requires: 'pods'); it joins this list on a control plane that
 // runs Pods.
 export default defineConfig({
   ...sharedConfig,

@@ -7,7 +7,7 @@ beforeAll(async () => {
   // An Application is ready once its Deployment's Pods are: the local API server simulates
   // them; the binaries plane (kube-apiserver alone) runs none and is refused. What needs no
   // running Pods is in as-deployed.e2e.test.ts, which runs on both planes.
-  harness = await OperatorHarness.start({ needsRunningPods: true });
+  harness = await OperatorHarness.start({ requires: 'pods' });
   await harness.startOperator();
 }, 60_000);
 afterAll(async () => {

@@ -84,10 +84,10 @@ const serviceAccount = 'application-operator-controller-manager';
 /** Options of {@link OperatorHarness.start}. */
 export interface OperatorHarnessOptions {
   /**
-   * The suite needs running Pods (an Application becomes ready once its Deployment's Pods
-   * are available): refused on the binaries plane, which runs none (see `@ops/envtest`).
+   * `pods`: the suite needs running Pods (an Application becomes ready once its
+   * Deployment's Pods are available); passed to `Environment.start` of `@ops/envtest`.
    */
-  needsRunningPods?: boolean;
+  requires?: 'pods';
 }
 
 /**
@@ -120,7 +120,7 @@ export class OperatorHarness {
     const env = await Environment.start({
       apiServer: { rbac: true },
       crds: [applicationResource.crd() as unknown as KubernetesObject],
-      ...(options.needsRunningPods ? { needsRunningPods: true } : {}),
+      ...(options.requires ? { requires: options.requires } : {}),
     });
     try {
       return await OperatorHarness.setUp(env);

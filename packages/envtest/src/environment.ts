@@ -51,12 +51,12 @@ export interface EnvironmentOptions {
   /** Build progress of the `binaries` plane (default: lines on stderr). */
   log?: (line: string) => void;
   /**
-   * The suite needs Pods that run (Deployments that become available, Pods that finish):
-   * the `binaries` plane, which runs no scheduler, controllers or nodes, is then refused
-   * with an error rather than letting such a suite fail in confusing ways or pass for the
-   * wrong reason. The `local` plane simulates them.
+   * What the suite needs of the plane. `pods`: Pods that run (Deployments that become
+   * available, Pods that finish), which the `local` plane simulates and the `binaries` plane
+   * (no scheduler, controllers or nodes) does not give: it is then refused with an error
+   * rather than letting such a suite fail in confusing ways or pass for the wrong reason.
    */
-  needsRunningPods?: boolean;
+  requires?: 'pods';
 }
 
 /** The control planes {@link Environment} starts. */
@@ -115,9 +115,9 @@ export class Environment {
     const plane = resolveControlPlane(
       options.controlPlane ?? (options.binaryAssetsDirectory ? 'binaries' : 'auto'),
     );
-    if (options.needsRunningPods && plane === 'binaries')
+    if (options.requires === 'pods' && plane === 'binaries')
       throw new Error(
-        'this suite needs running Pods (needsRunningPods: true), and the binaries plane (etcd + kube-apiserver: no scheduler, no controllers, no nodes) runs none: run it on the local plane (controlPlane: "local" or OPS_ENVTEST_CONTROL_PLANE=local), which simulates them',
+        "this suite requires running Pods (requires: 'pods'), and the binaries plane (etcd + kube-apiserver: no scheduler, no controllers, no nodes) runs none: run it on the local plane (controlPlane: 'local' or OPS_ENVTEST_CONTROL_PLANE=local), which simulates them",
       );
     const crds = [
       ...(options.crds ?? []),

@@ -77,9 +77,9 @@ describe('Environment (binaries from KUBEBUILDER_ASSETS)', () => {
   it('refuses a suite that needs running Pods, before starting anything', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'envtest-assets-'));
     await expect(
-      Environment.start({ binaryAssetsDirectory: dir, needsRunningPods: true }),
+      Environment.start({ binaryAssetsDirectory: dir, requires: 'pods' }),
     ).rejects.toThrow(
-      'this suite needs running Pods (needsRunningPods: true), and the binaries plane (etcd + kube-apiserver: no scheduler, no controllers, no nodes) runs none: run it on the local plane (controlPlane: "local" or OPS_ENVTEST_CONTROL_PLANE=local), which simulates them',
+      "this suite requires running Pods (requires: 'pods'), and the binaries plane (etcd + kube-apiserver: no scheduler, no controllers, no nodes) runs none: run it on the local plane (controlPlane: 'local' or OPS_ENVTEST_CONTROL_PLANE=local), which simulates them",
     );
   });
 
