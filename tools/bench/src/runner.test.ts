@@ -32,6 +32,9 @@ describe('runBenchmarks', () => {
     expect(report.environment.cpus).toBeGreaterThan(0);
     expect(Object.keys(report.environment.libraries)).toContain('kubernetes-fluent-client');
     expect(messages).toContain('[extension] seeded');
+    expect(
+      messages.some((m) => /^\[extension\] seeded 3 ConfigMaps \(3 requests\) in /.test(m)),
+    ).toBe(true);
     expect(report.server).toEqual({
       kind: 'local',
       name: expect.stringMatching(/^local API server/),

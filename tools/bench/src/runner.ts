@@ -84,8 +84,14 @@ export async function runBenchmarks(
       });
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
-      for (const server of servers)
-        for (const seeding of server.seedings) seedings.push({ benchmark: module.id, ...seeding });
+      for (const server of servers) {
+        for (const seeding of server.seedings) {
+          seedings.push({ benchmark: module.id, ...seeding });
+          moduleLog(
+            `seeded ${seeding.objects} ${seeding.kind} (${seeding.requests} requests) in ${(seeding.ms / 1000).toFixed(1)} s`,
+          );
+        }
+      }
     }
     moduleLog(`done in ${((performance.now() - moduleStart) / 1000).toFixed(1)} s`);
   }
