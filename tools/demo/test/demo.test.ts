@@ -1,21 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@ops/envtest';
 import { describe, expect, it } from 'vitest';
 
 const demo = fileURLToPath(new URL('../demo.mjs', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // The README's first command runs this script (after building); here it runs until the
 // sample is ready and then stops, as Ctrl-C would.
