@@ -152,39 +152,31 @@ export class Environment {
         ignoreMissing: options.errorIfCrdPathMissing === false,
       })),
     ];
-    const directory = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
-    const kubeconfigPath = join(directory, 'kubeconfig');
-    let environment: Environment;
+    let server: ApiServer | undefined;
+    let processes: { kubeconfig: string; stop(): Promise<void> } | undefined;
     if (plane !== 'local') {
       const assets =
         options.binaryAssetsDirectory ??
         (process.env.KUBEBUILDER_ASSETS ||
           (await ensureControlPlaneAssets(options.log ? { log: options.log } : {})).directory);
-      const binaries =
+      processes =
         plane === 'cluster'
           ? await startClusterControlPlane(assets, { ...options.cluster, timeoutMs })
           : await startBinaryControlPlane(assets, { timeoutMs });
-      environment = new Environment(
-        plane,
-        binaries.kubeconfig,
-        kubeconfigPath,
-        undefined,
-        binaries,
-        directory,
-        timeoutMs,
-      );
     } else {
-      const server = await ApiServer.start(options.apiServer ?? {});
-      environment = new Environment(
-        'local',
-        server.kubeconfig(),
-        kubeconfigPath,
-        server,
-        undefined,
-        directory,
-        timeoutMs,
-      );
+      server = await ApiServer.start(options.apiServer ?? {});
     }
+    const directory = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
+    const kubeconfigPath = join(directory, 'kubeconfig');
+    const environment = new Environment(
+      plane,
+      server ? server.kubeconfig() : (processes?.kubeconfig ?? ''),
+      kubeconfigPath,
+      server,
+      processes,
+      directory,
+      timeoutMs,
+    );
     try {
       await writeFile(kubeconfigPath, environment.kubeconfig, { mode: 0o600 });
       if (crds.length > 0) await environment.installCrds(crds);
