@@ -1,6 +1,7 @@
+import { KubeConfig } from '@kubernetes/client-node';
 import { podExitCodeAnnotation, podRunDurationAnnotation } from '@ops/apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consistently, deployment, eventually, namespace } from '../../src/index.js';
+import { consistently, deployment, eventually, kubeRequest, namespace } from '../../src/index.js';
 import { startCluster, type TestCluster } from '../cluster.js';
 
 // The cluster plane: kube-controller-manager, kube-scheduler and a kwok node run the
@@ -86,6 +87,16 @@ describe('the cluster plane', () => {
     expect(table).toMatch(/^kwok-node-0\s+Ready\s+<none>\s+\S+\s+kwok-0\.8\.0$/m);
     const version = await cluster.kubectl(['version', '-o', 'json']);
     expect(JSON.parse(version).serverVersion.gitVersion).toBe('v1.37.2');
+  });
+
+  it('gives a service-account kubeconfig that RBAC applies to, as on the other planes', async () => {
+    const config = new KubeConfig();
+    config.loadFromString(await cluster.env.serviceAccountKubeconfig('default', 'operator'));
+    const denied = await kubeRequest(config, 'GET', '/api/v1/namespaces/default/pods');
+    expect(denied.status).toBe(403);
+    expect((denied.body as { message: string }).message).toContain(
+      'User "system:serviceaccount:default:operator" cannot list resource "pods"',
+    );
   });
 
   it('rolls a Deployment out: its Pods are scheduled, Running and Ready', async () => {
