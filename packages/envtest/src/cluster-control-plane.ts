@@ -165,12 +165,20 @@ export async function startClusterControlPlane(
       throw new ControlPlaneAssetsError(
         `${assetsDir} has no ${binary}: the cluster plane runs ${controlPlaneBinaries.join(', ')} from one directory. ` +
           'Build them with `pnpm control-plane build` (or ensureControlPlaneAssets()) and unset KUBEBUILDER_ASSETS, ' +
-          "or point KUBEBUILDER_ASSETS at a directory holding all six (setup-envtest's has only etcd and kube-apiserver); " +
+          "or point KUBEBUILDER_ASSETS at a directory holding all six (setup-envtest's holds only etcd, kube-apiserver and kubectl); " +
           "or use controlPlane: 'local'.",
       );
   }
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const podRunDurationMs = parsePodRunDuration(options.podRunDuration ?? defaultPodRunDuration);
+  const podRunDuration = options.podRunDuration ?? defaultPodRunDuration;
+  let podRunDurationMs: number;
+  try {
+    podRunDurationMs = parsePodRunDuration(podRunDuration);
+  } catch {
+    throw new Error(
+      `podRunDuration "${podRunDuration}" is not a duration: write a number with a unit, such as 500ms, 3s or 1m30s`,
+    );
+  }
   const nodeCount = options.nodes ?? 1;
   if (!Number.isInteger(nodeCount) || nodeCount < 1)
     throw new Error(`nodes must be a whole number of at least 1, got ${nodeCount}`);
@@ -263,7 +271,7 @@ export async function startClusterControlPlane(
     );
     if (created.code !== 0)
       throw new Error(
-        `kwokctl create cluster ${name} failed (exit code ${created.code}):\n${created.output.trim().slice(-4000)}\n${await lastLogLines(clusterDir)}`,
+        `kwokctl create cluster ${name} failed (exit code ${created.code}):\n${created.output.trim().slice(-4000)}`,
       );
     const kubeconfig = await inlineKubeconfig(join(clusterDir, 'kubeconfig.yaml'));
     const config = new KubeConfig();
@@ -298,16 +306,17 @@ export async function startClusterControlPlane(
         },
         {
           timeoutMs,
-          description: `kwok node ${node} Ready (kwok-controller's log: ${join(clusterDir, 'logs', 'kwok-controller.log')})`,
+          description: `kwok node ${node} Ready`,
         },
       );
     }
     return { kubeconfig, name, workdir, nodes, stop };
   } catch (error) {
+    // The components' last words, read before stop() removes them.
     const logs = await lastLogLines(clusterDir);
     await stop();
-    if (error instanceof Error && logs && !error.message.includes('--- '))
-      error.message += `\n${logs}`;
+    if (error instanceof Error && logs)
+      error.message += `\nThe components' last log lines:\n${logs}`;
     throw error;
   }
 }
