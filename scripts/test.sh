@@ -5,7 +5,8 @@
 # once more on the oldest Node.js their "engines" accept, so users on either line are covered.
 # The conformance suite runs twice: on the local API server and on real etcd + kube-apiserver,
 # which `pnpm control-plane build` builds with Go into .cache/kube first (or reuses; a cold
-# build takes minutes and prints its progress). Without Go that run fails, saying what to
+# build takes minutes and prints its progress); envtest's cluster-plane tests (kwok nodes) and
+# `demo.sh --real` run on those binaries too. Without Go that run fails, saying what to
 # install. Exits non-zero on any failure.
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
