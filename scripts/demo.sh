@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The project's demo command (README): on a machine with only Node.js, installs what it
 # needs, builds, then runs the local API server with the application-operator and its sample.
+# `--real` runs the same on envtest's cluster plane (kube-apiserver, kube-controller-manager,
+# kube-scheduler, a kwok node), built with Go into .cache/kube or reused; without Go it says
+# what to install.
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1

@@ -3,10 +3,11 @@
 # needs (the pinned Node.js, pnpm, dependencies, kubectl), then lints, typechecks, builds and
 # tests every package on the pinned Node.js (.node-version), and tests the published packages
 # once more on the oldest Node.js their "engines" accept, so users on either line are covered.
-# The conformance suite and the application-operator's end-to-end suites that need no running
-# Pods run twice: on the local API server and on real etcd + kube-apiserver,
-# which `pnpm control-plane build` builds with Go into .cache/kube first (or reuses; a cold
-# build takes minutes and prints its progress). Without Go that run fails, saying what to
+# The conformance suite and the application-operator's end-to-end suites run twice: on the
+# local API server and on real etcd + kube-apiserver (a suite that needs running Pods on the
+# cluster plane: kwok nodes), which `pnpm control-plane build` builds with Go into .cache/kube first (or reuses; a cold
+# build takes minutes and prints its progress); envtest's cluster-plane tests (kwok nodes) and
+# `demo.sh --real` run on those binaries too. Without Go that run fails, saying what to
 # install. Exits non-zero on any failure.
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
@@ -25,7 +26,7 @@ echo "test: the real control plane (etcd, kube-apiserver, ... built with Go into
 control_plane_start=$SECONDS
 pnpm run control-plane build >&2 || status=$((status == 0 ? 1 : status))
 echo "test: control plane ready after $((SECONDS - control_plane_start)) s" >&2
-# One package at a time: each test file starts its own etcd + kube-apiserver, and the
+# One package at a time: each test file starts its own control plane, and the
 # operators' suites time certificate renewals that a machine running two planes may delay.
 pnpm turbo run test:binaries --concurrency=1 || status=$((status == 0 ? 1 : status))
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The demo (README's first command, via scripts/demo.sh): starts the local Kubernetes API
 // server, the application-operator with its webhooks, applies the sample Application, shows
-// what happens as it happens, then leaves everything running until Ctrl-C.
+// what happens as it happens, then leaves everything running until Ctrl-C. With --real, the
+// same on a real cluster: envtest's cluster plane (kube-apiserver, kube-controller-manager,
+// kube-scheduler and a kwok node, built with Go into .cache/kube or reused).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -10,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer, createServingCertificates } from '@ops/apiserver';
 import { Client } from '@ops/core';
-import { openWatch } from '@ops/envtest';
+import { ControlPlaneAssetsError, Environment, kubeRequest, openWatch } from '@ops/envtest';
 import YAML from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     'metrics-port': { type: 'string', default: '18080' },
     'health-port': { type: 'string', default: '18081' },
     'exit-when-ready': { type: 'boolean' },
+    real: { type: 'boolean' },
   },
 });
 const operatorDir = join(root, 'operators/application-operator');
@@ -31,9 +34,37 @@ mkdirSync(work, { recursive: true });
 const kubeconfigPath = join(work, 'kubeconfig');
 const say = (message) => console.log(`demo: ${message}`);
 
-const server = await ApiServer.start({ port: Number(values.port) });
-await server.writeKubeconfig(kubeconfigPath);
-say(`local Kubernetes API server at ${server.url}`);
+/** The control plane: the local API server, or with --real the cluster plane. */
+async function startControlPlane() {
+  if (!values.real) {
+    const server = await ApiServer.start({ port: Number(values.port) });
+    await server.writeKubeconfig(kubeconfigPath);
+    say(`local Kubernetes API server at ${server.url}`);
+    return { stop: () => server.stop() };
+  }
+  let env;
+  try {
+    // Binaries from KUBEBUILDER_ASSETS, else the project's cache (built with Go when absent).
+    env = await Environment.start({
+      controlPlane: 'cluster',
+      cluster: { apiServerPort: Number(values.port) },
+      timeoutMs: 120_000,
+      log: (line) => say(line),
+    });
+  } catch (error) {
+    if (!ControlPlaneAssetsError.isInstance(error)) throw error;
+    say(`--real needs the real control plane, which cannot be built here: ${error.message}`);
+    say('Without --real, the demo runs on the local API server with nothing but Node.js.');
+    process.exit(1);
+  }
+  writeFileSync(kubeconfigPath, env.kubeconfig, { mode: 0o600 });
+  const version = await kubeRequest(env.kubeConfig, 'GET', '/version');
+  say(
+    `Kubernetes ${version.body.gitVersion} at ${env.kubeConfig.getCurrentCluster()?.server}: kube-apiserver, kube-controller-manager, kube-scheduler and a kwok node (envtest's cluster plane)`,
+  );
+  return { stop: () => env.stop() };
+}
+const controlPlane = await startControlPlane();
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(kubeconfigPath);
 const client = new Client({ kubeConfig });
@@ -48,23 +79,26 @@ const webhookPort = Number(values['webhook-port']);
 const certificates = await createServingCertificates([
   `application-operator-webhook-service.${system}.svc`,
   'localhost',
+  '127.0.0.1',
 ]);
 const certDir = join(work, 'serving-certs');
 mkdirSync(certDir, { recursive: true });
 writeFileSync(join(certDir, 'tls.crt'), certificates.cert);
 writeFileSync(join(certDir, 'tls.key'), certificates.key);
-await client.create({
-  apiVersion: 'v1',
-  kind: 'Service',
-  metadata: { name: 'application-operator-webhook-service', namespace: system },
-  spec: { ports: [{ port: 443, targetPort: webhookPort }] },
-});
-await client.create({
-  apiVersion: 'v1',
-  kind: 'Endpoints',
-  metadata: { name: 'application-operator-webhook-service', namespace: system },
-  subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: webhookPort }] }],
-});
+if (!values.real) {
+  await client.create({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'application-operator-webhook-service', namespace: system },
+    spec: { ports: [{ port: 443, targetPort: webhookPort }] },
+  });
+  await client.create({
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    metadata: { name: 'application-operator-webhook-service', namespace: system },
+    subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: webhookPort }] }],
+  });
+}
 const caBundle = Buffer.from(certificates.caCert).toString('base64');
 const webhookConfig = YAML.parseAllDocuments(
   await new Promise((done, fail) => {
@@ -86,11 +120,18 @@ for (const object of webhookConfig) {
   if (!object?.kind?.endsWith('WebhookConfiguration')) continue;
   object.metadata.name = `application-operator-${object.metadata.name}`;
   for (const webhook of object.webhooks) {
-    webhook.clientConfig.service = {
-      ...webhook.clientConfig.service,
-      name: 'application-operator-webhook-service',
-      namespace: system,
-    };
+    if (values.real) {
+      // kube-apiserver cannot reach a Service on this machine: as controller-runtime's
+      // envtest does, the webhook is called by URL on the loopback address.
+      const path = webhook.clientConfig.service?.path ?? '/';
+      webhook.clientConfig = { url: `https://127.0.0.1:${webhookPort}${path}` };
+    } else {
+      webhook.clientConfig.service = {
+        ...webhook.clientConfig.service,
+        name: 'application-operator-webhook-service',
+        namespace: system,
+      };
+    }
     webhook.clientConfig.caBundle = caBundle;
   }
   await client.create(object);
@@ -188,7 +229,7 @@ async function shutdown() {
   applications.close();
   operator.kill('SIGTERM');
   await new Promise((r) => operator.once('exit', r));
-  await server.stop();
+  await controlPlane.stop();
   say('stopped');
   process.exit(0);
 }

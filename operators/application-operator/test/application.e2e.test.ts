@@ -5,8 +5,8 @@ import { controlledBy, gone, OperatorHarness, readyCondition } from './operator-
 let harness: OperatorHarness;
 beforeAll(async () => {
   // An Application is ready once its Deployment's Pods are: the local API server simulates
-  // them; the binaries plane (kube-apiserver alone) runs none and is refused. What needs no
-  // running Pods is in as-deployed.e2e.test.ts, which runs on both planes.
+  // them, and on the real control plane this suite gets the cluster plane (kwok nodes), never
+  // etcd + kube-apiserver alone. What needs no running Pods is in as-deployed.e2e.test.ts.
   harness = await OperatorHarness.start({ requires: 'pods' });
   await harness.startOperator();
 }, 60_000);

@@ -92,7 +92,8 @@ export interface OperatorHarnessOptions {
 
 /**
  * The operator as it runs in a cluster, on whichever control plane `@ops/envtest` starts (the
- * local API server, or real etcd + kube-apiserver with `OPS_ENVTEST_CONTROL_PLANE=binaries`):
+ * local API server, or with `OPS_ENVTEST_CONTROL_PLANE=binaries` real etcd + kube-apiserver,
+ * or the cluster plane for a suite that requires Pods):
  * the manager runs as its own ServiceAccount under the RBAC that `kubectl kustomize
  * config/default` renders (so the API server's authorizer checks the generated role), and
  * the API server calls its webhook server, in this process, through the generated webhook

@@ -12,7 +12,15 @@ export {
   type StatusReason,
 } from './api/status-error.js';
 export type { UserInfo } from './auth/index.js';
-export { type ClusterOptions, SimulatedCluster } from './cluster/index.js';
+export {
+  type ClusterOptions,
+  defaultPodRunDuration,
+  parsePodExitCode,
+  parsePodRunDuration,
+  podExitCodeAnnotation,
+  podRunDurationAnnotation,
+  SimulatedCluster,
+} from './cluster/index.js';
 export { decodeKubernetesProtobuf, isProtobufContentType } from './protobuf/index.js';
 export type { CustomResourceDefinition } from './registry/resource-registry.js';
 export type { PrinterColumn, ResourceType } from './registry/resource-type.js';

@@ -106,9 +106,29 @@ describe('resolveControlPlane', () => {
     expect(resolveControlPlane(undefined, {})).toBe('local');
   });
 
+  it('picks the cluster plane by option or variable', () => {
+    expect(resolveControlPlane('cluster', { OPS_ENVTEST_CONTROL_PLANE: 'local' })).toBe('cluster');
+    expect(resolveControlPlane('auto', { OPS_ENVTEST_CONTROL_PLANE: 'cluster' })).toBe('cluster');
+  });
+
+  it("gives a suite that requires Pods 'local' or 'cluster', never 'binaries'", () => {
+    expect(resolveControlPlane('auto', {}, 'pods')).toBe('local');
+    expect(resolveControlPlane('auto', { OPS_ENVTEST_CONTROL_PLANE: 'binaries' }, 'pods')).toBe(
+      'cluster',
+    );
+    expect(resolveControlPlane('auto', { KUBEBUILDER_ASSETS: '/a' }, 'pods')).toBe('cluster');
+    expect(resolveControlPlane('auto', { OPS_ENVTEST_CONTROL_PLANE: 'local' }, 'pods')).toBe(
+      'local',
+    );
+    expect(resolveControlPlane('cluster', {}, 'pods')).toBe('cluster');
+    expect(() => resolveControlPlane('binaries', {}, 'pods')).toThrow(
+      "this suite requires running Pods (requires: 'pods'), which the binaries plane (etcd + kube-apiserver, no controllers or nodes) does not give: use controlPlane 'cluster'",
+    );
+  });
+
   it('rejects an unknown plane in the environment variable', () => {
     expect(() => resolveControlPlane('auto', { OPS_ENVTEST_CONTROL_PLANE: 'kind' })).toThrow(
-      'OPS_ENVTEST_CONTROL_PLANE=kind is not a control plane: use "local"',
+      'OPS_ENVTEST_CONTROL_PLANE=kind is not a control plane: use "local" (the in-process API server), "binaries" (etcd + kube-apiserver) or "cluster" (a whole cluster with kwok nodes), or unset it',
     );
   });
 });

@@ -5,7 +5,11 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer, type ApiServerOptions } from '@ops/apiserver';
 import type { KubernetesObject } from '@ops/core';
 import { applyObjects } from './apply-objects.js';
-import { type BinaryControlPlane, startBinaryControlPlane } from './binary-control-plane.js';
+import { startBinaryControlPlane } from './binary-control-plane.js';
+import {
+  type ClusterControlPlaneOptions,
+  startClusterControlPlane,
+} from './cluster-control-plane.js';
 import { ensureControlPlaneAssets } from './control-plane-assets.js';
 import { eventually } from './eventually.js';
 import { kubeRequest } from './kube-request.js';
@@ -27,12 +31,13 @@ export interface EnvironmentOptions {
   /** Fail when a CRD path does not exist (default true). */
   errorIfCrdPathMissing?: boolean;
   /**
-   * Directory with `etcd` and `kube-apiserver` binaries for the `binaries` plane; defaults to
-   * `KUBEBUILDER_ASSETS`, then to the project's cache (built there with Go when absent: see
-   * {@link ensureControlPlaneAssets}).
+   * Directory with the binaries of the real planes (`etcd` and `kube-apiserver` for
+   * `binaries`; also kube-controller-manager, kube-scheduler, kwok and kwokctl for `cluster`);
+   * defaults to `KUBEBUILDER_ASSETS`, then to the project's cache (built there with Go when
+   * absent: see {@link ensureControlPlaneAssets}).
    */
   binaryAssetsDirectory?: string;
-  /** Options of the local API server (ignored with real binaries). */
+  /** Options of the local API server (ignored on the real planes). */
   apiServer?: ApiServerOptions;
   /** Timeout for the control plane to start and for CRDs to be established (default 60 s). */
   timeoutMs?: number;
@@ -43,60 +48,85 @@ export interface EnvironmentOptions {
    * - `binaries`: real etcd + kube-apiserver from `binaryAssetsDirectory`, `KUBEBUILDER_ASSETS`
    *   or the project's cache (built with Go when absent; a ControlPlaneAssetsError
    *   says what to install when it cannot be);
-   * - `auto` (default; `binaries` when `binaryAssetsDirectory` is given): the environment variable `OPS_ENVTEST_CONTROL_PLANE` (`local` or
-   *   `binaries`) when set, else `binaries` when `KUBEBUILDER_ASSETS` is set (as
-   *   controller-runtime's envtest), else `local`.
+   * - `cluster`: a whole cluster from the same binaries with kwokctl's `binary` runtime:
+   *   kube-controller-manager, kube-scheduler and kwok's fake nodes, so Pods run (see
+   *   {@link startClusterControlPlane});
+   * - `auto` (default; `binaries` when `binaryAssetsDirectory` is given): the environment
+   *   variable `OPS_ENVTEST_CONTROL_PLANE` (`local`, `binaries` or `cluster`) when set, else
+   *   `binaries` when `KUBEBUILDER_ASSETS` is set (as controller-runtime's envtest), else
+   *   `local`; with `requires: 'pods'`, `cluster` where that would be `binaries`.
    */
   controlPlane?: ControlPlaneKind | 'auto';
-  /** Build progress of the `binaries` plane (default: lines on stderr). */
-  log?: (line: string) => void;
   /**
-   * What the suite needs of the plane. `pods`: Pods that run (Deployments that become
-   * available, Pods that finish), which the `local` plane simulates and the `binaries` plane
-   * (no scheduler, controllers or nodes) does not give: it is then refused with an error
-   * rather than letting such a suite fail in confusing ways or pass for the wrong reason.
+   * What the suite needs of the plane. `pods`: Pods that run (scheduled, Running and Ready,
+   * finishing, deleted by their controllers), which `local` and `cluster` give and `binaries`
+   * (no controllers, no nodes) does not: `auto` resolves to one of those two, and an explicit
+   * `controlPlane: 'binaries'` is refused.
    */
   requires?: 'pods';
+  /** Options of the `cluster` plane: node count, default Pod run time, API server port. */
+  cluster?: Omit<ClusterControlPlaneOptions, 'timeoutMs'>;
+  /** Build progress of the `binaries` plane (default: lines on stderr). */
+  log?: (line: string) => void;
 }
 
 /** The control planes {@link Environment} starts. */
-export type ControlPlaneKind = 'local' | 'binaries';
+export type ControlPlaneKind = 'local' | 'binaries' | 'cluster';
+
+const controlPlaneKinds: readonly ControlPlaneKind[] = ['local', 'binaries', 'cluster'];
 
 /** The environment variable that picks the control plane when the option is `auto`. */
 export const controlPlaneVariable = 'OPS_ENVTEST_CONTROL_PLANE';
 
 /**
  * The plane `controlPlane` (default `auto`) resolves to, as {@link Environment.start} does.
+ * With `requires: 'pods'`, `auto` never gives `binaries`: where the variable or
+ * KUBEBUILDER_ASSETS asks for the real plane, the suite gets the real plane that runs Pods,
+ * `cluster`.
  *
- * @throws {Error} when OPS_ENVTEST_CONTROL_PLANE holds something else than `local` or `binaries`.
+ * @throws {Error} when OPS_ENVTEST_CONTROL_PLANE holds something else than `local`,
+ *   `binaries` or `cluster`, or when `binaries` is asked for by name by a suite that requires
+ *   Pods.
  */
 export function resolveControlPlane(
   controlPlane: ControlPlaneKind | 'auto' = 'auto',
   env: NodeJS.ProcessEnv = process.env,
+  requires?: 'pods',
 ): ControlPlaneKind {
-  if (controlPlane !== 'auto') return controlPlane;
-  const chosen = env[controlPlaneVariable];
-  if (chosen !== undefined && chosen !== '') {
-    if (chosen === 'local' || chosen === 'binaries') return chosen;
-    throw new Error(
-      `${controlPlaneVariable}=${chosen} is not a control plane: use "local" (the in-process API server) or "binaries" (etcd + kube-apiserver), or unset it`,
-    );
+  if (controlPlane !== 'auto') {
+    if (controlPlane === 'binaries' && requires === 'pods')
+      throw new Error(
+        "this suite requires running Pods (requires: 'pods'), which the binaries plane (etcd + kube-apiserver, no controllers or nodes) does not give: use controlPlane 'cluster' (kube-controller-manager, kube-scheduler and kwok nodes) or 'local', or 'auto'",
+      );
+    return controlPlane;
   }
-  return env.KUBEBUILDER_ASSETS ? 'binaries' : 'local';
+  const chosen = env[controlPlaneVariable];
+  let plane: ControlPlaneKind;
+  if (chosen !== undefined && chosen !== '') {
+    if (!controlPlaneKinds.includes(chosen as ControlPlaneKind))
+      throw new Error(
+        `${controlPlaneVariable}=${chosen} is not a control plane: use "local" (the in-process API server), "binaries" (etcd + kube-apiserver) or "cluster" (a whole cluster with kwok nodes), or unset it`,
+      );
+    plane = chosen as ControlPlaneKind;
+  } else {
+    plane = env.KUBEBUILDER_ASSETS ? 'binaries' : 'local';
+  }
+  return plane === 'binaries' && requires === 'pods' ? 'cluster' : plane;
 }
 
 /**
  * A running control plane for tests, as controller-runtime's envtest gives one: the local
- * in-memory API server in-process by default, or real etcd + kube-apiserver (`controlPlane:
- * 'binaries'` or `OPS_ENVTEST_CONTROL_PLANE=binaries`, or `KUBEBUILDER_ASSETS` set) — so one
- * suite runs against either. Start with {@link Environment.start}; always `stop()` it.
+ * in-memory API server in-process by default, real etcd + kube-apiserver (`controlPlane:
+ * 'binaries'` or `OPS_ENVTEST_CONTROL_PLANE=binaries`, or `KUBEBUILDER_ASSETS` set), or a whole
+ * cluster with kwok nodes (`cluster`) — so one suite runs against any. Start with
+ * {@link Environment.start}; always `stop()` it.
  *
  * The admin user (`system:masters`) is in {@link kubeConfig} and in the file at
  * {@link kubeconfigPath}.
  */
 export class Environment {
   private constructor(
-    /** `local` (in-process API server) or `binaries` (etcd + kube-apiserver). */
+    /** `local` (in-process API server), `binaries` (etcd + kube-apiserver) or `cluster`. */
     readonly kind: ControlPlaneKind,
     /** The admin kubeconfig, YAML. */
     readonly kubeconfig: string,
@@ -104,7 +134,8 @@ export class Environment {
     readonly kubeconfigPath: string,
     /** The local API server, when {@link kind} is `local` (for its fault injection). */
     readonly server: ApiServer | undefined,
-    private readonly binaries: BinaryControlPlane | undefined,
+    /** The processes of a real plane. */
+    private readonly processes: { stop(): Promise<void> } | undefined,
     private readonly directory: string,
     private readonly timeoutMs: number,
   ) {}
@@ -113,48 +144,46 @@ export class Environment {
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const plane = resolveControlPlane(
-      options.controlPlane ?? (options.binaryAssetsDirectory ? 'binaries' : 'auto'),
+      options.controlPlane ??
+        (options.binaryAssetsDirectory
+          ? options.requires === 'pods'
+            ? 'cluster'
+            : 'binaries'
+          : 'auto'),
+      process.env,
+      options.requires,
     );
-    if (options.requires === 'pods' && plane === 'binaries')
-      throw new Error(
-        "this suite requires running Pods (requires: 'pods'), and the binaries plane (etcd + kube-apiserver: no scheduler, no controllers, no nodes) runs none: run it on the local plane (controlPlane: 'local' or OPS_ENVTEST_CONTROL_PLANE=local), which simulates them",
-      );
     const crds = [
       ...(options.crds ?? []),
       ...(await loadManifests(options.crdDirectoryPaths ?? [], {
         ignoreMissing: options.errorIfCrdPathMissing === false,
       })),
     ];
-    const directory = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
-    const kubeconfigPath = join(directory, 'kubeconfig');
-    let environment: Environment;
-    if (plane === 'binaries') {
+    let server: ApiServer | undefined;
+    let processes: { kubeconfig: string; stop(): Promise<void> } | undefined;
+    if (plane !== 'local') {
       const assets =
         options.binaryAssetsDirectory ??
         (process.env.KUBEBUILDER_ASSETS ||
           (await ensureControlPlaneAssets(options.log ? { log: options.log } : {})).directory);
-      const binaries = await startBinaryControlPlane(assets, { timeoutMs });
-      environment = new Environment(
-        'binaries',
-        binaries.kubeconfig,
-        kubeconfigPath,
-        undefined,
-        binaries,
-        directory,
-        timeoutMs,
-      );
+      processes =
+        plane === 'cluster'
+          ? await startClusterControlPlane(assets, { ...options.cluster, timeoutMs })
+          : await startBinaryControlPlane(assets, { timeoutMs });
     } else {
-      const server = await ApiServer.start(options.apiServer ?? {});
-      environment = new Environment(
-        'local',
-        server.kubeconfig(),
-        kubeconfigPath,
-        server,
-        undefined,
-        directory,
-        timeoutMs,
-      );
+      server = await ApiServer.start(options.apiServer ?? {});
     }
+    const directory = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
+    const kubeconfigPath = join(directory, 'kubeconfig');
+    const environment = new Environment(
+      plane,
+      server ? server.kubeconfig() : (processes?.kubeconfig ?? ''),
+      kubeconfigPath,
+      server,
+      processes,
+      directory,
+      timeoutMs,
+    );
     try {
       await writeFile(kubeconfigPath, environment.kubeconfig, { mode: 0o600 });
       if (crds.length > 0) await environment.installCrds(crds);
@@ -301,7 +330,7 @@ export class Environment {
   /** Stops the control plane and removes its files. Safe to call twice. */
   async stop(): Promise<void> {
     await this.server?.stop();
-    await this.binaries?.stop();
+    await this.processes?.stop();
     await rm(this.directory, { recursive: true, force: true });
   }
 }

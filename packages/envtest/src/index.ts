@@ -2,6 +2,11 @@ export { applyObjects } from './apply-objects.js';
 export { type BinaryControlPlane, startBinaryControlPlane } from './binary-control-plane.js';
 export { configMap, deployment, namespace, pod } from './builders.js';
 export {
+  type ClusterControlPlane,
+  type ClusterControlPlaneOptions,
+  startClusterControlPlane,
+} from './cluster-control-plane.js';
+export {
   type ControlPlaneAssets,
   type ControlPlaneAssetsOptions,
   type ControlPlaneVersions,
@@ -20,7 +25,9 @@ export {
 } from './environment.js';
 export { ControlPlaneAssetsError } from './errors/control-plane-assets-error.js';
 export { consistently, eventually, type PollOptions } from './eventually.js';
+export { freePort } from './free-port.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';
+export { type KwokStage, type KwokStagesOptions, kwokStages } from './kwok-stages.js';
 export { loadManifests, parseManifests } from './load-manifests.js';
 export {
   createServiceAccountIdentity,

@@ -1,9 +1,15 @@
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Environment, kubeRequest } from '../src/index.js';
+import {
+  ControlPlaneAssetsError,
+  controlPlaneBinaries,
+  Environment,
+  kubeRequest,
+  startClusterControlPlane,
+} from '../src/index.js';
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -74,20 +80,38 @@ describe('Environment (local API server)', () => {
 });
 
 describe('Environment (binaries from KUBEBUILDER_ASSETS)', () => {
-  it('refuses a suite that needs running Pods, before starting anything', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'envtest-assets-'));
-    await expect(
-      Environment.start({ binaryAssetsDirectory: dir, requires: 'pods' }),
-    ).rejects.toThrow(
-      "this suite requires running Pods (requires: 'pods'), and the binaries plane (etcd + kube-apiserver: no scheduler, no controllers, no nodes) runs none: run it on the local plane (controlPlane: 'local' or OPS_ENVTEST_CONTROL_PLANE=local), which simulates them",
-    );
-  });
-
   it('names a missing binary', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'envtest-assets-'));
     await expect(Environment.start({ binaryAssetsDirectory: dir })).rejects.toThrow(
       `KUBEBUILDER_ASSETS=${dir} has no etcd`,
     );
+  });
+
+  it('refuses the binaries plane to a suite that requires Pods, before starting anything', async () => {
+    await expect(Environment.start({ controlPlane: 'binaries', requires: 'pods' })).rejects.toThrow(
+      "this suite requires running Pods (requires: 'pods')",
+    );
+  });
+
+  it('names the binary the cluster plane misses and how to get it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'envtest-assets-'));
+    for (const binary of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'])
+      await writeFile(join(dir, binary), '');
+    const started = Environment.start({ binaryAssetsDirectory: dir, requires: 'pods' });
+    await expect(started).rejects.toThrow(
+      `${dir} has no kwok: the cluster plane runs etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, kwokctl from one directory. Build them with \`pnpm control-plane build\``,
+    );
+    await expect(started).rejects.toSatisfy(ControlPlaneAssetsError.isInstance);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a default Pod run time that is not a duration, before starting anything', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'envtest-assets-'));
+    for (const binary of controlPlaneBinaries) await writeFile(join(dir, binary), '');
+    await expect(startClusterControlPlane(dir, { podRunDuration: '3 seconds' })).rejects.toThrow(
+      'podRunDuration "3 seconds" is not a duration: write a number with a unit, such as 500ms, 3s or 1m30s',
+    );
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('starts etcd and kube-apiserver as processes with the flags they need, and stops them', {

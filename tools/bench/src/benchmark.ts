@@ -1,4 +1,4 @@
-import type { BenchServer } from './harness/bench-server.js';
+import type { BenchServer, ServerKind } from './harness/bench-server.js';
 
 /**
  * The sizes and durations of a run. `pnpm bench` uses {@link defaultBenchOptions}; the test
@@ -102,10 +102,15 @@ export interface BenchmarkResult {
 /** What a benchmark module is given. */
 export interface BenchContext {
   options: BenchOptions;
+  /** The kind of server {@link startServer} starts (`--server`). */
+  serverKind: ServerKind;
+  /** That server as the report names it, with its version (for notes). */
+  serverName: string;
   /**
-   * Starts a fresh local API server in a child process (each benchmark starts its own, so
-   * none sees another's objects or history); the runner stops every server a benchmark left
-   * running.
+   * Starts a fresh API server of the run's kind in processes of its own (each benchmark
+   * starts its own, so none sees another's objects or history); the runner stops every
+   * server a benchmark left running. `cluster` (a simulated cluster that runs Deployments)
+   * only the local server has.
    */
   startServer(options?: { cluster?: boolean }): Promise<BenchServer>;
   /** Progress messages (to stderr in the CLI; dropped in tests). */
@@ -123,5 +128,11 @@ export interface BenchmarkModule {
   title: string;
   /** One sentence: what is measured. */
   description: string;
+  /**
+   * The kinds of server this benchmark cannot run on, each with the reason, which the run
+   * prints and the report lists instead of its figures (e.g. it needs the local server's
+   * simulated cluster).
+   */
+  unsupportedOn?: Partial<Record<ServerKind, string>>;
   run(context: BenchContext): Promise<BenchmarkResult>;
 }

@@ -7,15 +7,20 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchOptions, defaultBenchOptions, tinyBenchOptions } from './benchmark.js';
 import { benchmarks, selectBenchmarks } from './benchmarks/index.js';
+import { type ServerKind, serverKinds } from './harness/bench-server.js';
+import { localServerSource, realServerSource, type ServerSource } from './harness/server-source.js';
 import { markdownNotes, markdownTables } from './report/table.js';
 import { writeResults } from './report/write-results.js';
 import { runBenchmarks } from './runner.js';
 
 const usage = `Usage: pnpm bench [options]
 
-Runs the benchmarks of @ops/core against peer libraries on the local API server.
+Runs the benchmarks of @ops/core against peer libraries on an API server.
 
 Options:
+  --server <kind>       local (default): @ops/apiserver in a child process, nothing but Node.js;
+                        real: etcd + kube-apiserver from KUBEBUILDER_ASSETS, else built with Go
+                        into .cache (or reused) as 'pnpm control-plane build' does
   --only <ids>          comma-separated benchmark ids (default: all); see --list
   --list                list the benchmarks and exit
   --tiny                tiny sizes (seconds, for a smoke run)
@@ -78,12 +83,32 @@ async function main(): Promise<number> {
     console.error(`bench: ${(error as Error).message}`);
     return 2;
   }
+  const kind = (values.server ?? 'local') as ServerKind;
+  if (!serverKinds.includes(kind)) {
+    console.error(
+      `bench: --server must be one of ${serverKinds.join(', ')}, got "${values.server}"`,
+    );
+    return 2;
+  }
+  let source: ServerSource;
+  try {
+    source =
+      kind === 'real'
+        ? await realServerSource({ log: (line) => console.error(`bench: control-plane: ${line}`) })
+        : localServerSource();
+  } catch (error) {
+    // Binaries absent and not buildable (no Go: the message says what to install) or broken.
+    if (kind !== 'real') throw error;
+    console.error(`bench: cannot use the real server: ${(error as Error).message}`);
+    return 1;
+  }
+  console.error(`bench: server: ${source.name}`);
   if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
     console.error(
       'bench: note: run node with --expose-gc (pnpm bench does) for exact heap figures',
     );
   }
-  const report = await runBenchmarks(modules, options, (message) => console.error(message));
+  const report = await runBenchmarks(modules, options, (message) => console.error(message), source);
   console.log(`\n${markdownTables(report)}\n\nNotes:\n\n${markdownNotes(report)}\n`);
   const files = await writeResults(report, resolve(values.out ?? 'bench-results'));
   console.log(`Results: ${files.json}\nChart:   ${files.latestSvg}`);
@@ -95,6 +120,7 @@ async function main(): Promise<number> {
 function parse() {
   return parseArgs({
     options: {
+      server: { type: 'string' },
       only: { type: 'string' },
       list: { type: 'boolean' },
       tiny: { type: 'boolean' },

@@ -21,7 +21,7 @@ describe('runBenchmarks', () => {
           targets: [],
           charts: [],
           notes: [],
-          samples: { revision: await started.revision() },
+          samples: { revision: await started.revision('extension', 'configmaps') },
         };
       },
     };
@@ -32,8 +32,18 @@ describe('runBenchmarks', () => {
     expect(report.environment.cpus).toBeGreaterThan(0);
     expect(Object.keys(report.environment.libraries)).toContain('kubernetes-fluent-client');
     expect(messages).toContain('[extension] seeded');
+    expect(
+      messages.some((m) => /^\[extension\] seeded 3 ConfigMaps \(3 requests\) in /.test(m)),
+    ).toBe(true);
+    expect(report.server).toEqual({
+      kind: 'local',
+      name: expect.stringMatching(/^local API server/),
+    });
+    expect(report.seedings).toEqual([
+      expect.objectContaining({ benchmark: 'extension', kind: 'ConfigMaps', objects: 3 }),
+    ]);
     // Left running by the module, stopped by the runner.
-    await expect(started?.revision()).rejects.toThrow(/exited/);
+    await expect(started?.revision('extension', 'configmaps')).rejects.toThrow(/exited/);
   });
 
   it('names the failing module and still stops its servers', async () => {
@@ -50,6 +60,30 @@ describe('runBenchmarks', () => {
     await expect(runBenchmarks([failing], tinyBenchOptions)).rejects.toThrow(
       'benchmark failing failed: boom',
     );
-    await expect(started?.revision()).rejects.toThrow(/exited/);
+    await expect(started?.revision('failing', 'configmaps')).rejects.toThrow(/exited/);
+  });
+
+  it('skips a module that cannot run on the server kind, says why and runs the rest', async () => {
+    let ran = false;
+    const unsupported: BenchmarkModule = {
+      id: 'cluster-only',
+      title: 'Cluster only',
+      description: 'needs what the local server lacks',
+      unsupportedOn: { local: 'needs nodes' },
+      async run() {
+        ran = true;
+        throw new Error('must not run');
+      },
+    };
+    const messages: string[] = [];
+    const report = await runBenchmarks([unsupported], tinyBenchOptions, (m) => messages.push(m));
+    expect(ran).toBe(false);
+    expect(report.results).toEqual([]);
+    expect(report.skipped).toEqual([
+      { id: 'cluster-only', title: 'Cluster only', reason: 'needs nodes' },
+    ]);
+    expect(messages.some((m) => m.startsWith('[cluster-only] skipped on local API server'))).toBe(
+      true,
+    );
   });
 });

@@ -1,21 +1,8 @@
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const demo = fileURLToPath(new URL('../demo.mjs', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { runDemo } from './run-demo.js';
 
 // The README's first command runs this script (after building); here it runs until the
 // sample is ready and then stops, as Ctrl-C would.
@@ -23,31 +10,10 @@ describe('the demo', () => {
   it('starts the server and the operator, and the sample Application becomes ready', {
     timeout: 60_000,
   }, async () => {
-    const ports = [await freePort(), await freePort(), await freePort()];
-    const child = spawn(
-      process.execPath,
-      [
-        demo,
-        '--port',
-        '0',
-        '--webhook-port',
-        String(ports[0]),
-        '--metrics-port',
-        String(ports[1]),
-        '--health-port',
-        String(ports[2]),
-        '--exit-when-ready',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const demo = await runDemo(['--exit-when-ready']);
+    const code = await demo.exited;
+    const output = demo.output();
+    expect(output).toMatch(/demo: local Kubernetes API server at https:\/\/127\.0\.0\.1:\d+/);
     expect(output).toMatch(/Deployment app-demo added/);
     expect(output).toMatch(
       /Application demo modified: ready=true \(DeploymentAvailable\), finalizers lixueduan\.com\/application/,
@@ -55,5 +21,33 @@ describe('the demo', () => {
     expect(output).toContain('export KUBECONFIG=');
     expect(output).toContain('demo: stopped');
     expect(code).toBe(0);
+  });
+
+  it('with --real on a machine that cannot build the control plane, says what to install', {
+    timeout: 30_000,
+  }, async () => {
+    // An empty cache and a go command too old to build: what a machine without Go 1.26 sees.
+    const dir = await mkdtemp(join(tmpdir(), 'demo-no-go-'));
+    try {
+      await writeFile(join(dir, 'go'), '#!/bin/sh\necho go1.20.0\n');
+      await chmod(join(dir, 'go'), 0o755);
+      const { KUBEBUILDER_ASSETS, GOTOOLCHAIN, ...env } = process.env;
+      const demo = await runDemo(['--real', '--exit-when-ready'], {
+        ...env,
+        PATH: `${dir}:${dirname(process.execPath)}`,
+        OPS_CONTROL_PLANE_CACHE: join(dir, 'cache'),
+      });
+      expect(await demo.exited).toBe(1);
+      const output = demo.output();
+      expect(output).toContain(
+        'demo: --real needs the real control plane, which cannot be built here: go is Go 1.20.0, older than the 1.26.0 they need.',
+      );
+      expect(output).toContain('install Go 1.26.0 or newer');
+      expect(output).toContain(
+        'demo: Without --real, the demo runs on the local API server with nothing but Node.js.',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -14,6 +14,13 @@ export { EndpointsController, endpointLabels, resolveTargetPort } from './endpoi
 export { GarbageCollector } from './garbage-collector.js';
 export { type FinishedPhase, Kubelet, type KubeletOptions, nodeAddress } from './kubelet.js';
 export { kubernetesFinalizer, NamespaceController } from './namespace-controller.js';
+export {
+  defaultPodRunDuration,
+  parsePodExitCode,
+  parsePodRunDuration,
+  podExitCodeAnnotation,
+  podRunDurationAnnotation,
+} from './pod-lifecycle-annotations.js';
 export { podTemplateHash, podTemplateHashLabel } from './pod-template-hash.js';
 export {
   type ClusterErrorRecord,

@@ -23,6 +23,9 @@ export const applicationsReadyBenchmark: BenchmarkModule = {
   title: 'Applications ready',
   description:
     'application-operator: time until N Applications (default 1,000) are ready on the simulated cluster, writes to get there, and writes at rest (must be 0).',
+  unsupportedOn: {
+    real: "needs a cluster that runs Deployments and Pods (the local server's simulated cluster); the real server is etcd + kube-apiserver without kube-controller-manager or nodes",
+  },
   async run({ options, startServer, log }: BenchContext): Promise<BenchmarkResult> {
     const count = options.steadyObjects;
     const server = await startServer({ cluster: true });

@@ -30,7 +30,7 @@ export const coldSyncBenchmark: BenchmarkModule = {
   title: 'Cold sync',
   description:
     'Time until N Pods (about 3 KB of JSON each) are cached, per library, as a ratio to JSON.parse of the same list bytes and to @ops/core.',
-  async run({ options, startServer, log }: BenchContext): Promise<BenchmarkResult> {
+  async run({ options, startServer, serverName, log }: BenchContext): Promise<BenchmarkResult> {
     const objects = options.objects;
     const server = await startServer();
     log(`seeding ${objects} Pods`);
@@ -39,7 +39,7 @@ export const coldSyncBenchmark: BenchmarkModule = {
     const listBytes = await http.get(`/api/v1/namespaces/${namespace}/pods`);
     http.close();
     const notes: string[] = [
-      `${objects} Pods, ${formatNumber(listBytes.length / objects / 1024)} KB of JSON each (${formatNumber(listBytes.length / 1e6)} MB per list), plain HTTP to the local API server in a child process.`,
+      `${objects} Pods, ${formatNumber(listBytes.length / objects / 1024)} KB of JSON each (${formatNumber(listBytes.length / 1e6)} MB per list, managedFields included where the server writes them), from ${serverName} over ${server.url.startsWith('https:') ? 'HTTPS' : 'plain HTTP'}, the server in processes of its own.`,
       'Floor: JSON.parse of the same list bytes (one unpaged LIST body) in the same process, nothing else. "bare HTTP GET + JSON.parse" adds fetching those bytes (one unpaged LIST, no client library): the least any client that talks to the server can do.',
       '"@ops/core Informer" uses its defaults (pages of 1,000, each received on its transport\'s helper thread while the previous one is parsed); "one page" asks for everything in one LIST, as the client-node informer and the fluent watch do.',
       "Before each timed run both processes collect their garbage, so no run pays for the previous one's.",

@@ -22,7 +22,7 @@ export const heapPerObjectBenchmark: BenchmarkModule = {
   title: 'Retained heap',
   description:
     'Heap retained per cached Pod after sync and a full GC: @ops/core Informer vs the client-node informer and vs the parsed list itself.',
-  async run({ options, startServer, log }: BenchContext): Promise<BenchmarkResult> {
+  async run({ options, startServer, serverName, log }: BenchContext): Promise<BenchmarkResult> {
     const objects = options.objects;
     const server = await startServer();
     log(`seeding ${objects} Pods`);
@@ -107,7 +107,7 @@ export const heapPerObjectBenchmark: BenchmarkModule = {
         },
       ],
       notes: [
-        `${objects} Pods; heapUsed after two forced full GCs, with the cache synced and referenced, minus the same before it was created; ${formatNumber(opsBytes / 1024)} KB vs ${formatNumber(clientNodeBytes / 1024)} KB per object. The client-node figure is its typed model objects (V1Pod classes, Date fields) as its informer keeps them; the floor is the plain objects JSON.parse makes of the list, kept in one array.`,
+        `${objects} Pods from ${serverName}; heapUsed after two forced full GCs, with the cache synced and referenced, minus the same before it was created; ${formatNumber(opsBytes / 1024)} KB vs ${formatNumber(clientNodeBytes / 1024)} KB per object. The client-node figure is its typed model objects (V1Pod classes, Date fields) as its informer keeps them; the floor is the plain objects JSON.parse makes of the list, kept in one array.`,
       ],
       samples: { bytesPerObject: samples },
     };

@@ -1,186 +1,91 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
-import { packageRoot } from './package-root.js';
-import type {
-  ServerAnswers,
-  ServerCommand,
-  ServerReady,
-  ServerReply,
-  WriteCounts,
-} from './server-protocol.js';
+import type { KubeConfig } from '@kubernetes/client-node';
 
 /**
- * The server's kubeconfig with its cluster marked `insecure-skip-tls-verify`: meaningless
- * over plain HTTP, but `@kubernetes/client-node` (and so kubernetes-fluent-client) refuses an
- * `http://` server without it.
+ * Which API server a run measures against: `local` is `@ops/apiserver` in a child process
+ * (the default, needs nothing but Node.js); `real` is etcd + kube-apiserver started from the
+ * real binaries (`@ops/envtest`'s binaries plane).
  */
-function plainHttpKubeconfig(text: string): string {
-  const original = new KubeConfig();
-  original.loadFromString(text);
-  const config = new KubeConfig();
-  config.loadFromOptions({
-    clusters: original.getClusters().map((cluster) => ({ ...cluster, skipTLSVerify: true })),
-    users: original.getUsers(),
-    contexts: original.getContexts(),
-    currentContext: original.getCurrentContext(),
-  });
-  return config.exportConfig();
-}
+export type ServerKind = 'local' | 'real';
 
-/** The built child entry (`tsup` builds it; the test setup builds it before the suite). */
-export const serverChildPath = join(packageRoot, 'dist', 'server-child.js');
+/** The server kinds `--server` accepts. */
+export const serverKinds: readonly ServerKind[] = ['local', 'real'];
 
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: Error): void;
+/** One seeding a benchmark asked of a server: what, how many objects and how long it took. */
+export interface Seeding {
+  /** `Pods` or `ConfigMaps`. */
+  kind: string;
+  namespace: string;
+  objects: number;
+  /** API requests it took (a Pod is a create and a status write). */
+  requests: number;
+  ms: number;
 }
 
 /**
- * A local API server (`@ops/apiserver`, plain HTTP, no simulated cluster) in a child process,
- * so that its CPU and heap are its own: what a benchmark measures in this process is the
- * client side only. Seeding objects happens inside the child, straight through the server's
- * resource service (the same code path as an API create, without HTTP).
- *
- * Stop it with {@link stop}; it also exits when this process does.
+ * An API server a benchmark runs against, started for it alone (so it sees no other
+ * benchmark's objects or history), in processes of its own so that the server's CPU time and
+ * heap are not charged to the library measured in the bench process. The local and the real
+ * server implement it ({@link ServerKind}); every library of one benchmark is measured
+ * against the same instance.
  */
-export class BenchServer {
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  private exited = false;
-
-  private constructor(
-    private readonly child: ChildProcess,
-    private readonly dir: string,
-    /** `http://127.0.0.1:<port>`. */
-    readonly url: string,
-    /** The admin kubeconfig, as YAML text. */
-    readonly kubeconfig: string,
-    /** Where that kubeconfig is written (for libraries that read `KUBECONFIG`). */
-    readonly kubeconfigPath: string,
-  ) {
-    child.on('message', (message: ServerReply) => {
-      const waiter = this.pending.get(message.id);
-      if (waiter === undefined) return;
-      this.pending.delete(message.id);
-      if (message.ok) waiter.resolve(message.result);
-      else waiter.reject(new Error(`the bench API server failed: ${message.error}`));
-    });
-    child.once('exit', (code, signal) => {
-      this.exited = true;
-      const error = new Error(`the bench API server exited (code ${code}, signal ${signal})`);
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
-    });
-  }
-
-  /**
-   * Starts the child and resolves once it serves.
-   *
-   * @throws {Error} when the child entry is not built, or the server does not come up in 20 s.
-   */
-  static async start(options: { cluster?: boolean } = {}): Promise<BenchServer> {
-    if (!existsSync(serverChildPath)) {
-      throw new Error(
-        `${serverChildPath} is missing; build the bench first: pnpm turbo build --filter=@ops/bench...`,
-      );
-    }
-    const child = fork(serverChildPath, [], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: ['--max-old-space-size=4096'],
-      env: { ...process.env, OPS_BENCH_CLUSTER: options.cluster ? '1' : '0' },
-    });
-    const ready = await new Promise<ServerReady>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error('the bench API server did not start within 20 s'));
-      }, 20_000);
-      child.once('message', (message: ServerReady) => {
-        clearTimeout(timer);
-        resolve(message);
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the bench API server exited with ${code} before serving`));
-      });
-    });
-    const kubeconfig = plainHttpKubeconfig(ready.kubeconfig);
-    const dir = await mkdtemp(join(tmpdir(), 'ops-bench-'));
-    const kubeconfigPath = join(dir, 'kubeconfig');
-    await writeFile(kubeconfigPath, kubeconfig);
-    return new BenchServer(child, dir, ready.url, kubeconfig, kubeconfigPath);
-  }
-
+export interface BenchServer {
+  readonly kind: ServerKind;
+  /** `http(s)://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** The admin kubeconfig, as YAML text. */
+  readonly kubeconfig: string;
+  /** Where that kubeconfig is written (for libraries that read `KUBECONFIG`). */
+  readonly kubeconfigPath: string;
+  /** Every seeding done so far, in order, with its duration. */
+  readonly seedings: readonly Seeding[];
   /** A fresh client-node `KubeConfig` of the admin user. */
-  kubeConfig(): KubeConfig {
-    const config = new KubeConfig();
-    config.loadFromString(this.kubeconfig);
-    return config;
-  }
-
-  private call<Op extends ServerCommand['op']>(
-    command: Extract<ServerCommand, { op: Op }>,
-  ): Promise<ServerAnswers[Op]> {
-    if (this.exited) return Promise.reject(new Error('the bench API server has exited'));
-    const id = this.nextId++;
-    return new Promise<ServerAnswers[Op]>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.child.send({ ...command, id });
-    });
-  }
-
-  /** Creates `count` realistic Pods (Running, about 3 KB of JSON each) in `namespace`. */
-  async seedPods(namespace: string, count: number): Promise<void> {
-    await this.call({ op: 'seedPods', namespace, count });
-  }
-
-  /** Creates ConfigMaps `<prefix>-0` ... `<prefix>-<count-1>` in `namespace`. */
-  async seedConfigMaps(
+  kubeConfig(): KubeConfig;
+  /**
+   * Creates `count` realistic Pods (Running, about 3 KB of JSON each before any
+   * managedFields the server adds) in `namespace`, creating the namespace when missing.
+   */
+  seedPods(namespace: string, count: number): Promise<void>;
+  /**
+   * Creates ConfigMaps `<prefix>-0` ... `<prefix>-<count-1>` in `namespace` (created when
+   * missing), with `labels` when given.
+   */
+  seedConfigMaps(
     namespace: string,
     prefix: string,
     count: number,
     labels?: Record<string, string>,
-  ): Promise<void> {
-    await this.call({
-      op: 'seedConfigMaps',
-      namespace,
-      prefix,
-      count,
-      ...(labels ? { labels } : {}),
-    });
-  }
-
-  /** API writes the server has handled (also no-op updates), in total and per namespace. */
-  writes(): Promise<WriteCounts> {
-    return this.call({ op: 'writes' });
-  }
-
-  /** The store's current resourceVersion. */
-  async revision(): Promise<number> {
-    return (await this.call({ op: 'revision' })).revision;
-  }
-
+  ): Promise<void>;
   /**
-   * Runs a full garbage collection in the server process and resolves with its heap in use
-   * afterwards: call it before a timed run so that the server's collector, cleaning up after
-   * the previous run, does not slow the next one.
+   * Write requests (create, update, patch, apply, delete) the server has handled for the
+   * core-group resource `plural` (e.g. `configmaps`), also no-op updates. Compare two
+   * readings; the absolute number includes seeding on some servers.
    */
-  async collectGarbage(): Promise<number> {
-    return (await this.call({ op: 'collectGarbage' })).heapUsed;
-  }
+  writes(namespace: string, plural: string): Promise<number>;
+  /**
+   * A token that changes whenever an object of the core-group resource `plural` in
+   * `namespace` is created, changed or deleted (it may also change on other changes).
+   */
+  revision(namespace: string, plural: string): Promise<string>;
+  /**
+   * Runs a full garbage collection in the server process: call it before a timed run so
+   * that the server's collector, cleaning up after the previous run, does not slow the next.
+   * Resolves with the server's heap in use afterwards where the server tells it.
+   */
+  collectGarbage(): Promise<number | undefined>;
+  /** Stops the server and waits until its processes have exited; idempotent. */
+  stop(): Promise<void>;
+}
 
-  /** Stops the server and waits for the child to exit (killing it after 5 s). */
-  async stop(): Promise<void> {
-    if (!this.exited) {
-      const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
-      await this.call({ op: 'stop' }).catch(() => undefined);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(this.dir, { recursive: true, force: true });
-  }
+/**
+ * Runs `seed` and appends `what` with the time it took to `seedings` (for the
+ * {@link BenchServer.seedings} of an implementation).
+ */
+export async function timeSeeding(
+  seedings: Seeding[],
+  what: Omit<Seeding, 'ms'>,
+  seed: () => Promise<unknown>,
+): Promise<void> {
+  const start = performance.now();
+  await seed();
+  seedings.push({ ...what, ms: performance.now() - start });
 }

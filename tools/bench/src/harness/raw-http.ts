@@ -1,18 +1,44 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { BenchServer } from './bench-server.js';
 
 /**
- * Bare HTTP to the bench server, with no client library in the way: for the floor of the
- * cold-sync benchmark and for measuring the server itself.
+ * Bare HTTP(S) to the bench server, with no client library in the way: for the floor of the
+ * cold-sync benchmark, for measuring the server itself and for seeding the real server. Plain
+ * HTTP for the local server; HTTPS verified against the kubeconfig's CA for the real one.
+ * The admin user's bearer token goes with every request.
  */
 export class RawHttp {
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  private readonly agent: http.Agent;
+  private readonly transport: typeof http.request;
   private readonly base: URL;
   private readonly headers: Record<string, string>;
 
+  /**
+   * @throws {Error} when the server is HTTPS and its kubeconfig neither carries a CA nor
+   *   skips verification.
+   */
   constructor(server: BenchServer) {
+    const config = server.kubeConfig();
     this.base = new URL(server.url);
-    const token = server.kubeConfig().getCurrentUser()?.token;
+    if (this.base.protocol === 'https:') {
+      const cluster = config.getCurrentCluster();
+      const ca = cluster?.caData ? Buffer.from(cluster.caData, 'base64') : undefined;
+      if (ca === undefined && cluster?.skipTLSVerify !== true)
+        throw new Error(
+          `the kubeconfig of ${server.url} has no certificate-authority-data; RawHttp verifies HTTPS against it`,
+        );
+      this.agent = new https.Agent({
+        keepAlive: true,
+        maxSockets: 256,
+        ...(ca === undefined ? { rejectUnauthorized: false } : { ca }),
+      });
+      this.transport = https.request;
+    } else {
+      this.agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+      this.transport = http.request;
+    }
+    const token = config.getCurrentUser()?.token;
     this.headers = {
       Accept: 'application/json',
       ...(token ? { Authorization: `Bearer ${token}` } : {}),
@@ -20,15 +46,19 @@ export class RawHttp {
   }
 
   /**
-   * GETs `path` and resolves with the whole body as bytes.
+   * GETs `path` and resolves with the whole body as bytes. `accept` replaces the
+   * `Accept: application/json` header (e.g. `text/plain` for `/metrics`).
    *
    * @throws {Error} on a non-200 answer or a connection failure.
    */
-  get(path: string): Promise<Buffer> {
+  get(path: string, accept?: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const request = http.get(
+      const request = this.transport(
         new URL(path, this.base),
-        { agent: this.agent, headers: this.headers },
+        {
+          agent: this.agent,
+          headers: accept === undefined ? this.headers : { ...this.headers, Accept: accept },
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -41,6 +71,7 @@ export class RawHttp {
         },
       );
       request.on('error', reject);
+      request.end();
     });
   }
 
@@ -57,7 +88,7 @@ export class RawHttp {
   ): Promise<unknown> {
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const request = http.request(
+      const request = this.transport(
         new URL(path, this.base),
         {
           method,
@@ -90,7 +121,7 @@ export class RawHttp {
    */
   watch(path: string, onLine: (line: string) => void): Promise<{ close(): void }> {
     return new Promise((resolve, reject) => {
-      const request = http.get(
+      const request = this.transport(
         new URL(path, this.base),
         { agent: this.agent, headers: this.headers },
         (response) => {
@@ -116,6 +147,7 @@ export class RawHttp {
         },
       );
       request.on('error', reject);
+      request.end();
     });
   }
 

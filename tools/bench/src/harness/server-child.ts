@@ -5,9 +5,10 @@
  * not counted against the client library being measured.
  *
  * Every write the server handles is counted (also no-op updates, which change nothing in
- * the store), by namespace, for the zero-writes benchmark.
+ * the store), by namespace and resource, for the zero-writes benchmark.
  */
 import { ApiServer } from '@ops/apiserver';
+import { configMapManifest } from './config-map-fixture.js';
 import { settledHeapUsed } from './gc.js';
 import { podManifest, podStatus } from './pod-fixture.js';
 import type {
@@ -34,28 +35,29 @@ const admin = { name: 'admin', groups: ['system:masters', 'system:authenticated'
 const context = () => ({ user: admin, warnings: [] as string[] });
 const resources = server.resources;
 
-const writes: WriteCounts = { total: 0, byNamespace: {} };
-const count = (namespace: string): void => {
+const writes: WriteCounts = { total: 0, byResource: {} };
+const count = (namespace: string, plural: string): void => {
   writes.total++;
-  writes.byNamespace[namespace] = (writes.byNamespace[namespace] ?? 0) + 1;
+  const key = `${namespace}/${plural}`;
+  writes.byResource[key] = (writes.byResource[key] ?? 0) + 1;
 };
 // Count every write verb at the service the HTTP handlers call.
 const { create, update, patch } = resources;
 const remove = resources.delete;
 resources.create = (type, namespace, ...rest) => {
-  count(namespace);
+  count(namespace, type.plural);
   return create.call(resources, type, namespace, ...rest);
 };
 resources.update = (type, namespace, ...rest) => {
-  count(namespace);
+  count(namespace, type.plural);
   return update.call(resources, type, namespace, ...rest);
 };
 resources.patch = (type, namespace, ...rest) => {
-  count(namespace);
+  count(namespace, type.plural);
   return patch.call(resources, type, namespace, ...rest);
 };
 resources.delete = (type, namespace, ...rest) => {
-  count(namespace);
+  count(namespace, type.plural);
   return remove.call(resources, type, namespace, ...rest);
 };
 
@@ -113,10 +115,7 @@ async function seedConfigMaps(
       resources,
       configMaps,
       namespace,
-      {
-        metadata: { name: `${prefix}-${i}`, ...(labels ? { labels } : {}) },
-        data: { index: String(i), color: i % 2 === 0 ? 'blue' : 'green' },
-      },
+      configMapManifest(prefix, i, labels),
       context(),
     );
   }
@@ -130,7 +129,7 @@ async function run(command: ServerCommand): Promise<ServerAnswers[ServerCommand[
     case 'seedConfigMaps':
       return seedConfigMaps(command.namespace, command.prefix, command.count, command.labels);
     case 'writes':
-      return { total: writes.total, byNamespace: { ...writes.byNamespace } };
+      return { total: writes.total, byResource: { ...writes.byResource } };
     case 'revision':
       return { revision: server.store.currentRevision() };
     case 'collectGarbage':

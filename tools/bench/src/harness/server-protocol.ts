@@ -1,6 +1,6 @@
 /**
  * The messages between a benchmark and the API server child process it runs
- * ({@link BenchServer} and `server-child.ts`), over Node's IPC channel.
+ * ({@link LocalBenchServer} and `server-child.ts`), over Node's IPC channel.
  */
 
 /** What the child is asked to do. */
@@ -15,7 +15,7 @@ export type ServerCommand =
       count: number;
       labels?: Record<string, string>;
     }
-  /** API writes (create, update, patch, delete) handled so far, in total and per namespace. */
+  /** API writes (create, update, patch, delete) handled so far, in total and per resource. */
   | { op: 'writes' }
   /** The store's current resourceVersion (it moves with every change). */
   | { op: 'revision' }
@@ -27,7 +27,8 @@ export type ServerCommand =
 /** Counts of API writes handled by the server. */
 export interface WriteCounts {
   total: number;
-  byNamespace: Record<string, number>;
+  /** By `<namespace>/<plural>` (the namespace is empty for cluster-scoped resources). */
+  byResource: Record<string, number>;
 }
 
 /** What each command answers. */

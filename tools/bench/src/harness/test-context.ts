@@ -3,17 +3,26 @@
  * are stopped by {@link stopServers}.
  */
 import { type BenchContext, type BenchOptions, tinyBenchOptions } from '../benchmark.js';
-import { BenchServer } from './bench-server.js';
+import type { BenchServer } from './bench-server.js';
+import { localServerSource, type ServerSource } from './server-source.js';
 
 const servers: BenchServer[] = [];
 
-/** A context with {@link tinyBenchOptions} (overridable) that records its servers. */
-export function tinyContext(overrides: Partial<BenchOptions> = {}): BenchContext {
+/**
+ * A context with {@link tinyBenchOptions} (overridable) whose servers come from `source`
+ * (default: the local API server) and are recorded for {@link stopServers}.
+ */
+export function tinyContext(
+  overrides: Partial<BenchOptions> = {},
+  source: ServerSource = localServerSource(),
+): BenchContext {
   return {
     options: { ...tinyBenchOptions, ...overrides },
+    serverKind: source.kind,
+    serverName: source.name,
     log: () => undefined,
     startServer: async (serverOptions?: { cluster?: boolean }) => {
-      const server = await BenchServer.start(serverOptions);
+      const server = await source.start(serverOptions);
       servers.push(server);
       return server;
     },

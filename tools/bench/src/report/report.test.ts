@@ -18,7 +18,19 @@ const report: BenchReport = {
     cpuModel: 'cpu',
     libraries: { '@ops/core': '0.1.0', '@kubernetes/client-node': '2.0.1' },
   },
+  server: { kind: 'real', name: 'kube-apiserver v1.37.2 (etcd 3.7.3)' },
   options: tinyBenchOptions,
+  skipped: [{ id: 'nodes', title: 'Nodes', reason: 'needs | nodes' }],
+  seedings: [
+    {
+      benchmark: 'demo',
+      kind: 'Pods',
+      namespace: 'demo',
+      objects: 10_000,
+      requests: 20_000,
+      ms: 40_000,
+    },
+  ],
   results: [
     {
       id: 'demo',
@@ -60,10 +72,20 @@ describe('reports', () => {
     expect(markdownNotes(report)).toBe('- Demo <one>: a note');
   });
 
-  it('names the Node.js and the versions of the libraries compared', () => {
+  it('names the Node.js, the libraries compared, the server and how long seeding took', () => {
     const text = markdownTables(report);
     expect(text).toContain('Node v24.21.0, 2 × cpu');
     expect(text).toContain('Libraries: @ops/core 0.1.0, @kubernetes/client-node 2.0.1.');
+    expect(text).toContain('Server: kube-apiserver v1.37.2 (etcd 3.7.3).');
+    expect(text).toContain(
+      'Seeding (before the timed runs, not timed): demo 10,000 Pods in 40.0 s (500 requests/s); 40.0 s in all.',
+    );
+  });
+
+  it('gives a skipped benchmark one row with its reason', () => {
+    expect(markdownTables(report)).toContain(
+      '| Nodes | not run on this server: needs \\| nodes | — |',
+    );
   });
 
   it('renders one bar per value in well-formed, escaped SVG', () => {
@@ -72,6 +94,7 @@ describe('reports', () => {
     expect(svg.trim().endsWith('</svg>')).toBe(true);
     expect(svg.match(/<rect x=/g)).toHaveLength(3);
     expect(svg).toContain('Bars &amp; more');
+    expect(svg).toContain('kube-apiserver v1.37.2 (etcd 3.7.3)');
     expect(svg).toContain('>n/a<');
     expect(svg).not.toContain('NaN');
     // The largest bar spans the full width; the half-size one half of it.

@@ -30,7 +30,7 @@ export function renderSvgChart(report: BenchReport): string {
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="12" y="24" font-size="15" font-weight="600">@ops/bench — ${escapeXml(report.startedAt)} — Node ${escapeXml(report.environment.node)}, ${report.environment.cpus} CPUs</text>`,
+    `<text x="12" y="24" font-size="15" font-weight="600">@ops/bench — ${escapeXml(report.startedAt)} — Node ${escapeXml(report.environment.node)}, ${report.environment.cpus} CPUs — ${escapeXml(report.server.name)}</text>`,
   ];
   let y = 50;
   for (const panel of panels) {

@@ -4,7 +4,9 @@ import type { BenchReport } from '../runner.js';
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
 
 /**
- * The results as two Markdown tables: every figure (benchmark, measure, value), then every
+ * The results as two Markdown tables under a header naming the Node.js, the machine, the
+ * libraries compared, the API server and how long seeding it took: every figure
+ * (benchmark, measure, value; a skipped benchmark gets one row with the reason), then every
  * target with its measured figure and whether it is met.
  */
 export function markdownTables(report: BenchReport): string {
@@ -18,6 +20,11 @@ export function markdownTables(report: BenchReport): string {
       rows.push(`| ${escapeCell(result.title)} | ${escapeCell(metric.name)} | ${value} |`);
     }
   }
+  for (const skipped of report.skipped) {
+    rows.push(
+      `| ${escapeCell(skipped.title)} | not run on this server: ${escapeCell(skipped.reason)} | — |`,
+    );
+  }
   const targets = ['| Benchmark | Target | Measured | Met |', '| --- | --- | --- | :---: |'];
   for (const result of report.results) {
     for (const check of result.targets) {
@@ -30,7 +37,12 @@ export function markdownTables(report: BenchReport): string {
   const libraries = Object.entries(environment.libraries)
     .map(([name, version]) => `${name} ${version}`)
     .join(', ');
-  const header = `Node ${environment.node}, ${environment.cpus} × ${environment.cpuModel}, ${environment.platform}; ${report.startedAt}.\n\nLibraries: ${libraries}.`;
+  const header = [
+    `Node ${environment.node}, ${environment.cpus} × ${environment.cpuModel}, ${environment.platform}; ${report.startedAt}.`,
+    `Libraries: ${libraries}.`,
+    `Server: ${report.server.name}.`,
+    seedingLine(report),
+  ].join('\n\n');
   return [header, '', rows.join('\n'), '', targets.join('\n')].join('\n');
 }
 
@@ -39,4 +51,15 @@ export function markdownNotes(report: BenchReport): string {
   return report.results
     .flatMap((result) => result.notes.map((note) => `- ${result.title}: ${note}`))
     .join('\n');
+}
+
+/** How long seeding took, per benchmark, as one sentence. */
+function seedingLine(report: BenchReport): string {
+  if (report.seedings.length === 0) return 'Seeding: none.';
+  const parts = report.seedings.map(
+    (seeding) =>
+      `${seeding.benchmark} ${formatNumber(seeding.objects, 0)} ${seeding.kind} in ${formatNumber(seeding.ms / 1000)} s (${formatNumber(seeding.requests / (seeding.ms / 1000), 0)} requests/s)`,
+  );
+  const totalMs = report.seedings.reduce((sum, seeding) => sum + seeding.ms, 0);
+  return `Seeding (before the timed runs, not timed): ${parts.join('; ')}; ${formatNumber(totalMs / 1000)} s in all.`;
 }

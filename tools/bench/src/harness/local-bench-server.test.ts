@@ -1,17 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BenchServer } from './bench-server.js';
+import { LocalBenchServer } from './local-bench-server.js';
 import { RawHttp } from './raw-http.js';
 
-let server: BenchServer | undefined;
+let server: LocalBenchServer | undefined;
 afterEach(async () => {
   await server?.stop();
   server = undefined;
 });
 
-describe('BenchServer', () => {
-  it('seeds realistic Running Pods and counts the writes it handles by namespace', async () => {
-    server = await BenchServer.start();
+describe('LocalBenchServer', () => {
+  it('seeds realistic Running Pods and counts the writes it handles by resource', async () => {
+    server = await LocalBenchServer.start();
     await server.seedPods('seeded', 20);
+    expect(server.seedings).toEqual([
+      { kind: 'Pods', namespace: 'seeded', objects: 20, requests: 40, ms: expect.any(Number) },
+    ]);
     const http = new RawHttp(server);
     const list = JSON.parse((await http.get('/api/v1/namespaces/seeded/pods')).toString()) as {
       items: Array<{ metadata: { uid?: string }; status: { phase?: string }; spec: object }>;
@@ -23,8 +26,7 @@ describe('BenchServer', () => {
     }
     expect(new Set(list.items.map((pod) => pod.metadata.uid)).size).toBe(20);
     // Seeding goes around the write counter; API writes do not.
-    const before = await server.writes();
-    expect(before.byNamespace.seeded ?? 0).toBe(0);
+    expect(await server.writes('seeded', 'pods')).toBe(0);
     const revision = await server.revision();
     await server.seedConfigMaps('counted', 'cm', 1);
     await http.send(
@@ -33,15 +35,14 @@ describe('BenchServer', () => {
       { data: { a: 'b' } },
       'application/merge-patch+json',
     );
-    const after = await server.writes();
-    expect(after.byNamespace.counted).toBe(1);
-    expect(after.total - before.total).toBe(1);
-    expect(await server.revision()).toBeGreaterThan(revision);
+    expect(await server.writes('counted', 'configmaps')).toBe(1);
+    expect(await server.writes('counted', 'pods')).toBe(0);
+    expect(await server.revision()).not.toBe(revision);
     http.close();
   });
 
   it('collects the garbage of the server process on request', async () => {
-    server = await BenchServer.start();
+    server = await LocalBenchServer.start();
     await server.seedPods('heap', 200);
     const heapUsed = await server.collectGarbage();
     // The server process holds its store: some megabytes, well under a gigabyte.
@@ -50,7 +51,7 @@ describe('BenchServer', () => {
   });
 
   it('gives a kubeconfig client-node accepts for a plain-HTTP server', async () => {
-    server = await BenchServer.start();
+    server = await LocalBenchServer.start();
     const config = server.kubeConfig();
     expect(config.getCurrentCluster()?.server).toBe(server.url);
     expect(config.getCurrentCluster()?.skipTLSVerify).toBe(true);

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { tinyBenchOptions } from '../../src/benchmark.js';
+import { benchmarks } from '../../src/benchmarks/index.js';
+import { realServerSource } from '../../src/harness/server-source.js';
+import { markdownTables } from '../../src/report/table.js';
+import { runBenchmarks } from '../../src/runner.js';
+
+describe('pnpm bench --server real', () => {
+  it('measures every library on kube-apiserver, names it and skips what needs the local server', async () => {
+    const source = await realServerSource({ log: () => undefined });
+    // Every benchmark but throughput, which talks to no server.
+    const modules = benchmarks.filter((module) => module.id !== 'throughput');
+    const messages: string[] = [];
+    const report = await runBenchmarks(modules, tinyBenchOptions, (m) => messages.push(m), source);
+
+    expect(report.server.kind).toBe('real');
+    expect(report.server.name).toMatch(/^kube-apiserver v1\.\d+\.\d+\S* \(etcd \d+\.\d+\.\d+/);
+    expect(markdownTables(report)).toContain(`Server: ${report.server.name}.`);
+
+    // The simulated cluster is the local server's only: skipped, with the reason printed.
+    expect(report.skipped.map((skipped) => skipped.id)).toEqual(['applications']);
+    expect(report.skipped[0]?.reason).toMatch(/kube-controller-manager/);
+    expect(messages.some((m) => m.startsWith('[applications] skipped on kube-apiserver'))).toBe(
+      true,
+    );
+    expect(report.results.map((result) => result.id)).toEqual([
+      'cold-sync',
+      'heap',
+      'latency',
+      'steady-writes',
+      'apiserver',
+    ]);
+    const result = (id: string) => report.results.find((entry) => entry.id === id);
+
+    // Cold sync: every library (and both floors) measured once per repeat, none failed.
+    const coldSync = result('cold-sync')?.samples as {
+      ms: Record<string, number[]>;
+      failed: object;
+      listBytes: number;
+    };
+    expect(coldSync.failed).toEqual({});
+    expect(Object.keys(coldSync.ms).sort()).toEqual(
+      [
+        'bare-http',
+        'client-node',
+        'floor',
+        'fluent',
+        'ops',
+        `ops-page-${tinyBenchOptions.objects}`,
+      ].sort(),
+    );
+    for (const values of Object.values(coldSync.ms))
+      expect(values).toHaveLength(tinyBenchOptions.repeats);
+    for (const metric of result('cold-sync')?.metrics ?? [])
+      expect(Number.isFinite(metric.value)).toBe(true);
+    // Pods as kube-apiserver serves them, managedFields included: larger than the local ones.
+    expect(coldSync.listBytes / tinyBenchOptions.objects).toBeGreaterThan(2_000);
+
+    // Heap: ops, client-node and the floor, once per repeat.
+    const heap = result('heap')?.samples as { bytesPerObject: Record<string, number[]> };
+    expect(Object.keys(heap.bytesPerObject).sort()).toEqual(['client-node', 'ops', 'parsed']);
+    for (const values of Object.values(heap.bytesPerObject))
+      expect(values).toHaveLength(tinyBenchOptions.repeats);
+
+    // Events: every write reconciled.
+    const latency = result('latency')?.samples as { fromResponseMs: number[]; missed: number };
+    expect(latency.missed).toBe(0);
+    expect(latency.fromResponseMs).toHaveLength(
+      (tinyBenchOptions.latencyRate * tinyBenchOptions.latencyDurationMs) / 1000,
+    );
+
+    // Zero writes at rest, counted by kube-apiserver too.
+    const steady = result('steady-writes')?.samples as Record<string, number | boolean>;
+    expect(steady.quietServerWrites).toBe(0);
+    expect(steady.quietClientWrites).toBe(0);
+    expect(steady.revisionMoved).toBe(false);
+    expect(steady.failures).toBe(0);
+
+    // The server's own LIST and fan-out were measured.
+    const apiserver = result('apiserver')?.samples as { listMs: number[]; fanoutMs: number[] };
+    expect(apiserver.listMs).toHaveLength(tinyBenchOptions.repeats);
+    expect(apiserver.fanoutMs).toHaveLength(tinyBenchOptions.fanoutChanges);
+
+    // Seeding was timed for every benchmark that seeded.
+    expect(report.seedings).toContainEqual(
+      expect.objectContaining({
+        benchmark: 'cold-sync',
+        kind: 'Pods',
+        objects: tinyBenchOptions.objects,
+      }),
+    );
+    for (const seeding of report.seedings) expect(seeding.ms).toBeGreaterThan(0);
+  });
+});

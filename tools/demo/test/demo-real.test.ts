@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { runDemo } from './run-demo.js';
+
+const run = promisify(execFile);
+const kubectl = process.env.KUBECTL ?? 'kubectl';
+
+// `./scripts/demo.sh --real`: the same demo on envtest's cluster plane (real kube-apiserver,
+// kube-controller-manager, kube-scheduler and a kwok node), which `pnpm test:binaries` has
+// built or found in .cache/kube. The demo stays up until Ctrl-C, as a user runs it.
+describe('the demo with --real', () => {
+  it("runs the operator on a real cluster: the sample's Pod runs on the kwok node and the webhook denies a bad Application", {
+    timeout: 180_000,
+  }, async () => {
+    const demo = await runDemo(['--real']);
+    try {
+      await demo.waitFor('Press Ctrl-C to stop.', 150_000);
+      const output = demo.output();
+      expect(output).toMatch(
+        /demo: Kubernetes v1\.37\.2 at https:\/\/127\.0\.0\.1:\d+: kube-apiserver, kube-controller-manager, kube-scheduler and a kwok node/,
+      );
+      expect(output).toMatch(
+        /Application demo modified: ready=true \(DeploymentAvailable\), finalizers lixueduan\.com\/application/,
+      );
+      const kubeconfig = /export KUBECONFIG=(\S+)/.exec(output)?.[1] ?? '';
+      expect(kubeconfig).not.toBe('');
+      const kubectlArgs = (args: string[]) => run(kubectl, ['--kubeconfig', kubeconfig, ...args]);
+      const { stdout: pods } = await kubectlArgs(['get', 'pods', '-o', 'wide']);
+      expect(pods).toMatch(/^app-demo-\S+\s+1\/1\s+Running\s+0\s+\S+\s+\S+\s+kwok-node-0\s/m);
+      // kube-apiserver calls the operator's validating webhook by URL on the loopback address.
+      const bad = join(await mkdtemp(join(tmpdir(), 'demo-real-')), 'bad.json');
+      await writeFile(
+        bad,
+        JSON.stringify({
+          apiVersion: 'core.crd.lixueduan.com/v1',
+          kind: 'Application',
+          metadata: { name: 'bad', namespace: 'default' },
+          spec: { image: '' },
+        }),
+      );
+      const denied = await kubectlArgs(['create', '-f', bad]).then(
+        ({ stdout }) => `created: ${stdout}`,
+        (error: { stderr: string }) => error.stderr,
+      );
+      await rm(dirname(bad), { recursive: true, force: true });
+      expect(denied).toContain('admission webhook');
+      expect(denied).toContain('denied the request');
+    } finally {
+      demo.child.kill('SIGINT');
+    }
+    expect(await demo.exited).toBe(0);
+    expect(demo.output()).toContain('demo: stopped');
+  });
+});
