@@ -20,6 +20,7 @@ import {
   parseFieldSelector,
 } from './field-selector.js';
 import { KubeTransport, type TransportRequest, type TransportResponse } from './kube-transport.js';
+import type { ObjectKind, ObjectOf } from './object-kind.js';
 import {
   apiVersionOfDescriptor,
   type ResourceDescriptor,
@@ -262,6 +263,12 @@ export class Client {
    *
    * @throws {ApiError} `NotFound` when there is no such object; others as the server answers.
    */
+  get<K extends ObjectKind>(
+    kind: K,
+    name: string,
+    namespace?: string,
+    options?: CallOptions,
+  ): Promise<ObjectOf<K>>;
   get<T extends KubernetesObject = KubernetesObject>(
     apiVersion: string,
     kind: string,
@@ -274,10 +281,10 @@ export class Client {
     options?: CallOptions,
   ): Promise<T>;
   async get<T extends KubernetesObject>(
-    first: string | ObjectRef | KubernetesObject,
+    first: string | ObjectKind | ObjectRef | KubernetesObject,
     second?: string | CallOptions,
-    name?: string,
-    namespace?: string,
+    third?: string | CallOptions,
+    fourth?: string | CallOptions,
     options?: CallOptions,
   ): Promise<T> {
     let ref: ObjectRef;
@@ -286,14 +293,22 @@ export class Client {
       ref = {
         apiVersion: first,
         kind: typeof second === 'string' ? second : '',
-        name: name ?? '',
-        ...(namespace ? { namespace } : {}),
+        name: typeof third === 'string' ? third : '',
+        ...(typeof fourth === 'string' && fourth ? { namespace: fourth } : {}),
       };
       if (!ref.name)
         throw badRequestError(`cannot get a ${ref.kind} without a name; pass its name`);
       callOptions = options;
+    } else if (typeof second === 'string') {
+      // get(kind, name, namespace?, options?)
+      const kind = first as ObjectKind;
+      ref = { apiVersion: kind.apiVersion, kind: kind.kind, name: second };
+      if (typeof third === 'string' && third) ref.namespace = third;
+      if (!ref.name)
+        throw badRequestError(`cannot get a ${ref.kind} without a name; pass its name`);
+      callOptions = typeof fourth === 'object' ? fourth : undefined;
     } else {
-      ref = refOf(first, 'get');
+      ref = refOf(first as ObjectRef | KubernetesObject, 'get');
       callOptions = typeof second === 'object' ? second : undefined;
     }
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
@@ -323,11 +338,21 @@ export class Client {
    * @throws {ApiError} as the server answers (`Gone` for an expired `continue` given by the caller).
    * @throws {LabelSelectorError} for an invalid label selector.
    */
-  async list<T extends KubernetesObject = KubernetesObject>(
+  list<K extends ObjectKind>(kind: K, options?: ListOptions): Promise<ObjectList<ObjectOf<K>>>;
+  list<T extends KubernetesObject = KubernetesObject>(
     apiVersion: string,
     kind: string,
-    options: ListOptions = {},
+    options?: ListOptions,
+  ): Promise<ObjectList<T>>;
+  async list<T extends KubernetesObject>(
+    kindOrApiVersion: string | ObjectKind,
+    second?: string | ListOptions,
+    third: ListOptions = {},
   ): Promise<ObjectList<T>> {
+    const byKind = typeof kindOrApiVersion !== 'string';
+    const apiVersion = byKind ? kindOrApiVersion.apiVersion : kindOrApiVersion;
+    const kind = byKind ? kindOrApiVersion.kind : typeof second === 'string' ? second : '';
+    const options = byKind ? (typeof second === 'object' ? second : {}) : third;
     const descriptor = await this.restMapper.resourceFor(apiVersion, kind);
     const namespace = descriptor.namespaced && options.namespace ? options.namespace : undefined;
     const selector =
@@ -428,7 +453,7 @@ export class Client {
    *   for an apply without field manager or a JSON patch that is not an array.
    */
   async patch<T extends KubernetesObject = KubernetesObject>(
-    target: ObjectRef | KubernetesObject,
+    target: ObjectRef | T,
     patch: unknown,
     type: PatchType,
     options: PatchOptions = {},
@@ -438,7 +463,7 @@ export class Client {
 
   /** Like {@link Client.patch}, on the object's `status` subresource. */
   async patchStatus<T extends KubernetesObject = KubernetesObject>(
-    target: ObjectRef | KubernetesObject,
+    target: ObjectRef | T,
     patch: unknown,
     type: PatchType,
     options: PatchOptions = {},

@@ -69,6 +69,8 @@ export {
   type LoadKubeConfigOptions,
   loadKubeConfig,
 } from './load-kube-config.js';
+export { type ObjectKind, type ObjectOf, objectKind } from './object-kind.js';
+export type { Reader } from './reader.js';
 export {
   apiVersionOfDescriptor,
   type ResourceDescriptor,
@@ -82,3 +84,5 @@ export {
   retryOnConflict,
   retryOnError,
 } from './retry-on-conflict.js';
+export type { StatusWriter } from './status-writer.js';
+export type { Writer } from './writer.js';

@@ -39,3 +39,4 @@ export {
   requestKey,
 } from './reconcile.js';
 export { noopReconcileMetrics, type ReconcileMetrics } from './reconcile-metrics.js';
+export { type FinalizerClient, type FinalizerHandlers, withFinalizer } from './with-finalizer.js';

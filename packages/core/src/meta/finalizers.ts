@@ -87,7 +87,12 @@ export function validateFinalizerName(name: string): string[] {
   return validateQualifiedName(name);
 }
 
-function checkName(name: string): void {
+/**
+ * Checks `name` as a finalizer.
+ *
+ * @throws {FinalizerError} `InvalidFinalizer` naming the problems and a valid form.
+ */
+export function checkFinalizerName(name: string): void {
   const problems = validateFinalizerName(name);
   if (problems.length > 0) {
     throw new FinalizerError(
@@ -134,7 +139,7 @@ export function hasFinalizer(object: KubernetesObject, name: string): boolean {
  *   object is unchanged.
  */
 export function addFinalizer(object: KubernetesObject, name: string): boolean {
-  checkName(name);
+  checkFinalizerName(name);
   if (hasFinalizer(object, name)) return false;
   object.metadata ??= {};
   object.metadata.finalizers = [...(object.metadata.finalizers ?? []), name];
@@ -150,7 +155,7 @@ export function addFinalizer(object: KubernetesObject, name: string): boolean {
  *   never have been added, so this is a typo); the object is unchanged.
  */
 export function removeFinalizer(object: KubernetesObject, name: string): boolean {
-  checkName(name);
+  checkFinalizerName(name);
   const finalizers = object.metadata?.finalizers;
   if (object.metadata === undefined || finalizers === undefined || !finalizers.includes(name)) {
     return false;
@@ -181,7 +186,7 @@ export function addFinalizerPatch(
   name: string,
   options: FinalizerPatchOptions = {},
 ): FinalizerPatchOperation[] {
-  checkName(name);
+  checkFinalizerName(name);
   if (hasFinalizer(object, name)) return [];
   if (object.metadata?.deletionTimestamp) {
     throw new FinalizerError(
@@ -228,7 +233,7 @@ export function removeFinalizerPatch(
   name: string,
   options: FinalizerPatchOptions = {},
 ): FinalizerPatchOperation[] {
-  checkName(name);
+  checkFinalizerName(name);
   const finalizers = object.metadata?.finalizers ?? [];
   const operations: FinalizerPatchOperation[] = [];
   for (let index = finalizers.length - 1; index >= 0; index--) {

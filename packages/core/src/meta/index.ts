@@ -5,6 +5,7 @@ export {
   OwnerReferenceError,
   type OwnerReferenceErrorReason,
 } from '../errors/owner-reference-error.js';
+export { type ConditionObject, ConditionSchema, ConditionsSchema } from './condition-schema.js';
 export {
   type Condition,
   type ConditionInput,
@@ -24,6 +25,7 @@ export {
 export {
   addFinalizer,
   addFinalizerPatch,
+  checkFinalizerName,
   type FinalizerPatchOperation,
   type FinalizerPatchOptions,
   hasFinalizer,
@@ -62,6 +64,7 @@ export {
   type WithOwners,
 } from './owner-reference.js';
 export { parseLabelSelector } from './parse-label-selector.js';
+export { type ConditionUpdate, type ObjectWithConditions, setCondition } from './set-condition.js';
 export {
   validateDns1123Label,
   validateDns1123Subdomain,
