@@ -1,5 +1,6 @@
 export * from './cache/index.js';
 export * from './client/index.js';
+export * from './clock/index.js';
 export * from './controller/index.js';
 export * from './crd/index.js';
 export * from './events/index.js';

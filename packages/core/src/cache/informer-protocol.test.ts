@@ -9,8 +9,8 @@ import type {
   WatchConnection,
   WatchHandlers,
 } from '../client/kube-transport.js';
+import { FakeClock } from '../clock/fake-clock.js';
 import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { FakeClock } from '../queue/fake-clock.js';
 import {
   defaultInformerPageSize,
   Informer,

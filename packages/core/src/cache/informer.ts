@@ -5,12 +5,12 @@ import {
   type ResourceDescriptor,
   resourcePath,
 } from '../client/resource-descriptor.js';
+import { type Clock, realClock, type TimerHandle } from '../clock/clock.js';
 import { InformerRequestError } from '../errors/informer-request-error.js';
 import { InformerSyncError } from '../errors/informer-sync-error.js';
 import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { Selector } from '../meta/label-selector.js';
 import { parseLabelSelector } from '../meta/parse-label-selector.js';
-import { type Clock, realClock, type TimerHandle } from '../queue/clock.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { type IndexFunc, InformerStore } from './informer-store.js';
 import { StringInterner } from './string-interner.js';

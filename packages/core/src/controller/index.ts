@@ -14,11 +14,6 @@ export {
   enqueueMapped,
 } from './event-handlers.js';
 export {
-  type LeaderCallbacks,
-  type LeaderElectionOptions,
-  LeaderElector,
-} from './leader-election.js';
-export {
   and,
   annotationsChanged,
   generationChanged,

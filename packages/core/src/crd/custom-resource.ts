@@ -9,6 +9,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { ResourceDescriptor } from '../client/resource-descriptor.js';
+import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
 import type { ObjectMeta } from '../meta/kubernetes-object.js';
 import { validateDns1123Label, validateDns1123Subdomain } from '../meta/validation.js';
 import type {
@@ -20,7 +21,6 @@ import type {
   ScaleSubresource,
   SelectableField,
 } from './apiextensions.js';
-import { CustomResourceDefinitionError } from './custom-resource-definition-error.js';
 import { sortKeys, toStructuralSchema } from './structural-schema.js';
 import { valueSchemaOf } from './value-schema.js';
 

@@ -1,3 +1,6 @@
+export { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
+export { PolicyRuleError } from '../errors/policy-rule-error.js';
+export { StructuralSchemaError } from '../errors/structural-schema-error.js';
 export { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
 export {
   checkWebhookDeclarations,
@@ -35,7 +38,6 @@ export {
   defineCustomResource,
   isCustomResourceDefinition,
 } from './custom-resource.js';
-export { CustomResourceDefinitionError } from './custom-resource-definition-error.js';
 export {
   EmbeddedResource,
   embeddedResourceKeyword,
@@ -57,6 +59,4 @@ export {
   type Verb,
   validatePolicyRule,
 } from './policy-rule.js';
-export { PolicyRuleError } from './policy-rule-error.js';
 export { type StructuralSchemaOptions, toStructuralSchema } from './structural-schema.js';
-export { StructuralSchemaError } from './structural-schema-error.js';

@@ -6,13 +6,13 @@
  */
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { StructuralSchemaError } from '../errors/structural-schema-error.js';
 import type { JSONSchemaProps } from './apiextensions.js';
 import {
   embeddedResourceKeyword,
   intOrStringKeyword,
   preserveUnknownFieldsKeyword,
 } from './kubernetes-schema-types.js';
-import { StructuralSchemaError } from './structural-schema-error.js';
 import { valueSchemaOf } from './value-schema.js';
 
 /** Options of {@link toStructuralSchema}. */

@@ -1,8 +1,8 @@
 import { Gauge } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MetricsRegistry } from '../metrics/metrics-registry.js';
-import { FakeClock } from '../queue/fake-clock.js';
+import { FakeClock } from '../clock/fake-clock.js';
 import { WorkQueue } from '../queue/work-queue.js';
+import { MetricsRegistry } from './metrics-registry.js';
 import { defaultMetricsPort, MetricsServer } from './metrics-server.js';
 
 const servers: MetricsServer[] = [];

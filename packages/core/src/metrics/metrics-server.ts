@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, pino } from 'pino';
-import type { MetricsRegistry } from '../metrics/metrics-registry.js';
-import { HttpListener, parseTarget, rejectUnlessGet, writeText } from './http-listener.js';
+import { HttpListener, parseTarget, rejectUnlessGet, writeText } from '../http/http-listener.js';
+import type { MetricsRegistry } from './metrics-registry.js';
 
 /** Port the metrics server listens on by default, as controller-runtime's `:8080`. */
 export const defaultMetricsPort = 8080;
