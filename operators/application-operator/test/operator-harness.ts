@@ -6,13 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createServingCertificates } from '@ops/apiserver';
-import {
-  Client,
-  clusterRoleFromRules,
-  type KubernetesObject,
-  Manager,
-  WebhookServer,
-} from '@ops/core';
+import { Client, type KubernetesObject, Manager } from '@ops/core';
+import { clusterRoleFromRules } from '@ops/core/crd';
+import { WebhookServer } from '@ops/core/webhook';
 import { Environment } from '@ops/envtest';
 import pino from 'pino';
 import YAML from 'yaml';

@@ -1,13 +1,110 @@
-export * from './cache/index.js';
-export * from './client/index.js';
-export * from './clock/index.js';
-export * from './controller/index.js';
-export * from './crd/index.js';
-export * from './events/index.js';
-export * from './health/index.js';
-export * from './manager/index.js';
-export * from './meta/index.js';
-export * from './metrics/index.js';
-export * from './operator/index.js';
-export * from './queue/index.js';
-export * from './webhook/index.js';
+/**
+ * `@ops/core`: what an operator author writes an operator with. Define a custom resource
+ * (`defineCustomResource`, TypeBox schemas and `ConditionsSchema`), a controller and its
+ * reconciler (`Manager`, `Reconciler`, `withFinalizer`, `setCondition`), the entry point
+ * (`runOperator`), the client (`Client` and its `Reader`, `Writer`, `StatusWriter` parts,
+ * typed by `objectKind` and resource definitions), events, and the errors to catch.
+ *
+ * Everything else lives on a subpath named after its concept: `@ops/core/cache`, `/client`, `/clock`,
+ * `/controller`, `/crd`, `/events`, `/health`, `/manager`, `/meta`, `/metrics`, `/operator`,
+ * `/queue` and `/webhook` (see the package README). test/root-entry.test.ts pins this list.
+ */
+
+// The client.
+export {
+  ignoreNotFound,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isInvalid,
+  isNotFound,
+} from './client/api-error-helpers.js';
+export {
+  type CallOptions,
+  Client,
+  type ClientOptions,
+  type DeleteOptions,
+  type ListOptions,
+  type ObjectList,
+  type ObjectRef,
+  type PatchOptions,
+  type PatchType,
+  type WriteOptions,
+} from './client/client.js';
+export { createOrUpdate, type OperationResult } from './client/create-or-update.js';
+export { loadKubeConfig } from './client/load-kube-config.js';
+export { type ObjectKind, type ObjectOf, objectKind } from './client/object-kind.js';
+export type { Reader } from './client/reader.js';
+export { retryOnConflict } from './client/retry-on-conflict.js';
+export type { StatusWriter } from './client/status-writer.js';
+export type { Writer } from './client/writer.js';
+// Controllers.
+export type { ControllerBuilder } from './controller/controller-builder.js';
+export type { Predicate } from './controller/predicates.js';
+export type {
+  ReconcileContext,
+  Reconciler,
+  Request,
+  Result,
+} from './controller/reconcile.js';
+export { type FinalizerHandlers, withFinalizer } from './controller/with-finalizer.js';
+// Defining a custom resource.
+export type { PrinterColumn } from './crd/apiextensions.js';
+export {
+  type CustomResource,
+  type CustomResourceDefinition,
+  type CustomResourceOptions,
+  defineCustomResource,
+} from './crd/custom-resource.js';
+export {
+  EmbeddedResource,
+  IntOrString,
+  PreserveUnknownFields,
+} from './crd/kubernetes-schema-types.js';
+export type { PolicyRule } from './crd/policy-rule.js';
+// Errors an operator catches or throws.
+export {
+  ApiError,
+  type ApiErrorReason,
+  type Status,
+  type StatusCause,
+  type StatusDetails,
+} from './errors/api-error.js';
+export { ConditionError } from './errors/condition-error.js';
+export { FinalizerError, type FinalizerErrorReason } from './errors/finalizer-error.js';
+export { OwnerReferenceError } from './errors/owner-reference-error.js';
+export { TerminalError } from './errors/terminal-error.js';
+
+// Events.
+export type { EventType } from './events/core-event.js';
+export type { EventRecorder } from './events/event-recorder.js';
+
+// The manager and the operator's entry point.
+export { Manager, type ManagerOptions } from './manager/manager.js';
+export { ConditionSchema, ConditionsSchema } from './meta/condition-schema.js';
+
+// Conditions, finalizers, owners: the metadata a reconciler manages.
+export {
+  type Condition,
+  type ConditionStatus,
+  findStatusCondition,
+  isStatusConditionFalse,
+  isStatusConditionTrue,
+  removeStatusCondition,
+} from './meta/conditions.js';
+export { addFinalizer, hasFinalizer, removeFinalizer } from './meta/finalizers.js';
+export type {
+  KubernetesObject,
+  LabelSelector,
+  ObjectMeta,
+  OwnerReference,
+} from './meta/kubernetes-object.js';
+export {
+  getControllerOf,
+  isControlledBy,
+  setControllerReference,
+  setOwnerReference,
+} from './meta/owner-reference.js';
+export { type ConditionUpdate, setCondition } from './meta/set-condition.js';
+export type { OperatorContext, OperatorDefinition } from './operator/operator-definition.js';
+export { runOperator } from './operator/run-operator.js';

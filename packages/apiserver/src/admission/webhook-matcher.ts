@@ -1,9 +1,5 @@
-import {
-  type KubernetesObject,
-  type LabelSelector,
-  labelSelectorFromObject,
-  type Selector,
-} from '@ops/core';
+import type { KubernetesObject, LabelSelector } from '@ops/core';
+import { labelSelectorFromObject, type Selector } from '@ops/core/meta';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { AdmissionAttributes } from '../server/admission.js';

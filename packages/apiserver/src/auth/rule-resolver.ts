@@ -1,4 +1,4 @@
-import { matchesLabelSelector } from '@ops/core';
+import { matchesLabelSelector } from '@ops/core/meta';
 import { goQuote } from './go-format.js';
 import {
   isRecord,

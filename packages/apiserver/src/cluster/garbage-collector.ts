@@ -1,4 +1,5 @@
-import { groupOf, type KubernetesObject, type OwnerReference } from '@ops/core';
+import type { KubernetesObject, OwnerReference } from '@ops/core';
+import { groupOf } from '@ops/core/meta';
 import { objectKey, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import type { StoreEvent } from '../store/object-store.js';
 import type { Controller } from './controller.js';

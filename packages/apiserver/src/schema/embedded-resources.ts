@@ -6,7 +6,7 @@
  * are checked loosely. Field paths are apimachinery `field.Path`s: map keys as `[key]`.
  */
 
-import { validateLabelValue, validateQualifiedName } from '@ops/core';
+import { validateLabelValue, validateQualifiedName } from '@ops/core/meta';
 import type { FieldError } from '../api/field-error.js';
 import { pathChild, pathIndex, pathKey } from './field-path.js';
 import type { JSONSchemaProps } from './json-schema-props.js';

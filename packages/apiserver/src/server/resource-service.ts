@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject, ObjectMeta, Selector } from '@ops/core';
+import type { KubernetesObject, ObjectMeta } from '@ops/core';
+import type { Selector } from '@ops/core/meta';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import type { UserInfo } from '../auth/index.js';

@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@ops/core';
-import { LabelSelectorError, labelSelectorFromObject } from '@ops/core';
+import { LabelSelectorError, labelSelectorFromObject } from '@ops/core/meta';
 import type { FieldError } from '../api/field-error.js';
 import type { CustomResourceDefinition } from '../registry/resource-registry.js';
 import { validateStructuralSchema } from '../schema/index.js';

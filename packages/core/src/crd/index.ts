@@ -1,20 +1,6 @@
 export { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
 export { PolicyRuleError } from '../errors/policy-rule-error.js';
 export { StructuralSchemaError } from '../errors/structural-schema-error.js';
-export { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
-export {
-  checkWebhookDeclarations,
-  defaultWebhookConfigurationNames,
-  defineWebhook,
-  isWebhookDeclaration,
-  type WebhookConfigurationObject,
-  type WebhookConfigurationOptions,
-  type WebhookDeclaration,
-  type WebhookRule,
-  type WebhookSpec,
-  type WebhookType,
-  webhookConfigurations,
-} from '../webhook/webhook-declaration.js';
 export type {
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,

@@ -2,6 +2,7 @@ export {
   WebhookCertificateError,
   type WebhookCertificateErrorReason,
 } from '../errors/webhook-certificate-error.js';
+export { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
 export {
   WebhookServerError,
   type WebhookServerErrorReason,
@@ -43,6 +44,19 @@ export {
   type Validator,
   validatingWebhook,
 } from './validating-webhook.js';
+export {
+  checkWebhookDeclarations,
+  defaultWebhookConfigurationNames,
+  defineWebhook,
+  isWebhookDeclaration,
+  type WebhookConfigurationObject,
+  type WebhookConfigurationOptions,
+  type WebhookDeclaration,
+  type WebhookRule,
+  type WebhookSpec,
+  type WebhookType,
+  webhookConfigurations,
+} from './webhook-declaration.js';
 export type { WebhookRequest } from './webhook-request.js';
 export {
   defaultCertDir,
