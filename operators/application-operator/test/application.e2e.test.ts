@@ -1,7 +1,7 @@
-import type { KubernetesObject } from '@ops/core';
+import { type KubernetesObject, objectKind } from '@ops/core';
 import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Application } from '../src/api/v1/application.js';
+import { type Application, applicationResource } from '../src/api/v1/application.js';
 import { OperatorHarness } from './operator-harness.js';
 
 type Deployment = KubernetesObject & {
@@ -22,10 +22,10 @@ afterAll(async () => {
 });
 
 const api = 'core.crd.lixueduan.com/v1';
-const application = (name: string) =>
-  harness.admin.get<Application>(api, 'Application', name, 'default');
-const deployment = (name: string) =>
-  harness.admin.get<Deployment>('apps/v1', 'Deployment', `app-${name}`, 'default');
+const deployments = objectKind<Deployment>('apps/v1', 'Deployment');
+const events = objectKind<KubernetesObject & { reason?: string }>('v1', 'Event');
+const application = (name: string) => harness.admin.get(applicationResource, name, 'default');
+const deployment = (name: string) => harness.admin.get(deployments, `app-${name}`, 'default');
 const create = (name: string, spec: Record<string, unknown>) =>
   harness.admin.create({
     apiVersion: api,
@@ -159,13 +159,11 @@ describe('application-operator, end to end', () => {
     const untouched = await deployment('taken');
     expect(untouched.metadata?.ownerReferences).toBeUndefined();
     expect(untouched.spec.template.spec.containers[0]?.image).toBe('redis:7');
-    const events = await harness.admin.list('v1', 'Event', {
+    const recorded = await harness.admin.list(events, {
       namespace: 'default',
       fieldSelector: 'involvedObject.name=taken',
     });
-    expect(
-      events.items.some((e) => (e as { reason?: string }).reason === 'DeploymentConflict'),
-    ).toBe(true);
+    expect(recorded.items.some((e) => e.reason === 'DeploymentConflict')).toBe(true);
     // Once the other Deployment is gone, the Application creates its own.
     await harness.admin.delete(untouched);
     await eventually(async () => (await application('taken')).status?.ready === true);
