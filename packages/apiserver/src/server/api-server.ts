@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@ops/core';
+import type { CustomResourceDefinitionObject, PatchType } from '@ops/api';
+import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@ops/api';
 import YAML from 'yaml';
 import { WebhookAdmission } from '../admission/index.js';
 import { StatusError } from '../api/status-error.js';
@@ -22,7 +23,7 @@ import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
 import { patchTypeFromContentType } from '../patch/index.js';
 import { decodeKubernetesProtobuf, isProtobufContentType } from '../protobuf/index.js';
 import { virtualResources } from '../registry/builtin-resources.js';
-import { type CustomResourceDefinition, ResourceRegistry } from '../registry/resource-registry.js';
+import { ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import { parseFieldSelector } from '../store/field-selector.js';
 import { ObjectStore, type StoreEvent, TooOldResourceVersionError } from '../store/object-store.js';
@@ -35,7 +36,6 @@ import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
 import {
   type DeleteOptions,
   type ListFilter,
-  type PatchType,
   type RequestContext,
   ResourceService,
 } from './resource-service.js';
@@ -350,7 +350,7 @@ export class ApiServer {
       } else if (object.metadata?.deletionTimestamp) {
         // Served until its finalizer-free removal, as kube-apiserver's CRD cleanup does.
       } else {
-        this.registry.serveCustomResource(object as CustomResourceDefinition);
+        this.registry.serveCustomResource(object as CustomResourceDefinitionObject);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject, ObjectMeta, Selector } from '@ops/core';
+import type { KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import type { UserInfo } from '../auth/index.js';
@@ -78,7 +78,6 @@ export interface DeleteOptions {
 }
 
 /** The patch content types. */
-export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 /** Hooks the rest of the server uses to follow writes (CRDs, garbage collection...). */
 export interface WriteHooks {

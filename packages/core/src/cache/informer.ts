@@ -1,3 +1,5 @@
+import type { KubernetesObject, Selector, Status, WatchEvent } from '@ops/api';
+import { parseLabelSelector } from '@ops/api';
 import { type Logger, pino } from 'pino';
 import type { KubeTransport, TransportRequest, WatchConnection } from '../client/kube-transport.js';
 import {
@@ -8,9 +10,6 @@ import {
 import { type Clock, realClock, type TimerHandle } from '../clock/clock.js';
 import { InformerRequestError } from '../errors/informer-request-error.js';
 import { InformerSyncError } from '../errors/informer-sync-error.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import type { Selector } from '../meta/label-selector.js';
-import { parseLabelSelector } from '../meta/parse-label-selector.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { type IndexFunc, InformerStore } from './informer-store.js';
 import { StringInterner } from './string-interner.js';
@@ -142,10 +141,10 @@ interface ListBody {
   items?: KubernetesObject[] | null;
 }
 
-interface WatchEvent {
-  type?: string;
-  object?: KubernetesObject & { code?: number; message?: string; reason?: string };
-}
+/** A watch line as read: any field may be missing; an `ERROR` event's object is a Status. */
+type WatchLine = Partial<
+  WatchEvent<KubernetesObject & Pick<Status, 'code' | 'message' | 'reason'>>
+>;
 
 type WatchOutcome =
   | { kind: 'ended' }
@@ -933,9 +932,9 @@ export class Informer {
 
   /** Applies one watch line; returns an outcome when the watch must end. */
   private handleLine(line: string): WatchOutcome | undefined {
-    let event: WatchEvent;
+    let event: WatchLine;
     try {
-      event = JSON.parse(line) as WatchEvent;
+      event = JSON.parse(line) as WatchLine;
     } catch (error) {
       return {
         kind: 'error',

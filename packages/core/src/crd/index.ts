@@ -1,3 +1,14 @@
+export type {
+  CustomResourceDefinitionObject,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresources,
+  JSONSchemaProps,
+  PrinterColumn,
+  PrinterColumnType,
+  ScaleSubresource,
+  SelectableField,
+  ValidationRule,
+} from '@ops/api';
 export { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
 export { PolicyRuleError } from '../errors/policy-rule-error.js';
 export { StructuralSchemaError } from '../errors/structural-schema-error.js';
@@ -15,17 +26,6 @@ export {
   type WebhookType,
   webhookConfigurations,
 } from '../webhook/webhook-declaration.js';
-export type {
-  CustomResourceDefinitionObject,
-  CustomResourceDefinitionVersion,
-  CustomResourceSubresources,
-  JSONSchemaProps,
-  PrinterColumn,
-  PrinterColumnType,
-  ScaleSubresource,
-  SelectableField,
-  ValidationRule,
-} from './apiextensions.js';
 export { type ClusterRole, clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
 export {
   type CustomResource,
