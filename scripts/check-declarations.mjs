@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { sourceFiles } from './source-files.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const roots = ['packages', 'tools'].flatMap((group) =>
@@ -16,21 +17,7 @@ const roots = ['packages', 'tools'].flatMap((group) =>
     .map((entry) => join(root, group, entry.name, 'src')),
 );
 
-function sourceFiles(directory) {
-  let entries;
-  try {
-    entries = readdirSync(directory, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    const isSource = /\.ts$/.test(entry.name) && !/\.d\.ts$/.test(entry.name);
-    const isTest = /\.(test|test-helper|fixture|types\.test)\.ts$/.test(entry.name);
-    return isSource && !isTest ? [path] : [];
-  });
-}
+const isTest = (name) => /\.(test|test-helper|fixture|types\.test)\.ts$/.test(name);
 
 /** A `type X = Y` or `type X = Y<Z>`: a name for another type, not a second declaration. */
 function isAlias(node) {
@@ -111,7 +98,7 @@ const isExported = (node) =>
   node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword) ?? false;
 
 const declarations = new Map();
-for (const file of roots.flatMap(sourceFiles)) {
+for (const file of roots.flatMap((directory) => sourceFiles(directory, isTest))) {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
   for (const node of source.statements) {
     const declares = ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node);
