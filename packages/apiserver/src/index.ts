@@ -22,3 +22,4 @@ export type { Admission, AdmissionAttributes } from './server/admission.js';
 export { ApiServer, type ApiServerOptions } from './server/api-server.js';
 export { createServingCertificates, type ServingCertificates } from './server/certificates.js';
 export type { FaultRule } from './server/faults.js';
+export { PortInUseError } from './server/port-in-use-error.js';

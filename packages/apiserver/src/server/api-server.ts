@@ -33,6 +33,7 @@ import { createServingCertificates, type ServingCertificates } from './certifica
 import { coreVersions, groupDocument, groupList, resourceList, versionInfo } from './discovery.js';
 import { type FaultRule, FaultRules } from './faults.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
+import { PortInUseError } from './port-in-use-error.js';
 import {
   type DeleteOptions,
   type ListFilter,
@@ -180,9 +181,16 @@ export class ApiServer {
       socket.on('close', () => this.sockets.delete(socket));
     });
     const server = this.server;
+    const requestedPort = options.port ?? 0;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === 'EADDRINUSE'
+            ? new PortInUseError(requestedPort, host, { cause: error })
+            : error,
+        ),
+      );
+      server.listen(requestedPort, host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
     const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
