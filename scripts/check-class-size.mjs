@@ -14,9 +14,7 @@ const limit = 400;
  * split (issue #16), and the list only shrinks. Remove an entry once its class fits.
  */
 const notYetSplit = new Map([
-  ['packages/apiserver/src/server/api-server.ts ApiServer', 997],
-  ['packages/apiserver/src/server/resource-service.ts ResourceService', 654],
-  ['packages/core/src/cache/informer.ts Informer', 864],
+  ['packages/apiserver/src/server/api-server.ts ApiServer', 960],
 ]);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const packages = readdirSync(join(root, 'packages'), { withFileTypes: true })
