@@ -13,9 +13,7 @@ const limit = 400;
  * Classes still over the limit, each with the body length it may not exceed: they are to be
  * split (issue #16), and the list only shrinks. Remove an entry once its class fits.
  */
-const notYetSplit = new Map([
-  ['packages/apiserver/src/server/api-server.ts ApiServer', 960],
-]);
+const notYetSplit = new Map([['packages/apiserver/src/server/api-server.ts ApiServer', 960]]);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const packages = readdirSync(join(root, 'packages'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
