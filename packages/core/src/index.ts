@@ -8,9 +8,35 @@
  * Everything else lives on a subpath named after its concept: `@ops/core/cache`, `/client`, `/clock`,
  * `/controller`, `/crd`, `/events`, `/health`, `/manager`, `/meta`, `/metrics`, `/operator`,
  * `/queue` and `/webhook` (see the package README). test/root-entry.test.ts pins this list.
+ * The shared API types (object metadata, conditions, owner references, Status) are
+ * `@ops/api`'s, re-exported.
  */
 
-// The client.
+export type {
+  KubernetesObject,
+  LabelSelector,
+  ObjectMeta,
+  OwnerReference,
+  PatchType,
+  PrinterColumn,
+  Status,
+  StatusCause,
+  StatusDetails,
+} from '@ops/api';
+export {
+  type Condition,
+  ConditionError,
+  type ConditionStatus,
+  findStatusCondition,
+  getControllerOf,
+  isControlledBy,
+  isStatusConditionFalse,
+  isStatusConditionTrue,
+  OwnerReferenceError,
+  removeStatusCondition,
+  setControllerReference,
+  setOwnerReference,
+} from '@ops/api';
 export {
   ignoreNotFound,
   isAlreadyExists,
@@ -28,7 +54,6 @@ export {
   type ObjectList,
   type ObjectRef,
   type PatchOptions,
-  type PatchType,
   type WriteOptions,
 } from './client/client.js';
 export { createOrUpdate, type OperationResult } from './client/create-or-update.js';
@@ -38,7 +63,6 @@ export type { Reader } from './client/reader.js';
 export { retryOnConflict } from './client/retry-on-conflict.js';
 export type { StatusWriter } from './client/status-writer.js';
 export type { Writer } from './client/writer.js';
-// Controllers.
 export type { ControllerBuilder } from './controller/controller-builder.js';
 export type { Predicate } from './controller/predicates.js';
 export type {
@@ -48,8 +72,6 @@ export type {
   Result,
 } from './controller/reconcile.js';
 export { type FinalizerHandlers, withFinalizer } from './controller/with-finalizer.js';
-// Defining a custom resource.
-export type { PrinterColumn } from './crd/apiextensions.js';
 export {
   type CustomResource,
   type CustomResourceDefinition,
@@ -62,49 +84,14 @@ export {
   PreserveUnknownFields,
 } from './crd/kubernetes-schema-types.js';
 export type { PolicyRule } from './crd/policy-rule.js';
-// Errors an operator catches or throws.
-export {
-  ApiError,
-  type ApiErrorReason,
-  type Status,
-  type StatusCause,
-  type StatusDetails,
-} from './errors/api-error.js';
-export { ConditionError } from './errors/condition-error.js';
+export { ApiError, type ApiErrorReason } from './errors/api-error.js';
 export { FinalizerError, type FinalizerErrorReason } from './errors/finalizer-error.js';
-export { OwnerReferenceError } from './errors/owner-reference-error.js';
 export { TerminalError } from './errors/terminal-error.js';
-
-// Events.
 export type { EventType } from './events/core-event.js';
 export type { EventRecorder } from './events/event-recorder.js';
-
-// The manager and the operator's entry point.
 export { Manager, type ManagerOptions } from './manager/manager.js';
 export { ConditionSchema, ConditionsSchema } from './meta/condition-schema.js';
-
-// Conditions, finalizers, owners: the metadata a reconciler manages.
-export {
-  type Condition,
-  type ConditionStatus,
-  findStatusCondition,
-  isStatusConditionFalse,
-  isStatusConditionTrue,
-  removeStatusCondition,
-} from './meta/conditions.js';
 export { addFinalizer, hasFinalizer, removeFinalizer } from './meta/finalizers.js';
-export type {
-  KubernetesObject,
-  LabelSelector,
-  ObjectMeta,
-  OwnerReference,
-} from './meta/kubernetes-object.js';
-export {
-  getControllerOf,
-  isControlledBy,
-  setControllerReference,
-  setOwnerReference,
-} from './meta/owner-reference.js';
 export { type ConditionUpdate, setCondition } from './meta/set-condition.js';
 export type { OperatorContext, OperatorDefinition } from './operator/operator-definition.js';
 export { runOperator } from './operator/run-operator.js';

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ApiServer, type ApiServerOptions } from '@ops/apiserver';
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
+import { ApiServer, type ApiServerOptions, PortInUseError } from '@ops/apiserver';
 import YAML from 'yaml';
 import { type BinaryControlPlane, startBinaryControlPlane } from './binary-control-plane.js';
 import { ensureControlPlaneAssets } from './control-plane-assets.js';
@@ -95,7 +95,12 @@ export class Environment {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Starts a control plane and installs the CRDs the options name. */
+  /**
+   * Starts a control plane and installs the CRDs the options name.
+   *
+   * @throws Error naming the port, the `apiServer.port` option and what to do when the local
+   *   API server's port is already in use.
+   */
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const plane = resolveControlPlane(
@@ -126,7 +131,13 @@ export class Environment {
         timeoutMs,
       );
     } else {
-      const server = await ApiServer.start(options.apiServer ?? {});
+      const server = await ApiServer.start(options.apiServer ?? {}).catch((error: unknown) => {
+        if (!PortInUseError.isInstance(error)) throw error;
+        throw new Error(
+          `envtest: the local API server cannot listen on port ${error.port} of ${error.host}: the port is already in use. It is set by the apiServer.port option of Environment.start: leave it unset (a free port is picked) or choose another, or stop the process listening there (lsof -i :${error.port} shows which)`,
+          { cause: error },
+        );
+      });
       environment = new Environment(
         'local',
         server.kubeconfig(),

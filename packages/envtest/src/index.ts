@@ -18,7 +18,12 @@ export {
   resolveControlPlane,
 } from './environment.js';
 export { ControlPlaneAssetsError } from './errors/control-plane-assets-error.js';
-export { consistently, eventually, type PollOptions } from './eventually.js';
+export {
+  consistently,
+  defaultEventuallyTimeoutMs,
+  eventually,
+  type PollOptions,
+} from './eventually.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';
 export { loadManifests, parseManifests } from './load-manifests.js';
 export { openWatch, type WatchEvent, type WatchStream } from './watch-stream.js';

@@ -9,4 +9,9 @@ describe('README', () => {
     expect(read('../README.md')).toContain(read('../examples/environment.ts').trim());
     await expect(import('../examples/environment.js')).resolves.toBeDefined();
   });
+
+  it('shows the Manager-in-a-test example verbatim, and it runs (the controller converges)', async () => {
+    expect(read('../README.md')).toContain(read('../examples/manager-in-test.ts').trim());
+    await expect(import('../examples/manager-in-test.js')).resolves.toBeDefined();
+  });
 });

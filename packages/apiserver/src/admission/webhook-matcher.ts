@@ -1,5 +1,9 @@
-import type { KubernetesObject, LabelSelector } from '@ops/core';
-import { labelSelectorFromObject, type Selector } from '@ops/core/meta';
+import {
+  type KubernetesObject,
+  type LabelSelector,
+  labelSelectorFromObject,
+  type Selector,
+} from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { AdmissionAttributes } from '../server/admission.js';

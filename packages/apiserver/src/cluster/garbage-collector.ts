@@ -1,5 +1,4 @@
-import type { KubernetesObject, OwnerReference } from '@ops/core';
-import { groupOf } from '@ops/core/meta';
+import { groupOf, type KubernetesObject, type OwnerReference } from '@ops/api';
 import { objectKey, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import type { StoreEvent } from '../store/object-store.js';
 import type { Controller } from './controller.js';

@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { KubernetesObject } from '@ops/core';
-import { LabelSelectorError, parseLabelSelector } from '@ops/core/meta';
+import type { CustomResourceDefinitionObject, PatchType } from '@ops/api';
+import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@ops/api';
 import YAML from 'yaml';
 import { WebhookAdmission } from '../admission/index.js';
 import { StatusError } from '../api/status-error.js';
@@ -21,9 +21,8 @@ import {
 } from '../auth/index.js';
 import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
 import { patchTypeFromContentType } from '../patch/index.js';
-import { decodeKubernetesProtobuf, isProtobufContentType } from '../protobuf/index.js';
 import { virtualResources } from '../registry/builtin-resources.js';
-import { type CustomResourceDefinition, ResourceRegistry } from '../registry/resource-registry.js';
+import { ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import { parseFieldSelector } from '../store/field-selector.js';
 import { ObjectStore, type StoreEvent, TooOldResourceVersionError } from '../store/object-store.js';
@@ -32,11 +31,13 @@ import { bootstrapPolicy } from './bootstrap-policy.js';
 import { createServingCertificates, type ServingCertificates } from './certificates.js';
 import { coreVersions, groupDocument, groupList, resourceList, versionInfo } from './discovery.js';
 import { type FaultRule, FaultRules } from './faults.js';
+import { checkFieldSelector } from './list-page.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
+import { PortInUseError } from './port-in-use-error.js';
+import { readRequestBody } from './read-request-body.js';
 import {
   type DeleteOptions,
   type ListFilter,
-  type PatchType,
   type RequestContext,
   ResourceService,
 } from './resource-service.js';
@@ -181,9 +182,16 @@ export class ApiServer {
       socket.on('close', () => this.sockets.delete(socket));
     });
     const server = this.server;
+    const requestedPort = options.port ?? 0;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === 'EADDRINUSE'
+            ? new PortInUseError(requestedPort, host, { cause: error })
+            : error,
+        ),
+      );
+      server.listen(requestedPort, host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
     const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
@@ -351,7 +359,7 @@ export class ApiServer {
       } else if (object.metadata?.deletionTimestamp) {
         // Served until its finalizer-free removal, as kube-apiserver's CRD cleanup does.
       } else {
-        this.registry.serveCustomResource(object as CustomResourceDefinition);
+        this.registry.serveCustomResource(object as CustomResourceDefinitionObject);
       }
     }
   }
@@ -504,7 +512,7 @@ export class ApiServer {
       if (fault.code !== undefined) throw faultError(fault.code, type, name);
     }
     if (virtualResources.has(storageKeyOf(type))) {
-      const body = await this.readBody(req);
+      const body = await readRequestBody(this.options.maxBodyBytes, req);
       return this.sendJson(res, 201, this.review(type, body, user));
     }
     switch (verb) {
@@ -528,7 +536,7 @@ export class ApiServer {
       case 'watch':
         return this.watch(req, res, type, namespace, name, query, table);
       case 'create': {
-        const body = await this.readBody(req);
+        const body = await readRequestBody(this.options.maxBodyBytes, req);
         if (subresource)
           throw StatusError.methodNotAllowed(
             'the server does not allow this method on the requested resource',
@@ -537,7 +545,7 @@ export class ApiServer {
         return this.sendJson(res, 201, this.resources.present(type, created), warnings);
       }
       case 'update': {
-        const body = await this.readBody(req);
+        const body = await readRequestBody(this.options.maxBodyBytes, req);
         if (subresource === 'scale')
           return this.sendJson(
             res,
@@ -556,7 +564,7 @@ export class ApiServer {
       }
       case 'patch': {
         const patchType = patchTypeFromContentType(req.headers['content-type'] ?? '') as PatchType;
-        const body = await this.readBody(req, true);
+        const body = await readRequestBody(this.options.maxBodyBytes, req, true);
         if (subresource === 'scale') {
           const current = scaleOf(type, this.resources.get(type, namespace, name).object);
           const patched = await import('../patch/index.js').then((m) =>
@@ -680,7 +688,7 @@ export class ApiServer {
     const fieldSelector = query.get('fieldSelector');
     if (fieldSelector) {
       filter.fields = parseFieldSelector(fieldSelector);
-      this.resources.checkFieldSelector(type, filter.fields);
+      checkFieldSelector(type, filter.fields);
     }
     return filter;
   }
@@ -925,59 +933,13 @@ export class ApiServer {
     req: IncomingMessage,
     query: URLSearchParams,
   ): Promise<DeleteOptions> {
-    const body = await this.readBody(req, false, true);
+    const body = await readRequestBody(this.options.maxBodyBytes, req, false, true);
     const options: DeleteOptions = isObject(body) ? (body as DeleteOptions) : {};
     const policy = query.get('propagationPolicy');
     if (policy) options.propagationPolicy = policy;
     const grace = query.get('gracePeriodSeconds');
     if (grace !== null) options.gracePeriodSeconds = Number(grace);
     return options;
-  }
-
-  private async readBody(req: IncomingMessage, patch = false, optional = false): Promise<unknown> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > this.options.maxBodyBytes) {
-        throw new StatusError(
-          413,
-          'RequestEntityTooLarge',
-          `the request body is larger than ${this.options.maxBodyBytes} bytes; split the object or shrink it`,
-        );
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const buffer = Buffer.concat(chunks);
-    if (!patch && isProtobufContentType(req.headers['content-type'] ?? '') && buffer.length > 0) {
-      // client-go >= 1.32 typed clients (kubectl create, auth can-i...) send protobuf.
-      return decodeKubernetesProtobuf(buffer);
-    }
-    const text = buffer.toString('utf8');
-    if (text.trim() === '') {
-      if (optional) return undefined;
-      throw StatusError.badRequest('the request body is empty; send the object as JSON');
-    }
-    const contentType =
-      (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim() ?? '';
-    try {
-      if (contentType === 'application/yaml' || contentType === 'application/apply-patch+yaml')
-        return YAML.parse(text);
-      if (
-        !patch &&
-        contentType !== 'application/json' &&
-        contentType !== '' &&
-        !contentType.endsWith('+json')
-      ) {
-        throw StatusError.unsupportedMediaType(contentType);
-      }
-      return JSON.parse(text);
-    } catch (error) {
-      if (StatusError.isInstance(error)) throw error;
-      throw StatusError.badRequest(
-        `the request body is not valid ${contentType.includes('yaml') ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
-      );
-    }
   }
 
   private async handleControl(
@@ -992,7 +954,9 @@ export class ApiServer {
     }
     const body =
       method === 'POST'
-        ? (((await this.readBody(req, false, true)) as Json | undefined) ?? {})
+        ? (((await readRequestBody(this.options.maxBodyBytes, req, false, true)) as
+            | Json
+            | undefined) ?? {})
         : {};
     switch (`${method} ${path}`) {
       case 'POST /__ops/drop-watches':

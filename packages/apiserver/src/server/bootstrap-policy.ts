@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 
 const rbac = 'rbac.authorization.k8s.io';
 const bootstrapLabels = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };

@@ -1,10 +1,11 @@
-import type { KubernetesObject, ObjectMeta } from '@ops/core';
 import {
+  type KubernetesObject,
+  type ObjectMeta,
   validateDns1123Label,
   validateDns1123Subdomain,
   validateLabelValue,
   validateQualifiedName,
-} from '@ops/core/meta';
+} from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 

@@ -1,10 +1,6 @@
-export {
-  ApiError,
-  type ApiErrorReason,
-  type Status,
-  type StatusCause,
-  type StatusDetails,
-} from '../errors/api-error.js';
+export type { Status, StatusCause, StatusDetails } from '@ops/api';
+export { type PatchType, patchContentTypes } from '@ops/api';
+export { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 export { KubeConfigError, type KubeConfigErrorReason } from '../errors/kube-config-error.js';
 export { NoKindMatchError } from '../errors/no-kind-match-error.js';
 export {
@@ -38,8 +34,6 @@ export {
   type ObjectList,
   type ObjectRef,
   type PatchOptions,
-  type PatchType,
-  patchContentTypes,
   type WriteOptions,
 } from './client.js';
 export {

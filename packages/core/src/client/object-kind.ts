@@ -1,5 +1,5 @@
+import type { KubernetesObject } from '@ops/api';
 import type { CustomResource, CustomResourceOptions } from '../crd/custom-resource.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 
 declare const objectType: unique symbol;
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
 import { objectKind } from '../client/object-kind.js';
 import { FinalizerError } from '../errors/finalizer-error.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import { withFinalizer } from './with-finalizer.js';
 
 interface ConfigMap extends KubernetesObject {

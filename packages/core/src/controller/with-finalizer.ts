@@ -1,3 +1,4 @@
+import type { KubernetesObject } from '@ops/api';
 import { ignoreNotFound, isConflict, isInvalid } from '../client/api-error-helpers.js';
 import type { Client } from '../client/client.js';
 import { retryOnError } from '../client/retry-on-conflict.js';
@@ -7,7 +8,6 @@ import {
   hasFinalizer,
   removeFinalizerPatch,
 } from '../meta/finalizers.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { Result } from './reconcile.js';
 
 /** What {@link withFinalizer} needs of a client: reading the object again, and patching it. */

@@ -1,6 +1,3 @@
-export { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
-export { PolicyRuleError } from '../errors/policy-rule-error.js';
-export { StructuralSchemaError } from '../errors/structural-schema-error.js';
 export type {
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
@@ -11,7 +8,10 @@ export type {
   ScaleSubresource,
   SelectableField,
   ValidationRule,
-} from './apiextensions.js';
+} from '@ops/api';
+export { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
+export { PolicyRuleError } from '../errors/policy-rule-error.js';
+export { StructuralSchemaError } from '../errors/structural-schema-error.js';
 export { type ClusterRole, clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
 export {
   type CustomResource,

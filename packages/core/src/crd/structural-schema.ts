@@ -4,10 +4,11 @@
  * int-or-string, or preserves unknown fields), maps are `additionalProperties`, unions of
  * literals are `enum`, `T | null` is `nullable`, and nothing refers elsewhere (`$ref`).
  */
+
+import type { JSONSchemaProps } from '@ops/api';
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { StructuralSchemaError } from '../errors/structural-schema-error.js';
-import type { JSONSchemaProps } from './apiextensions.js';
 import {
   embeddedResourceKeyword,
   intOrStringKeyword,

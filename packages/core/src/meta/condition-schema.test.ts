@@ -1,8 +1,8 @@
+import type { Condition } from '@ops/api';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defineCustomResource } from '../crd/custom-resource.js';
 import { type ConditionObject, ConditionSchema, ConditionsSchema } from './condition-schema.js';
-import type { Condition } from './conditions.js';
 
 const widgets = defineCustomResource({
   group: 'example.com',

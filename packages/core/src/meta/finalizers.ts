@@ -50,9 +50,10 @@
  * Sending the patch may fail as any request does (network, RBAC, or the `test` failing as
  * described above).
  */
+
+import type { KubernetesObject } from '@ops/api';
+import { validateQualifiedName } from '@ops/api';
 import { FinalizerError } from '../errors/finalizer-error.js';
-import type { KubernetesObject } from './kubernetes-object.js';
-import { validateQualifiedName } from './validation.js';
 
 /**
  * One RFC 6902 JSON Patch operation as built by the finalizer helpers. Send a list of them

@@ -1,6 +1,6 @@
+import type { Condition } from '@ops/api';
+import { ConditionError } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import { ConditionError } from '../errors/condition-error.js';
-import type { Condition } from './conditions.js';
 import { type ObjectWithConditions, setCondition } from './set-condition.js';
 
 const at = (iso: string) => () => new Date(iso);

@@ -1,10 +1,10 @@
 import {
   type Condition,
   type ConditionStatus,
+  type ObjectMeta,
   type SetStatusConditionOptions,
   setStatusCondition,
-} from './conditions.js';
-import type { ObjectMeta } from './kubernetes-object.js';
+} from '@ops/api';
 
 /** An object whose status holds conditions (`status.conditions`), as {@link setCondition} takes. */
 export interface ObjectWithConditions {

@@ -1,3 +1,9 @@
+export type {
+  CauseType as FieldErrorType,
+  Status as AdmissionStatus,
+  StatusCause as AdmissionStatusCause,
+  StatusDetails as AdmissionStatusDetails,
+} from '@ops/api';
 export {
   WebhookCertificateError,
   type WebhookCertificateErrorReason,
@@ -25,15 +31,11 @@ export {
   admissionReviewApiVersion,
   type GroupVersionKind,
   type GroupVersionResource,
-  type Status as AdmissionStatus,
-  type StatusCause as AdmissionStatusCause,
-  type StatusDetails as AdmissionStatusDetails,
   type UserInfo,
 } from './admission-review.js';
 export { CertWatcher, type CertWatcherOptions, type ServingCertificate } from './cert-watcher.js';
 export {
   type FieldError,
-  type FieldErrorType,
   fieldErrorsToCauses,
   formatFieldErrors,
 } from './field-error.js';

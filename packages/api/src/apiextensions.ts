@@ -1,10 +1,15 @@
 /**
- * The `apiextensions.k8s.io/v1` wire types that {@link defineCustomResource} renders: the
- * `CustomResourceDefinition` object and its OpenAPI v3 (structural) schema. Plain JSON, as
+ * The `apiextensions.k8s.io/v1` wire types: the `CustomResourceDefinition` object (as
+ * `defineCustomResource` of `@ops/core` renders it) and its OpenAPI v3 schema. Plain JSON, as
  * it is sent to the API server or written to YAML.
  */
 
-/** A CEL validation rule (`x-kubernetes-validations[]`). */
+import type { KubernetesObject, ObjectMeta } from './kubernetes-object.js';
+
+/**
+ * One `x-kubernetes-validations[]` rule (a CEL expression). Carried as written: the local API
+ * server does not evaluate CEL.
+ */
 export interface ValidationRule {
   rule: string;
   message?: string;
@@ -13,36 +18,50 @@ export interface ValidationRule {
     | 'FieldValueInvalid'
     | 'FieldValueForbidden'
     | 'FieldValueRequired'
-    | 'FieldValueDuplicate';
+    | 'FieldValueDuplicate'
+    | (string & {});
   fieldPath?: string;
   optionalOldSelf?: boolean;
 }
 
 /**
- * One node of a structural schema (`JSONSchemaProps`), limited to what
- * {@link toStructuralSchema} emits.
+ * One node of a CustomResourceDefinition's OpenAPI v3 schema (`JSONSchemaProps`), as it
+ * travels in `spec.versions[].schema.openAPIV3Schema`. Every field is optional: a reader of a
+ * schema from elsewhere must not trust it (the local API server validates it first), while
+ * `toStructuralSchema` of `@ops/core` emits only structural schemas.
  */
 export interface JSONSchemaProps {
-  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  /** Empty only where allowed (int-or-string, preserve-unknown-fields). */
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | (string & {});
+  /** A string format (`date-time`, `uuid`, ...); kube-apiserver ignores formats it does not know. */
   format?: string;
   title?: string;
   description?: string;
+  /** Applied to absent fields; `null` means no default, as in kube-apiserver. */
   default?: unknown;
   example?: unknown;
+  /** Whether `null` is a valid value. Without it, nulls are dropped or defaulted before validation. */
   nullable?: boolean;
   enum?: unknown[];
   properties?: Record<string, JSONSchemaProps>;
   required?: string[];
-  additionalProperties?: JSONSchemaProps;
+  /** A schema for every key not in `properties` (maps), or a boolean. */
+  additionalProperties?: boolean | JSONSchemaProps;
+  /** The schema of every array item (a single schema: arrays of schemas are not structural). */
   items?: JSONSchemaProps;
+  allOf?: JSONSchemaProps[];
   anyOf?: JSONSchemaProps[];
+  oneOf?: JSONSchemaProps[];
+  not?: JSONSchemaProps;
   minimum?: number;
   maximum?: number;
+  /** OpenAPI v3.0 booleans: the bound itself is excluded. */
   exclusiveMinimum?: boolean;
   exclusiveMaximum?: boolean;
   multipleOf?: number;
   minLength?: number;
   maxLength?: number;
+  /** An RE2 pattern, matched unanchored against string values. */
   pattern?: string;
   minItems?: number;
   maxItems?: number;
@@ -50,12 +69,15 @@ export interface JSONSchemaProps {
   minProperties?: number;
   maxProperties?: number;
   externalDocs?: { description?: string; url?: string };
-  'x-kubernetes-int-or-string'?: true;
-  'x-kubernetes-preserve-unknown-fields'?: true;
-  'x-kubernetes-embedded-resource'?: true;
-  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  /** The value may be an integer or a string (`intstr.IntOrString`); `type` stays empty. */
+  'x-kubernetes-int-or-string'?: boolean;
+  /** Unknown fields under this node survive pruning. */
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  /** The value is a Kubernetes object: its `apiVersion`, `kind` and `metadata` are implicit. */
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map' | (string & {});
   'x-kubernetes-list-map-keys'?: string[];
-  'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  'x-kubernetes-map-type'?: 'atomic' | 'granular' | (string & {});
   'x-kubernetes-validations'?: ValidationRule[];
 }
 
@@ -111,11 +133,15 @@ export interface CustomResourceDefinitionVersion {
   selectableFields?: SelectableField[];
 }
 
-/** An `apiextensions.k8s.io/v1` `CustomResourceDefinition`, ready to apply. */
-export interface CustomResourceDefinitionObject {
+/**
+ * An `apiextensions.k8s.io/v1` `CustomResourceDefinition`, ready to apply. It is a
+ * {@link KubernetesObject}, so it goes wherever objects do (a list of manifests, a client's
+ * `create`, envtest's `crds`).
+ */
+export interface CustomResourceDefinitionObject extends KubernetesObject {
   apiVersion: 'apiextensions.k8s.io/v1';
   kind: 'CustomResourceDefinition';
-  metadata: { name: string; annotations?: Record<string, string> };
+  metadata: ObjectMeta & { name: string };
   spec: {
     group: string;
     names: {

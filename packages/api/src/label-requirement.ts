@@ -1,4 +1,4 @@
-import { LabelSelectorError } from '../errors/label-selector-error.js';
+import { LabelSelectorError } from './errors/label-selector-error.js';
 import { validateLabelValue, validateQualifiedName } from './validation.js';
 
 /** How a {@link LabelRequirement} compares a label with its values. */

@@ -1,4 +1,4 @@
-const marker = Symbol.for('@ops/core.ConditionError');
+const marker = Symbol.for('@ops/api.ConditionError');
 
 /** The field of a condition that failed validation. */
 export type ConditionField =
@@ -14,7 +14,7 @@ export type ConditionField =
  * (bad `type`, `status`, `reason`, `message`, `observedGeneration` or `lastTransitionTime`).
  * `message` names the field, the value and how to write it; `field` is the offending field.
  * The conditions are left unchanged. Recognise it with {@link ConditionError.isInstance}, which works even
- * when two copies of `@ops/core` are loaded.
+ * when two copies of `@ops/api` are loaded.
  */
 export class ConditionError extends Error {
   readonly [marker] = true;

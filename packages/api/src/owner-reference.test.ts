@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OwnerReferenceError } from '../errors/owner-reference-error.js';
+import { OwnerReferenceError } from './errors/owner-reference-error.js';
 import type { KubernetesObject } from './kubernetes-object.js';
 import {
   getControllerOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LabelSelectorError } from '../errors/label-selector-error.js';
+import { LabelSelectorError } from './errors/label-selector-error.js';
 import { parseLabelSelector } from './parse-label-selector.js';
 
 const labels = { app: 'web', tier: 'front', version: '3', empty: '' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LabelSelectorError } from '../errors/label-selector-error.js';
+import { LabelSelectorError } from './errors/label-selector-error.js';
 import {
   labelSelectorFromObject,
   labelSelectorToString,

@@ -1,4 +1,4 @@
-import { OwnerReferenceError } from '../errors/owner-reference-error.js';
+import { OwnerReferenceError } from './errors/owner-reference-error.js';
 import type { KubernetesObject, ObjectMeta, OwnerReference } from './kubernetes-object.js';
 
 /** `object` as returned by the setters: its `metadata` now exists and has owner references. */

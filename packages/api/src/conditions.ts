@@ -3,7 +3,7 @@
  * `meta.SetStatusCondition` and friends: one condition per `type`, and `lastTransitionTime`
  * moves only when `status` changes.
  */
-import { ConditionError, type ConditionField } from '../errors/condition-error.js';
+import { ConditionError, type ConditionField } from './errors/condition-error.js';
 
 /** The status of a condition: `True`, `False`, or `Unknown` when it cannot be determined. */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';

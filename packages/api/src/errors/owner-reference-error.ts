@@ -1,4 +1,4 @@
-const marker = Symbol.for('@ops/core.OwnerReferenceError');
+const marker = Symbol.for('@ops/api.OwnerReferenceError');
 
 /** Why an owner reference could not be set. */
 export type OwnerReferenceErrorReason =

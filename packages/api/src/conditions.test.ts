@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ConditionError } from '../errors/condition-error.js';
 import {
   type Condition,
   findStatusCondition,
@@ -13,6 +12,7 @@ import {
   validateConditionReason,
   validateConditionType,
 } from './conditions.js';
+import { ConditionError } from './errors/condition-error.js';
 
 /** A wall clock that stands still until moved. */
 function fakeNow(start = '2024-05-01T12:00:00.250Z') {

@@ -1,4 +1,4 @@
-import { LabelSelectorError } from '../errors/label-selector-error.js';
+import { LabelSelectorError } from './errors/label-selector-error.js';
 import {
   createLabelRequirement,
   type LabelOperator,
