@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
+import type { Json } from '../cluster/json.js';
 import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import type { FieldRequirement } from '../store/field-selector.js';
 import {
@@ -8,8 +9,6 @@ import {
   TooOldResourceVersionError,
 } from '../store/object-store.js';
 import type { ListOptions, ListPage } from './resource-service.js';
-
-type Json = Record<string, unknown>;
 
 /**
  * A page of the objects of `type` that `matches` accepts, with kube-apiserver's

@@ -1,3 +1,5 @@
+import type { Server } from 'node:net';
+
 const marker = Symbol.for('@ops/apiserver.PortInUseError');
 
 /**
@@ -30,4 +32,22 @@ export class PortInUseError extends Error {
   static isInstance(error: unknown): error is PortInUseError {
     return typeof error === 'object' && error !== null && marker in error;
   }
+}
+
+/**
+ * Listens on `port` of `host` (0 picks a free port) and resolves with the port listened on;
+ * rejects with a {@link PortInUseError} when the port is taken, with Node's error otherwise.
+ */
+export function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' ? new PortInUseError(port, host, { cause: error }) : error,
+      ),
+    );
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
 }

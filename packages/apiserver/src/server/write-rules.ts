@@ -7,6 +7,7 @@
 import type { KubernetesObject, ObjectMeta } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
+import { isObject } from '../cluster/json.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import { applyDefaults, pruneUnknownFields, validateCustomResource } from '../schema/index.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -14,9 +15,6 @@ import type { AdmissionAttributes } from './admission.js';
 import { validateObjectMeta } from './object-metadata.js';
 import type { RequestContext } from './resource-service.js';
 import { strategyFor } from './strategies.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The body of a create or update as the object to store: checks `kind` and `apiVersion`
