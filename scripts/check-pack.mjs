@@ -2,12 +2,15 @@
 // Packs the workspace package in the current directory exactly as `pnpm publish` would, then
 // proves that what a user installs works: every `exports` target exists in the tarball, no
 // test files ship, each entry point imports under plain Node.js, and a TypeScript consumer
-// with `moduleResolution: NodeNext` resolves its types. Run from a package directory.
+// with `moduleResolution: NodeNext`, `strict` and library checks on (no `skipLibCheck`)
+// resolves its types. Run from a package directory. tools/npm-consumer goes further: it
+// installs every tarball with npm into a fresh project and runs @ops/core's worked example.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runPnpm } from './run-pnpm.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const packageDir = process.cwd();
@@ -15,20 +18,8 @@ const work = mkdtempSync(join(tmpdir(), 'ops-pack-'));
 const problems = [];
 
 function pnpm(args, cwd) {
-  const execPath = process.env.npm_execpath;
-  if (execPath && /pnpm/.test(execPath)) {
-    const isScript = /\.(c?js|mjs)$/.test(execPath);
-    return execFileSync(
-      isScript ? process.execPath : execPath,
-      isScript ? [execPath, ...args] : args,
-      {
-        cwd,
-        encoding: 'utf8',
-      },
-    );
-  }
   try {
-    return execFileSync('pnpm', args, { cwd, encoding: 'utf8' });
+    return runPnpm(args, cwd);
   } catch (error) {
     if (error.code === 'ENOENT') {
       console.error(
@@ -124,7 +115,7 @@ try {
         target: 'ES2022',
         strict: true,
         noEmit: true,
-        skipLibCheck: true,
+        skipLibCheck: false,
         types: ['node'],
         typeRoots: [join(root, 'node_modules', '@types')],
       },

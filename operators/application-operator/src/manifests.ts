@@ -1,4 +1,5 @@
-import { selfManagedCertificateRbac as certificateRbacOf, type PolicyRule } from '@ops/core';
+import type { PolicyRule } from '@ops/core';
+import { selfManagedCertificateRbac as certificateRbacOf } from '@ops/core/operator';
 import { applicationResource } from './api/v1/application.js';
 import { applicationRbac } from './controller/application.js';
 import { applicationOperator, applicationWebhooks } from './operator.js';

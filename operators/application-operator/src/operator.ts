@@ -1,4 +1,5 @@
-import type { Manager, OperatorDefinition, WebhookServer } from '@ops/core';
+import type { Manager, OperatorDefinition } from '@ops/core';
+import type { WebhookServer } from '@ops/core/webhook';
 import { applicationResource } from './api/v1/application.js';
 import { applicationReconciler } from './controller/application.js';
 import { applicationDefaulter, applicationValidator } from './webhook/application.js';

@@ -1,3 +1,4 @@
+import { type KubernetesObject, objectKind } from '@ops/core';
 import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlledBy, gone, OperatorHarness, readyCondition } from './operator-harness.js';
@@ -14,6 +15,7 @@ afterAll(async () => {
   await harness?.stop();
 });
 
+const events = objectKind<KubernetesObject & { reason?: string }>('v1', 'Event');
 const application = (name: string) => harness.application(name);
 const deployment = (name: string) => harness.deployment(name);
 const create = (name: string, spec: Record<string, unknown>) =>
@@ -94,13 +96,11 @@ describe('application-operator, end to end', () => {
     const untouched = await deployment('taken');
     expect(untouched.metadata?.ownerReferences).toBeUndefined();
     expect(untouched.spec.template.spec.containers[0]?.image).toBe('redis:7');
-    const events = await harness.admin.list('v1', 'Event', {
+    const recorded = await harness.admin.list(events, {
       namespace: 'default',
       fieldSelector: 'involvedObject.name=taken',
     });
-    expect(
-      events.items.some((e) => (e as { reason?: string }).reason === 'DeploymentConflict'),
-    ).toBe(true);
+    expect(recorded.items.some((e) => e.reason === 'DeploymentConflict')).toBe(true);
     // Once the other Deployment is gone, the Application creates its own.
     await harness.admin.delete(untouched);
     await eventually(async () => (await application('taken')).status?.ready === true);

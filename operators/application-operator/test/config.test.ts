@@ -3,7 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { certificateNamesOf, clusterRoleFromRules, mergePolicyRules } from '@ops/core';
+import { clusterRoleFromRules, mergePolicyRules } from '@ops/core/crd';
+import { certificateNamesOf } from '@ops/core/operator';
 import { main as opsManifests } from '@ops/manifests';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationResource } from '../src/api/v1/application.js';

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiServer } from './server/api-server.js';
+import { PortInUseError } from './server/port-in-use-error.js';
 
 const usage = `Usage: local-cluster [options]
 
@@ -50,10 +51,9 @@ async function main(): Promise<number> {
       historySize: history,
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE')
+    if (PortInUseError.isInstance(error))
       console.error(
-        `local-cluster: port ${port} is in use; pick another with --port, or --port 0 for any free one`,
+        `local-cluster: port ${error.port} on ${error.host} is already in use (the port is set by --port, default 6443): stop the process listening there (lsof -i :${error.port} shows which), or pick another port with --port <n>, or --port 0 for any free one`,
       );
     else console.error(`local-cluster: could not start: ${(error as Error).message}`);
     return 1;

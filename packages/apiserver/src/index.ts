@@ -1,8 +1,11 @@
+export type {
+  CauseType as FieldErrorType,
+  CustomResourceDefinitionObject as CustomResourceDefinition,
+  StatusCause,
+} from '@ops/api';
 export {
   type FieldError,
-  type FieldErrorType,
   formatFieldError,
-  type StatusCause,
 } from './api/field-error.js';
 export {
   type ResourceRef,
@@ -22,9 +25,9 @@ export {
   SimulatedCluster,
 } from './cluster/index.js';
 export { decodeKubernetesProtobuf, isProtobufContentType } from './protobuf/index.js';
-export type { CustomResourceDefinition } from './registry/resource-registry.js';
 export type { PrinterColumn, ResourceType } from './registry/resource-type.js';
 export type { Admission, AdmissionAttributes } from './server/admission.js';
 export { ApiServer, type ApiServerOptions } from './server/api-server.js';
 export { createServingCertificates, type ServingCertificates } from './server/certificates.js';
 export type { FaultRule } from './server/faults.js';
+export { PortInUseError } from './server/port-in-use-error.js';

@@ -1,5 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,5 +78,29 @@ describe('local-cluster CLI', () => {
     });
     const { stdout } = await run(process.execPath, [cli, '--help']);
     expect(stdout).toContain('Usage: local-cluster');
+  });
+
+  it('names the port, the flag that sets it and what to do when the port is taken', async () => {
+    // A port the OS just handed out and that stays held while the CLI tries it.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      await expect(
+        run(process.execPath, [
+          cli,
+          '--port',
+          String(port),
+          '--kubeconfig',
+          join(tmpdir(), 'unused'),
+        ]),
+      ).rejects.toMatchObject({
+        stderr: expect.stringContaining(
+          `local-cluster: port ${port} on 127.0.0.1 is already in use (the port is set by --port, default 6443): stop the process listening there (lsof -i :${port} shows which), or pick another port with --port <n>, or --port 0 for any free one`,
+        ),
+      });
+    } finally {
+      holder.close();
+    }
   });
 });

@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
-import {
-  isControlledBy,
-  labelSelectorFromObject,
-  parseLabelSelector,
-  setControllerReference,
-} from '@ops/core';
+import { isControlledBy, setControllerReference } from '@ops/core';
+import { labelSelectorFromObject, parseLabelSelector } from '@ops/core/meta';
 
 // Label selectors, in the string form kubectl takes...
 const selector = parseLabelSelector('app=web,tier in (front,edge),!legacy');

@@ -1,12 +1,7 @@
-import {
-  createOrUpdate,
-  ignoreNotFound,
-  type KubernetesObject,
-  labelSelectorPredicate,
-  Manager,
-  parseLabelSelector,
-  setupSignalHandler,
-} from '@ops/core';
+import { createOrUpdate, ignoreNotFound, type KubernetesObject, Manager } from '@ops/core';
+import { labelSelectorPredicate } from '@ops/core/controller';
+import { setupSignalHandler } from '@ops/core/manager';
+import { parseLabelSelector } from '@ops/core/meta';
 
 // Copies the ConfigMap default/shared-settings into every namespace labelled
 // copy-settings=true, and keeps the copies in step with the original.

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../src/client/client.js';
 import {
   type LocalApiServer,
   startLocalApiServer,
 } from '../src/client/local-api-server.fixture.js';
-import type { KubernetesObject } from '../src/meta/kubernetes-object.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
 let server: LocalApiServer;

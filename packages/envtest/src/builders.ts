@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 
 /** A Namespace object. */
 export function namespace(name: string, labels: Record<string, string> = {}): KubernetesObject {

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ApiServer, type ApiServerOptions } from '@ops/apiserver';
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
+import { ApiServer, type ApiServerOptions, PortInUseError } from '@ops/apiserver';
 import { applyObjects } from './apply-objects.js';
 import { startBinaryControlPlane } from './binary-control-plane.js';
 import {
@@ -140,7 +140,12 @@ export class Environment {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Starts a control plane and installs the CRDs the options name. */
+  /**
+   * Starts a control plane and installs the CRDs the options name.
+   *
+   * @throws Error naming the port, the `apiServer.port` option and what to do when the local
+   *   API server's port is already in use.
+   */
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const plane = resolveControlPlane(
@@ -171,7 +176,13 @@ export class Environment {
           ? await startClusterControlPlane(assets, { ...options.cluster, timeoutMs })
           : await startBinaryControlPlane(assets, { timeoutMs });
     } else {
-      server = await ApiServer.start(options.apiServer ?? {});
+      server = await ApiServer.start(options.apiServer ?? {}).catch((error: unknown) => {
+        if (!PortInUseError.isInstance(error)) throw error;
+        throw new Error(
+          `envtest: the local API server cannot listen on port ${error.port} of ${error.host}: the port is already in use. It is set by the apiServer.port option of Environment.start: leave it unset (a free port is picked) or choose another, or stop the process listening there (lsof -i :${error.port} shows which)`,
+          { cause: error },
+        );
+      });
     }
     const directory = await mkdtemp(join(tmpdir(), 'ops-envtest-'));
     const kubeconfigPath = join(directory, 'kubeconfig');

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { consistently, eventually } from './eventually.js';
+import { describe, expect, it, vi } from 'vitest';
+import { consistently, defaultEventuallyTimeoutMs, eventually } from './eventually.js';
 
 describe('eventually', () => {
   it('resolves with the first result that is not false and does not throw', async () => {
@@ -24,7 +24,30 @@ describe('eventually', () => {
         },
         { timeoutMs: 30, intervalMs: 5, description: 'pod ready' },
       ),
-    ).rejects.toThrow(/condition not met within 30 ms \(pod ready\): still pending/);
+    ).rejects.toThrow(
+      /^condition not met within 30 ms \(pod ready\), \d+ attempts; the last: still pending$/,
+    );
+  });
+
+  it('gives up by default within the 5 s default test timeout of vitest, with the value last seen', async () => {
+    vi.useFakeTimers();
+    try {
+      let phase = 'Pending';
+      const failure = eventually(() => expect(phase).toBe('Running')).then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      await vi.advanceTimersByTimeAsync(1_000);
+      phase = 'ContainerCreating';
+      await vi.advanceTimersByTimeAsync(defaultEventuallyTimeoutMs);
+      const error = await failure;
+      expect(defaultEventuallyTimeoutMs).toBeLessThan(5_000);
+      expect(error?.message).toMatch(
+        /^condition not met within 4000 ms, \d+ attempts; the last: expected 'ContainerCreating' to be 'Running'/,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

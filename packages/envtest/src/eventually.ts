@@ -11,19 +11,43 @@ export interface PollOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * The default `timeoutMs` of {@link eventually}: 4 s, inside vitest's default test timeout
+ * (5 s), so a condition that never holds fails the test with what was still wrong rather
+ * than with a test timeout. A test that waits longer passes `timeoutMs` and raises its own
+ * timeout to match (`it(name, { timeout: 30_000 }, ...)`).
+ */
+export const defaultEventuallyTimeoutMs = 4_000;
+
+/** How a value the check returned reads in an error message. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  try {
+    const text = JSON.stringify(value);
+    if (text !== undefined) return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  } catch {
+    // a cycle or a BigInt: fall back to String
+  }
+  return String(value);
+}
+
+/**
  * Calls `check` until it returns without throwing (and, if it returns a boolean, returns
- * true), then resolves with its result. Fails after `timeoutMs` (default 10 s) with the last
- * error, so a failing test says what was still wrong.
+ * true), then resolves with its result. Fails after `timeoutMs` (default
+ * {@link defaultEventuallyTimeoutMs}, 4 s) with the last attempt's outcome, so a failing test
+ * says what was still wrong: the error the check threw (an assertion's message names the
+ * value it saw), or `returned false`. The error's `cause` is that last error.
  */
 export async function eventually<T>(
   check: () => T | Promise<T>,
   options: PollOptions = {},
 ): Promise<Exclude<T, false>> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? defaultEventuallyTimeoutMs;
   const intervalMs = options.intervalMs ?? 25;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
+  let attempts = 0;
   for (;;) {
+    attempts++;
     try {
       const result = await check();
       if (result !== false) return result as Exclude<T, false>;
@@ -33,10 +57,11 @@ export async function eventually<T>(
     }
     if (Date.now() >= deadline) {
       const what = options.description ? ` (${options.description})` : '';
-      const cause = lastError instanceof Error ? lastError.message : String(lastError);
-      throw new Error(`condition not met within ${timeoutMs} ms${what}: ${cause}`, {
-        cause: lastError,
-      });
+      const cause = lastError instanceof Error ? lastError.message : describeValue(lastError);
+      throw new Error(
+        `condition not met within ${timeoutMs} ms${what}, ${attempts} attempt${attempts === 1 ? '' : 's'}; the last: ${cause}`,
+        { cause: lastError },
+      );
     }
     await sleep(intervalMs);
   }

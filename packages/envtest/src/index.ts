@@ -24,7 +24,12 @@ export {
   resolveControlPlane,
 } from './environment.js';
 export { ControlPlaneAssetsError } from './errors/control-plane-assets-error.js';
-export { consistently, eventually, type PollOptions } from './eventually.js';
+export {
+  consistently,
+  defaultEventuallyTimeoutMs,
+  eventually,
+  type PollOptions,
+} from './eventually.js';
 export { freePort } from './free-port.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';
 export { type KwokStage, type KwokStagesOptions, kwokStages } from './kwok-stages.js';

@@ -1,13 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { WatchEvent as ApiWatchEvent } from '@ops/api';
 
-/** One event of a watch, as the API server sent it. */
-export interface WatchEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR' | (string & {});
-  // biome-ignore lint/suspicious/noExplicitAny: events carry arbitrary objects; tests read them freely
-  object: any;
-}
+/** One event of a watch, as the API server sent it; its object is typed loosely for tests to read. */
+// biome-ignore lint/suspicious/noExplicitAny: events carry arbitrary objects; tests read them freely
+export type WatchEvent = ApiWatchEvent<any>;
 
 /** An open watch: every event received so far, and ways to wait for more. */
 export interface WatchStream {

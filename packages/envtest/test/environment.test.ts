@@ -1,4 +1,6 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +78,21 @@ describe('Environment (local API server)', () => {
     await expect(Environment.start({ crdDirectoryPaths: ['/no/crds'] })).rejects.toThrow(
       'manifest path /no/crds does not exist',
     );
+  });
+
+  it('names the port, the option that sets it and what to do when the port is taken', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      await expect(
+        Environment.start({ controlPlane: 'local', apiServer: { port } }),
+      ).rejects.toThrow(
+        `envtest: the local API server cannot listen on port ${port} of 127.0.0.1: the port is already in use. It is set by the apiServer.port option of Environment.start: leave it unset (a free port is picked) or choose another, or stop the process listening there (lsof -i :${port} shows which)`,
+      );
+    } finally {
+      holder.close();
+    }
   });
 });
 

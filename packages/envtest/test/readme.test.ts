@@ -14,4 +14,9 @@ describe('README', () => {
     expect(read('../README.md')).toContain(read('../examples/operator-as-deployed.ts').trim());
     await expect(import('../examples/operator-as-deployed.js')).resolves.toBeDefined();
   });
+
+  it('shows the Manager-in-a-test example verbatim, and it runs (the controller converges)', async () => {
+    expect(read('../README.md')).toContain(read('../examples/manager-in-test.ts').trim());
+    await expect(import('../examples/manager-in-test.js')).resolves.toBeDefined();
+  });
 });

@@ -1,5 +1,6 @@
 // The manifest module of an operator: its kinds and the permissions its controllers need.
-import { customResourcePermissions, defineCustomResource, permission, rbacRules } from '@ops/core';
+import { defineCustomResource } from '@ops/core';
+import { customResourcePermissions, permission, rbacRules } from '@ops/core/crd';
 import { Type } from '@sinclair/typebox';
 
 export const application = defineCustomResource({

@@ -7,14 +7,16 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   type CustomResourceDefinition,
-  checkWebhookDeclarations,
   isCustomResourceDefinition,
   type PolicyRule,
   PolicyRuleError,
   validatePolicyRule,
+} from '@ops/core/crd';
+import {
+  checkWebhookDeclarations,
   type WebhookDeclaration,
   WebhookDeclarationError,
-} from '@ops/core/crd';
+} from '@ops/core/webhook';
 import { ManifestsError } from './errors/manifests-error.js';
 
 /** The RBAC part of a manifest module. */

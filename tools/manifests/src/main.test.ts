@@ -376,7 +376,7 @@ export const rbac = { rules: [] };
 
 describe('ops-manifests with webhooks and self-managed certificate RBAC', () => {
   const webhookModule = `${fixtureModule()}
-import { defineWebhook } from '@ops/core/crd';
+import { defineWebhook } from '@ops/core/webhook';
 
 const rules = [{ apiGroups: ['core.crd.lixueduan.com'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['applications'] }];
 const allow = () => ({ allowed: true });

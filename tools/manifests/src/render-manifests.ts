@@ -5,7 +5,8 @@
  * certificate mode's roles in `config/self-managed-certs/role.yaml`.
  */
 
-import { clusterRoleFromRules, mergePolicyRules, webhookConfigurations } from '@ops/core/crd';
+import { clusterRoleFromRules, mergePolicyRules } from '@ops/core/crd';
+import { webhookConfigurations } from '@ops/core/webhook';
 import { stringify } from 'yaml';
 import type { ManifestModule } from './load-manifest-module.js';
 

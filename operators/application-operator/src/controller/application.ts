@@ -1,19 +1,20 @@
 import {
-  addFinalizerPatch,
-  type Client,
   createOrUpdate,
   type EventRecorder,
-  hasFinalizer,
   ignoreNotFound,
   isControlledBy,
   type KubernetesObject,
+  objectKind,
   type PolicyRule,
+  type Reader,
   type ReconcileContext,
   type Request,
   type Result,
-  removeFinalizerPatch,
+  type StatusWriter,
+  setCondition,
   setControllerReference,
-  setStatusCondition,
+  type Writer,
+  withFinalizer,
 } from '@ops/core';
 import {
   type Application,
@@ -70,6 +71,7 @@ type Deployment = KubernetesObject & {
     observedGeneration?: number;
   };
 };
+const deployments = objectKind<Deployment>('apps/v1', 'Deployment');
 
 /** Labels on the Deployment and its Pods: they select the Pods of one Application. */
 function selectorLabels(application: Application): Record<string, string> {
@@ -112,7 +114,7 @@ function shapeDeployment(deployment: Deployment, application: Application): void
 
 /** The reconciler's collaborators, passed in so tests can give their own. */
 export interface ApplicationReconcilerDeps {
-  client: Client;
+  client: Reader & Writer & StatusWriter;
   recorder: EventRecorder;
   now?: () => Date;
 }
@@ -135,23 +137,21 @@ export function applicationReconciler(deps: ApplicationReconcilerDeps) {
   const { client, recorder } = deps;
   const now = deps.now ?? (() => new Date());
   return async (request: Request, { log }: ReconcileContext): Promise<Result | undefined> => {
-    const application = await ignoreNotFound(
-      client.get<Application>(
-        applicationResource.apiVersion,
-        applicationResource.kind,
-        request.name,
-        request.namespace,
-      ),
+    const found = await ignoreNotFound(
+      client.get(applicationResource, request.name, request.namespace),
     );
-    if (application === undefined) return undefined;
+    if (found === undefined) return undefined;
     const name = deploymentName(request.name);
+    const getDeployment = () => ignoreNotFound(client.get(deployments, name, request.namespace));
 
-    if (application.metadata.deletionTimestamp) {
-      if (!hasFinalizer(application, applicationFinalizer)) return undefined;
-      const deployment = await ignoreNotFound(
-        client.get<Deployment>('apps/v1', 'Deployment', name, request.namespace),
-      );
-      if (deployment && isControlledBy(deployment, application)) {
+    return withFinalizer(client, found, applicationFinalizer, {
+      // Deletion: delete the Deployment we control and wait until it is gone.
+      cleanup: async (application) => {
+        const deployment = await getDeployment();
+        if (!deployment || !isControlledBy(deployment, application)) {
+          log.info('Deployment gone; removing the finalizer');
+          return undefined;
+        }
         if (!deployment.metadata?.deletionTimestamp) {
           await ignoreNotFound(client.delete(deployment, { propagationPolicy: 'Background' }));
           recorder.event(
@@ -163,135 +163,92 @@ export function applicationReconciler(deps: ApplicationReconcilerDeps) {
           log.info({ deployment: name }, 'deleting the Deployment before removing the finalizer');
         }
         return { requeueAfterMs: 1000 };
-      }
-      await client.patch(
-        application,
-        removeFinalizerPatch(application, applicationFinalizer),
-        'json',
-      );
-      log.info('Deployment gone; removed the finalizer');
-      return undefined;
-    }
+      },
+      apply: async (application) => {
+        const existing = await getDeployment();
+        if (existing && !isControlledBy(existing, application)) {
+          const message = `Deployment ${name} exists and is not controlled by Application ${request.name}; delete or rename that Deployment, and the Application will create its own`;
+          if (await writeStatus(client, application, false, 'DeploymentConflict', message, now)) {
+            recorder.event(application, 'Warning', 'DeploymentConflict', message);
+            log.warn(
+              { deployment: name },
+              'a Deployment of that name is not ours; leaving it alone',
+            );
+          }
+          return undefined;
+        }
+        const desired: Deployment = existing ?? {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name, namespace: request.namespace },
+        };
+        const { result, object: deployment } = await createOrUpdate(client, desired, (d) =>
+          shapeDeployment(d, application),
+        );
+        const { image } = application.spec;
+        const enabled = application.spec.enabled !== false;
+        if (result !== 'unchanged') {
+          const [reason, note] =
+            result === 'created'
+              ? ['CreatedDeployment', `Created Deployment ${name} running ${image}`]
+              : [
+                  'UpdatedDeployment',
+                  `Updated Deployment ${name}: image ${image}, ${enabled ? 'enabled' : 'disabled'}`,
+                ];
+          recorder.event(application, 'Normal', reason, note);
+          log.info({ deployment: name, image, enabled }, `${result} the Deployment`);
+        }
 
-    if (!hasFinalizer(application, applicationFinalizer)) {
-      await client.patch(application, addFinalizerPatch(application, applicationFinalizer), 'json');
-      log.info({ finalizer: applicationFinalizer }, 'added the finalizer');
-      return undefined;
-    }
-
-    const existing = await ignoreNotFound(
-      client.get<Deployment>('apps/v1', 'Deployment', name, request.namespace),
-    );
-    if (existing && !isControlledBy(existing, application)) {
-      const message = `Deployment ${name} exists and is not controlled by Application ${request.name}; delete or rename that Deployment, and the Application will create its own`;
-      const changed = await writeStatus(
-        client,
-        application,
-        false,
-        'DeploymentConflict',
-        message,
-        now,
-      );
-      if (changed) {
-        recorder.event(application, 'Warning', 'DeploymentConflict', message);
-        log.warn({ deployment: name }, 'a Deployment of that name is not ours; leaving it alone');
-      }
-      return undefined;
-    }
-
-    const desired: Deployment = existing ?? {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name, namespace: request.namespace },
-    };
-    const { result, object } = await createOrUpdate(client, desired, (deployment) =>
-      shapeDeployment(deployment as Deployment, application),
-    );
-    const deployment = object as Deployment;
-    if (result === 'created') {
-      recorder.event(
-        application,
-        'Normal',
-        'CreatedDeployment',
-        `Created Deployment ${name} running ${application.spec.image}`,
-      );
-      log.info({ deployment: name, image: application.spec.image }, 'created the Deployment');
-    } else if (result === 'updated') {
-      recorder.event(
-        application,
-        'Normal',
-        'UpdatedDeployment',
-        `Updated Deployment ${name}: image ${application.spec.image}, ${application.spec.enabled === false ? 'disabled' : 'enabled'}`,
-      );
-      log.info(
-        {
-          deployment: name,
-          image: application.spec.image,
-          enabled: application.spec.enabled !== false,
-        },
-        'updated the Deployment',
-      );
-    }
-
-    const desiredReplicas = application.spec.enabled === false ? 0 : 1;
-    // Ready as `kubectl rollout status` sees it: the Deployment controller has seen this
-    // spec, and the new Pods are all updated and available.
-    const available = deployment.status?.availableReplicas ?? 0;
-    const rolledOut =
-      result !== 'updated' &&
-      (deployment.status?.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1) &&
-      (deployment.status?.updatedReplicas ?? 0) >= desiredReplicas &&
-      (deployment.status?.replicas ?? 0) <= desiredReplicas;
-    const ready = desiredReplicas > 0 && rolledOut && available >= desiredReplicas;
-    const [reason, message] =
-      application.spec.enabled === false
-        ? ['Disabled', 'spec.enabled is false: the Deployment is scaled to zero']
-        : ready
-          ? [
-              'DeploymentAvailable',
-              `Deployment ${name} has ${available}/${desiredReplicas} replicas available`,
-            ]
-          : [
-              'DeploymentProgressing',
-              `waiting for Deployment ${name}: ${available}/${desiredReplicas} replicas available`,
-            ];
-    if (await writeStatus(client, application, ready, reason, message, now)) {
-      log.info({ ready, reason }, 'updated the status');
-    }
-    return undefined;
+        const desiredReplicas = enabled ? 1 : 0;
+        // Ready as `kubectl rollout status` sees it: the Deployment controller has seen this
+        // spec, and the new Pods are all updated and available.
+        const status = deployment.status ?? {};
+        const available = status.availableReplicas ?? 0;
+        const rolledOut =
+          result !== 'updated' &&
+          (status.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1) &&
+          (status.updatedReplicas ?? 0) >= desiredReplicas &&
+          (status.replicas ?? 0) <= desiredReplicas;
+        const ready = desiredReplicas > 0 && rolledOut && available >= desiredReplicas;
+        const progress = `${available}/${desiredReplicas} replicas available`;
+        const [reason, message] = !enabled
+          ? ['Disabled', 'spec.enabled is false: the Deployment is scaled to zero']
+          : ready
+            ? ['DeploymentAvailable', `Deployment ${name} has ${progress}`]
+            : ['DeploymentProgressing', `waiting for Deployment ${name}: ${progress}`];
+        if (await writeStatus(client, application, ready, reason, message, now)) {
+          log.info({ ready, reason }, 'updated the status');
+        }
+        return undefined;
+      },
+    });
   };
 }
 
 /** Patches status.ready, observedGeneration and the Ready condition when they changed. */
 async function writeStatus(
-  client: Client,
+  client: StatusWriter,
   application: Application,
   ready: boolean,
   reason: string,
   message: string,
   now: () => Date,
 ): Promise<boolean> {
-  const status = structuredClone(application.status ?? {});
-  const conditions = status.conditions ?? [];
-  const conditionChanged = setStatusCondition(
-    conditions,
-    {
-      type: 'Ready',
-      status: ready ? 'True' : 'False',
-      reason,
-      message,
-      observedGeneration: application.metadata.generation ?? 0,
-    },
+  const next = structuredClone(application);
+  const conditionChanged = setCondition(
+    next,
+    { type: 'Ready', status: ready ? 'True' : 'False', reason, message },
     { now },
   );
-  const changed =
-    conditionChanged ||
-    status.ready !== ready ||
-    status.observedGeneration !== application.metadata.generation;
-  if (!changed) return false;
+  const generation = application.metadata.generation;
+  const status = application.status ?? {};
+  if (!conditionChanged && status.ready === ready && status.observedGeneration === generation) {
+    return false;
+  }
+  const conditions = next.status?.conditions;
   await client.patchStatus(
     application,
-    { status: { ready, observedGeneration: application.metadata.generation, conditions } },
+    { status: { ready, observedGeneration: generation, conditions } },
     'merge',
   );
   return true;

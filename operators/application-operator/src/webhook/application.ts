@@ -1,4 +1,9 @@
-import { defineWebhook, mutatingWebhook, validatingWebhook, type WebhookRule } from '@ops/core';
+import {
+  defineWebhook,
+  mutatingWebhook,
+  validatingWebhook,
+  type WebhookRule,
+} from '@ops/core/webhook';
 import type { Application } from '../api/v1/application.js';
 
 /** Where kube-apiserver calls the validating webhook `vapplication-v1.lixueduan.com`. */

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { apiVersionOf } from '../registry/resource-type.js';
 import type { AdmissionAttributes } from '../server/admission.js';
 import { WebhookCallError } from './webhook-call-error.js';

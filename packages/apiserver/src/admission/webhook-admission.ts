@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { apiVersionOf } from '../registry/resource-type.js';
 import type { Admission, AdmissionAttributes } from '../server/admission.js';

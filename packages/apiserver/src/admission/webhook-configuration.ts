@@ -1,4 +1,4 @@
-import type { KubernetesObject, LabelSelector } from '@ops/core';
+import type { KubernetesObject, LabelSelector } from '@ops/api';
 import type { ObjectStore } from '../store/object-store.js';
 
 type Json = Record<string, unknown>;

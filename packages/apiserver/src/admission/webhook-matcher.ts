@@ -3,7 +3,7 @@ import {
   type LabelSelector,
   labelSelectorFromObject,
   type Selector,
-} from '@ops/core';
+} from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { AdmissionAttributes } from '../server/admission.js';

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import jsonPatch from 'fast-json-patch';
 import { StatusError } from '../api/status-error.js';
 import { WebhookCallError } from './webhook-call-error.js';

@@ -1,25 +1,14 @@
+import type { CauseType, StatusCause } from '@ops/api';
+
 /**
  * Field errors as kube-apiserver reports them (apimachinery's `field.Error`): a field path, a
  * type, the offending value and a detail. They become the `details.causes` of an `Invalid`
  * Status, and their text is what kubectl prints.
  */
 
-/** The error types of apimachinery's `field` package, by their `metav1.CauseType` name. */
-export type FieldErrorType =
-  | 'FieldValueNotFound'
-  | 'FieldValueRequired'
-  | 'FieldValueDuplicate'
-  | 'FieldValueInvalid'
-  | 'FieldValueNotSupported'
-  | 'FieldValueForbidden'
-  | 'FieldValueTooLong'
-  | 'FieldValueTooMany'
-  | 'FieldValueTypeInvalid'
-  | 'InternalError';
-
 /** One problem with one field. */
 export interface FieldError {
-  type: FieldErrorType;
+  type: CauseType;
   /** The path, as kube-apiserver writes it: `spec.containers[0].image`, `metadata.labels[app]`. */
   field: string;
   /** The offending value; omitted for types that print none (Required, Forbidden, TooLong, Internal). */
@@ -28,14 +17,7 @@ export interface FieldError {
   detail?: string;
 }
 
-/** A `details.causes[]` entry of a Status. */
-export interface StatusCause {
-  reason: string;
-  message: string;
-  field?: string;
-}
-
-const typeText: Record<FieldErrorType, string> = {
+const typeText: Record<CauseType, string> = {
   FieldValueNotFound: 'Not found',
   FieldValueRequired: 'Required value',
   FieldValueDuplicate: 'Duplicate value',
@@ -48,7 +30,7 @@ const typeText: Record<FieldErrorType, string> = {
   InternalError: 'Internal error',
 };
 
-const valueless = new Set<FieldErrorType>([
+const valueless = new Set<CauseType>([
   'FieldValueRequired',
   'FieldValueForbidden',
   'FieldValueTooLong',

@@ -1,54 +1,9 @@
-import {
-  type FieldError,
-  fieldErrorCause,
-  formatFieldErrors,
-  type StatusCause,
-} from './field-error.js';
+import type { Status, StatusDetails, StatusReason } from '@ops/api';
+import { type FieldError, fieldErrorCause, formatFieldErrors } from './field-error.js';
+
+export type { Status, StatusDetails, StatusReason };
 
 const marker = Symbol.for('@ops/apiserver.StatusError');
-
-/** The `reason` values of a failure Status (`metav1.StatusReason`). */
-export type StatusReason =
-  | 'BadRequest'
-  | 'Unauthorized'
-  | 'Forbidden'
-  | 'NotFound'
-  | 'AlreadyExists'
-  | 'Conflict'
-  | 'Gone'
-  | 'Invalid'
-  | 'ServerTimeout'
-  | 'Timeout'
-  | 'TooManyRequests'
-  | 'MethodNotAllowed'
-  | 'NotAcceptable'
-  | 'RequestEntityTooLarge'
-  | 'UnsupportedMediaType'
-  | 'InternalError'
-  | 'Expired'
-  | 'ServiceUnavailable';
-
-/** `details` of a failure Status. */
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-/** A `metav1.Status` object, as the API server sends it. */
-export interface Status {
-  kind: 'Status';
-  apiVersion: 'v1';
-  metadata: Record<string, never>;
-  status: 'Failure' | 'Success';
-  message: string;
-  reason: StatusReason | '';
-  details?: StatusDetails;
-  code: number;
-}
 
 /** What a resource is, for wording errors: `deployments.apps`, kind `Deployment`. */
 export interface ResourceRef {

@@ -1,4 +1,4 @@
-import type { ObjectMeta } from '@ops/core';
+import type { ObjectMeta } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import { authorize } from './authorize.js';

@@ -1,4 +1,4 @@
-import type { LabelSelector, ObjectMeta } from '@ops/core';
+import type { LabelSelector, ObjectMeta } from '@ops/api';
 
 /**
  * The RBAC objects of `rbac.authorization.k8s.io/v1` as plain JSON. The authorizer reads them

@@ -1,4 +1,4 @@
-import { parseLabelSelector } from '@ops/core';
+import { parseLabelSelector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { goQuote } from './go-format.js';
 import type { UserInfo } from './user-info.js';

@@ -1,4 +1,4 @@
-import { matchesLabelSelector } from '@ops/core';
+import { matchesLabelSelector } from '@ops/api';
 import { goQuote } from './go-format.js';
 import {
   isRecord,

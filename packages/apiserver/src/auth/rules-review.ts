@@ -1,4 +1,4 @@
-import type { ObjectMeta } from '@ops/core';
+import type { ObjectMeta } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { aggregateMessage } from './go-format.js';
 import { isRecord, stringField, stringList } from './json-fields.js';

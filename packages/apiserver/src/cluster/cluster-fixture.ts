@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { objectKey } from '../registry/resource-type.js';
 import { ApiServer } from '../server/api-server.js';
 import type { RequestContext } from '../server/resource-service.js';

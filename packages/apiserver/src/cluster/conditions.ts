@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { isObject, type Json, objectsOf, statusOf, stringOr } from './json.js';
 
 /** A condition as a controller computes it; times are filled in by {@link setCondition}. */

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { UserInfo } from '../auth/index.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ClusterFixture,

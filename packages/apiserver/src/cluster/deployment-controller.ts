@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { stableStringify, timestamp } from '../server/object-metadata.js';
 import type { StoreEvent } from '../store/object-store.js';

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { stableStringify } from '../server/object-metadata.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { isPodReady, isPodTerminal } from './conditions.js';

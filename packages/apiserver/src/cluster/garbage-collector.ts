@@ -1,4 +1,4 @@
-import { groupOf, type KubernetesObject, type OwnerReference } from '@ops/core';
+import { groupOf, type KubernetesObject, type OwnerReference } from '@ops/api';
 import { objectKey, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import type { StoreEvent } from '../store/object-store.js';
 import type { Controller } from './controller.js';

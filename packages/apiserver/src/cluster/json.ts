@@ -1,4 +1,4 @@
-import type { KubernetesObject, OwnerReference } from '@ops/core';
+import type { KubernetesObject, OwnerReference } from '@ops/api';
 
 /** A JSON object, loosely typed: objects of the API are read defensively. */
 export type Json = Record<string, unknown>;

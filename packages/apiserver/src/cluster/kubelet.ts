@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { timestamp } from '../server/object-metadata.js';

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import { storageKeyOf } from '../registry/resource-type.js';
 import { stableStringify, timestamp } from '../server/object-metadata.js';
 import type { StoreEvent } from '../store/object-store.js';

@@ -1,18 +1,7 @@
+import { type PatchType, patchContentTypes } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 
-/**
- * The kinds of PATCH kube-apiserver applies, named as `kubectl patch --type` names them
- * (`apply` is server-side apply).
- */
-export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
-
-/** The `Content-Type` of each {@link PatchType}. */
-export const patchContentTypes: Readonly<Record<PatchType, string>> = {
-  json: 'application/json-patch+json',
-  merge: 'application/merge-patch+json',
-  strategic: 'application/strategic-merge-patch+json',
-  apply: 'application/apply-patch+yaml',
-};
+export { type PatchType, patchContentTypes } from '@ops/api';
 
 const byContentType = new Map<string, PatchType>(
   Object.entries(patchContentTypes).map(([type, contentType]) => [contentType, type as PatchType]),

@@ -1,32 +1,6 @@
-import type { KubernetesObject } from '@ops/core';
-import type { JSONSchemaProps } from '../schema/index.js';
+import type { CustomResourceDefinitionObject } from '@ops/api';
 import { builtinResources } from './builtin-resources.js';
-import { allVerbs, apiVersionOf, type PrinterColumn, type ResourceType } from './resource-type.js';
-
-/** The parts of a CustomResourceDefinition (apiextensions.k8s.io/v1) the server reads. */
-export interface CustomResourceDefinition extends KubernetesObject {
-  spec: {
-    group: string;
-    scope: 'Namespaced' | 'Cluster';
-    names: {
-      plural: string;
-      singular?: string;
-      kind: string;
-      listKind?: string;
-      shortNames?: string[];
-      categories?: string[];
-    };
-    versions: Array<{
-      name: string;
-      served: boolean;
-      storage: boolean;
-      schema?: { openAPIV3Schema?: JSONSchemaProps };
-      subresources?: { status?: object; scale?: object };
-      additionalPrinterColumns?: PrinterColumn[];
-      selectableFields?: Array<{ jsonPath: string }>;
-    }>;
-  };
-}
+import { allVerbs, apiVersionOf, type ResourceType } from './resource-type.js';
 
 /**
  * The resources the server serves: the built-ins, plus the served versions of every
@@ -75,7 +49,7 @@ export class ResourceRegistry {
   }
 
   /** Serves (or re-serves, on update) the versions of a CRD. */
-  serveCustomResource(crd: CustomResourceDefinition): ResourceType[] {
+  serveCustomResource(crd: CustomResourceDefinitionObject): ResourceType[] {
     const name = crd.metadata?.name ?? '';
     this.removeCustomResource(name);
     const { group, names, scope, versions } = crd.spec;

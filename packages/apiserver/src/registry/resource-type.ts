@@ -1,15 +1,6 @@
-import type { JSONSchemaProps } from '../schema/index.js';
+import type { JSONSchemaProps, PrinterColumn } from '@ops/api';
 
-/** A column of `kubectl get` output (`additionalPrinterColumns` of a CRD, or a built-in's). */
-export interface PrinterColumn {
-  name: string;
-  type: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-  /** A simple JSONPath into the object, e.g. `.status.ready`. */
-  jsonPath: string;
-}
+export type { PrinterColumn };
 
 /**
  * One resource the server serves: its group, version, kind and plural, its scope and

@@ -1,6 +1,6 @@
+import type { JSONSchemaProps } from '@ops/api';
 import { describe, expect, it } from 'vitest';
 import { applyDefaults } from './apply-defaults.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 
 const application: JSONSchemaProps = {
   type: 'object',

@@ -3,7 +3,7 @@
  * decodes one (apiextensions-apiserver's `structuraldefaulting.Default`).
  */
 
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '@ops/api';
 import {
   additionalPropertiesSchema,
   defaultOf,

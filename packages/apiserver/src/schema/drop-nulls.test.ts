@@ -1,7 +1,7 @@
+import type { JSONSchemaProps } from '@ops/api';
 import { describe, expect, it } from 'vitest';
 import { applyDefaults } from './apply-defaults.js';
 import { dropNullsForNonNullable } from './drop-nulls.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import { validateCustomResource } from './validate-custom-resource.js';
 
 const schema: JSONSchemaProps = {

@@ -6,10 +6,10 @@
  * are checked loosely. Field paths are apimachinery `field.Path`s: map keys as `[key]`.
  */
 
-import { validateLabelValue, validateQualifiedName } from '@ops/core';
+import type { JSONSchemaProps } from '@ops/api';
+import { validateLabelValue, validateQualifiedName } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { pathChild, pathIndex, pathKey } from './field-path.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import { additionalPropertiesSchema, isRecord, itemsSchema, propertySchema } from './json-value.js';
 
 const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;

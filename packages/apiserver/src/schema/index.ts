@@ -7,10 +7,10 @@
  * `pruneUnknownFields` → `dropNullsForNonNullable` → `applyDefaults` → `validateCustomResource`.
  */
 
+export type { JSONSchemaProps, ValidationRule } from '@ops/api';
 export { applyDefaults } from './apply-defaults.js';
 export { dropNullsForNonNullable } from './drop-nulls.js';
 export { validateEmbeddedResources } from './embedded-resources.js';
-export type { JSONSchemaProps, ValidationRule } from './json-schema-props.js';
 export { validateListTypes } from './list-types.js';
 export { pruneUnknownFields } from './prune-unknown-fields.js';
 export { validateCustomResource } from './validate-custom-resource.js';

@@ -4,7 +4,7 @@
  * JSON, and Go's `%v` rendering of numbers. Internal to this directory.
  */
 
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '@ops/api';
 
 /** A JSON object (any non-null, non-array object). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -83,10 +83,17 @@ export function schemaList(value: unknown): JSONSchemaProps[] {
 }
 
 /** The JSON type of a value as kube-openapi infers it: `integer` for whole numbers. */
-export type JsonKind = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+export type SchemaValueKind =
+  | 'null'
+  | 'boolean'
+  | 'integer'
+  | 'number'
+  | 'string'
+  | 'array'
+  | 'object';
 
 /** The JSON kind of `value`; undefined (not JSON) for `undefined`, functions and symbols. */
-export function jsonKind(value: unknown): JsonKind | undefined {
+export function jsonKind(value: unknown): SchemaValueKind | undefined {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':

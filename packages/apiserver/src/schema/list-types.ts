@@ -6,9 +6,9 @@
  * as `FieldValueDuplicate`. Field paths are apimachinery `field.Path`s: map keys as `[key]`.
  */
 
+import type { JSONSchemaProps } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { pathChild, pathIndex, pathKey } from './field-path.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import {
   additionalPropertiesSchema,
   canonicalJson,

@@ -1,5 +1,5 @@
+import type { JSONSchemaProps } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import { pruneUnknownFields } from './prune-unknown-fields.js';
 
 const balancer: JSONSchemaProps = {

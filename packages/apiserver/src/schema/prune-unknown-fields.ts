@@ -3,7 +3,7 @@
  * (apiextensions-apiserver's `pruning.PruneWithOptions`).
  */
 
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '@ops/api';
 import {
   additionalPropertiesSchema,
   hasAdditionalProperties,

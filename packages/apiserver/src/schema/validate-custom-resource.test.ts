@@ -1,6 +1,6 @@
+import type { JSONSchemaProps } from '@ops/api';
 import { describe, expect, it } from 'vitest';
 import { type FieldError, formatFieldError } from '../api/field-error.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import { validateCustomResource } from './validate-custom-resource.js';
 
 const application: JSONSchemaProps = {

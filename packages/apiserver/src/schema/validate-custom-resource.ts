@@ -3,9 +3,9 @@
  * kube-apiserver's custom resource strategy does on create and update.
  */
 
+import type { JSONSchemaProps } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { validateEmbeddedResources } from './embedded-resources.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import { isRecord, propertySchema } from './json-value.js';
 import { validateListTypes } from './list-types.js';
 import { validateValue } from './validate-value.js';

@@ -1,6 +1,6 @@
+import type { JSONSchemaProps } from '@ops/api';
 import { describe, expect, it } from 'vitest';
 import { formatFieldError } from '../api/field-error.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import { validateStructuralSchema } from './validate-structural-schema.js';
 
 const base = 'spec.versions[0].schema.openAPIV3Schema';

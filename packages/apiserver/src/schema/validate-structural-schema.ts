@@ -5,11 +5,11 @@
  * `schema.ValidateStructural` (apiextensions-apiserver).
  */
 
+import type { JSONSchemaProps } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { formatFieldError } from '../api/field-error.js';
 import { pathChild, pathIndex, pathKey } from './field-path.js';
 import { compileGoPattern } from './go-pattern.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import {
   additionalPropertiesSchema,
   asSchema,

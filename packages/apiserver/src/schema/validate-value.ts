@@ -10,22 +10,22 @@
  * value of the wrong type gets its type error and the checks of its actual kind.
  */
 
+import type { JSONSchemaProps } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { openApiChild, openApiField, openApiIndex, openApiKey } from './field-path.js';
 import { compileGoPattern } from './go-pattern.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
 import {
   additionalPropertiesSchema,
   declaresProperty,
   goNumber,
   isRecord,
   itemsSchema,
-  type JsonKind,
   jsonEqual,
   jsonKind,
   numberOption,
   propertyEntries,
   runeCount,
+  type SchemaValueKind,
   schemaList,
 } from './json-value.js';
 import { matchesFormat, supportedFormat } from './string-formats.js';
@@ -63,7 +63,7 @@ function checkType(
   schema: JSONSchemaProps,
   types: string[],
   format: string,
-  kind: JsonKind,
+  kind: SchemaValueKind,
   name: string,
 ): FieldError[] {
   if (kind === 'null') {

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import type { UserInfo } from '../auth/index.js';
 import type { ResourceType } from '../registry/resource-type.js';
 

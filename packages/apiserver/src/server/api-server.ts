@@ -1,18 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
-import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@ops/core';
+import type http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type https from 'node:https';
+import type { Socket } from 'node:net';
+import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api';
 import YAML from 'yaml';
 import { WebhookAdmission } from '../admission/index.js';
 import { StatusError } from '../api/status-error.js';
 import {
   authorize,
-  evaluateSelfSubjectAccessReview,
-  evaluateSelfSubjectReview,
-  evaluateSelfSubjectRulesReview,
-  evaluateSubjectAccessReview,
   forbiddenError,
   type RbacPolicy,
   requestAttributesFrom,
@@ -20,30 +17,28 @@ import {
   type UserInfo,
 } from '../auth/index.js';
 import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
-import { patchTypeFromContentType } from '../patch/index.js';
-import { decodeKubernetesProtobuf, isProtobufContentType } from '../protobuf/index.js';
 import { virtualResources } from '../registry/builtin-resources.js';
-import { type CustomResourceDefinition, ResourceRegistry } from '../registry/resource-registry.js';
-import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
-import { parseFieldSelector } from '../store/field-selector.js';
-import { ObjectStore, type StoreEvent, TooOldResourceVersionError } from '../store/object-store.js';
+import { ResourceRegistry } from '../registry/resource-registry.js';
+import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
+import { ObjectStore } from '../store/object-store.js';
+import { reviewAccess } from './access-review-response.js';
 import type { Admission } from './admission.js';
-import { bootstrapPolicy } from './bootstrap-policy.js';
-import { createServingCertificates, type ServingCertificates } from './certificates.js';
+import { createBootstrapObjects } from './bootstrap-policy.js';
+import { createHttpServer, type ServingCertificates } from './certificates.js';
+import { handleControl } from './control-api.js';
 import { coreVersions, groupDocument, groupList, resourceList, versionInfo } from './discovery.js';
 import { type FaultRule, FaultRules } from './faults.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
-import {
-  type DeleteOptions,
-  type ListFilter,
-  type PatchType,
-  type RequestContext,
-  ResourceService,
-} from './resource-service.js';
-import { toTable, wantsTable } from './table.js';
+import { listenOn } from './port-in-use-error.js';
+import { readRequestBody } from './read-request-body.js';
+import { type RequestContext, ResourceService } from './resource-service.js';
+import { sendError, sendJson, sendText } from './responses.js';
+import { serveVerb, verbOf } from './serve-verb.js';
+import { wantsTable } from './table.js';
+import type { ActiveWatch } from './watch-response.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
+const _isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Options of {@link ApiServer.start}. */
@@ -79,12 +74,6 @@ interface Route {
   name: string;
   subresource: string;
   watchPath: boolean;
-}
-
-interface ActiveWatch {
-  response: ServerResponse;
-  /** Ends the watch: cleanly (the stream ends) or abruptly (the connection is cut). */
-  close(abrupt?: boolean): void;
 }
 
 /**
@@ -157,58 +146,25 @@ export class ApiServer {
   private async listen(options: ApiServerOptions): Promise<void> {
     const host = options.host ?? '127.0.0.1';
     const handler = (req: IncomingMessage, res: ServerResponse) => {
-      this.handle(req, res).catch((error: unknown) => this.sendError(res, error));
+      this.handle(req, res).catch((error: unknown) => sendError(res, error));
     };
-    if (options.https ?? true) {
-      this.certificates =
-        options.certificates ??
-        (await createServingCertificates([
-          'localhost',
-          host === '0.0.0.0' ? '127.0.0.1' : host,
-          '127.0.0.1',
-          '::1',
-        ]));
-      this.server = https.createServer(
-        { cert: this.certificates.cert, key: this.certificates.key },
-        handler,
-      );
-    } else {
-      this.server = http.createServer(handler);
-    }
+    const created = await createHttpServer(
+      options.https ?? true,
+      host,
+      options.certificates,
+      handler,
+    );
+    this.server = created.server;
+    this.certificates = created.certificates;
     this.server.keepAliveTimeout = 30_000;
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    const server = this.server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
+    const port = await listenOn(this.server, options.port ?? 0, host);
     const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
     this.baseUrl = `${(options.https ?? true) ? 'https' : 'http'}://${urlHost}:${port}`;
-    const system = { user: { name: 'system:apiserver', groups: ['system:masters'] } };
-    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-      await this.resources.create(this.type('', 'namespaces'), '', { metadata: { name } }, system);
-    }
-    const policy = bootstrapPolicy();
-    for (const role of policy.clusterRoles) {
-      await this.resources.create(
-        this.type('rbac.authorization.k8s.io', 'clusterroles'),
-        '',
-        role,
-        system,
-      );
-    }
-    for (const binding of policy.clusterRoleBindings) {
-      await this.resources.create(
-        this.type('rbac.authorization.k8s.io', 'clusterrolebindings'),
-        '',
-        binding,
-        system,
-      );
-    }
+    await createBootstrapObjects(this.resources, (group, plural) => this.type(group, plural));
     await this.cluster.start();
   }
 
@@ -351,7 +307,7 @@ export class ApiServer {
       } else if (object.metadata?.deletionTimestamp) {
         // Served until its finalizer-free removal, as kube-apiserver's CRD cleanup does.
       } else {
-        this.registry.serveCustomResource(object as CustomResourceDefinition);
+        this.registry.serveCustomResource(object as CustomResourceDefinitionObject);
       }
     }
   }
@@ -392,20 +348,32 @@ export class ApiServer {
       if (!decision.allowed) throw forbiddenError(attributes);
     }
     if (path === '/healthz' || path === '/livez' || path === '/readyz')
-      return this.sendText(res, 200, 'ok');
-    if (path === '/version') return this.sendJson(res, 200, versionInfo());
-    if (path === '/api') return this.sendJson(res, 200, coreVersions(new URL(this.baseUrl).host));
-    if (path === '/apis') return this.sendJson(res, 200, groupList(this.registry));
-    if (path === '/openapi/v2') return this.sendJson(res, 200, openApiV2(this.registry));
+      return sendText(res, 200, 'ok');
+    if (path === '/version') return sendJson(res, 200, versionInfo());
+    if (path === '/api') return sendJson(res, 200, coreVersions(new URL(this.baseUrl).host));
+    if (path === '/apis') return sendJson(res, 200, groupList(this.registry));
+    if (path === '/openapi/v2') return sendJson(res, 200, openApiV2(this.registry));
     if (path === '/openapi/v3')
-      return this.sendJson(res, 200, openApiV3Index(this.registry, this.store.currentRevision()));
+      return sendJson(res, 200, openApiV3Index(this.registry, this.store.currentRevision()));
     if (path.startsWith('/openapi/v3/')) {
       const document = openApiV3Document(this.registry, path.slice('/openapi/v3/'.length));
       if (document === undefined)
         throw new StatusError(404, 'NotFound', 'the server could not find the requested resource');
-      return this.sendJson(res, 200, document);
+      return sendJson(res, 200, document);
     }
-    if (path.startsWith('/__ops/')) return this.handleControl(req, res, path, method, user);
+    if (path.startsWith('/__ops/'))
+      return handleControl(
+        this,
+        {
+          maxBodyBytes: this.options.maxBodyBytes,
+          webhookTlsCuts: () => this.webhookAdmission.tlsCuts(),
+        },
+        req,
+        res,
+        path,
+        method,
+        user,
+      );
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
     const route = this.route(segments, res);
     if (route === undefined) return;
@@ -429,7 +397,7 @@ export class ApiServer {
       const versions = this.registry.groups().find((g) => g.name === group)?.versions;
       if (versions === undefined) throw notFound();
       if (segments[2] === undefined) {
-        this.sendJson(res, 200, groupDocument(group, versions));
+        sendJson(res, 200, groupDocument(group, versions));
         return undefined;
       }
       version = segments[2];
@@ -440,7 +408,7 @@ export class ApiServer {
     }
     if (rest.length === 0) {
       const types = this.registry.all().filter((t) => t.group === group && t.version === version);
-      this.sendJson(res, 200, resourceList(types, group ? `${group}/${version}` : version));
+      sendJson(res, 200, resourceList(types, group ? `${group}/${version}` : version));
       return undefined;
     }
     let watchPath = false;
@@ -492,7 +460,7 @@ export class ApiServer {
     };
     const table = wantsTable(req.headers.accept);
     const watch = route.watchPath || query.get('watch') === 'true' || query.get('watch') === '1';
-    const verb = this.verbOf(method, name, watch);
+    const verb = verbOf(method, name, watch);
     if (!type.verbs.includes(verb) && !(subresource && ['get', 'update', 'patch'].includes(verb))) {
       throw StatusError.methodNotAllowed(
         `the server does not allow this method on the requested resource`,
@@ -504,623 +472,20 @@ export class ApiServer {
       if (fault.code !== undefined) throw faultError(fault.code, type, name);
     }
     if (virtualResources.has(storageKeyOf(type))) {
-      const body = await this.readBody(req);
-      return this.sendJson(res, 201, this.review(type, body, user));
-    }
-    switch (verb) {
-      case 'get': {
-        const stored = this.resources.get(type, namespace, name);
-        if (subresource === 'scale') return this.sendJson(res, 200, scaleOf(type, stored.object));
-        if (table)
-          return this.sendJson(
-            res,
-            200,
-            toTable(
-              type,
-              [this.resources.present(type, stored.object)],
-              String(stored.resourceVersion),
-            ),
-          );
-        return this.sendRaw(res, 200, this.presentJson(type, stored.object, stored.json()));
-      }
-      case 'list':
-        return this.list(res, type, namespace, query, table);
-      case 'watch':
-        return this.watch(req, res, type, namespace, name, query, table);
-      case 'create': {
-        const body = await this.readBody(req);
-        if (subresource)
-          throw StatusError.methodNotAllowed(
-            'the server does not allow this method on the requested resource',
-          );
-        const created = await this.resources.create(type, namespace, body, context);
-        return this.sendJson(res, 201, this.resources.present(type, created), warnings);
-      }
-      case 'update': {
-        const body = await this.readBody(req);
-        if (subresource === 'scale')
-          return this.sendJson(
-            res,
-            200,
-            await this.updateScale(type, namespace, name, body, context),
-          );
-        const updated = await this.resources.update(
-          type,
-          namespace,
-          name,
-          body,
-          subresource,
-          context,
-        );
-        return this.sendJson(res, 200, this.resources.present(type, updated), warnings);
-      }
-      case 'patch': {
-        const patchType = patchTypeFromContentType(req.headers['content-type'] ?? '') as PatchType;
-        const body = await this.readBody(req, true);
-        if (subresource === 'scale') {
-          const current = scaleOf(type, this.resources.get(type, namespace, name).object);
-          const patched = await import('../patch/index.js').then((m) =>
-            patchType === 'json'
-              ? m.applyJsonPatch(current, body)
-              : m.applyMergePatch(current, body),
-          );
-          return this.sendJson(
-            res,
-            200,
-            await this.updateScale(type, namespace, name, patched, context),
-          );
-        }
-        const patched = await this.resources.patch(
-          type,
-          namespace,
-          name,
-          patchType,
-          body,
-          subresource,
-          context,
-        );
-        return this.sendJson(res, 200, this.resources.present(type, patched), warnings);
-      }
-      case 'delete': {
-        const options = await this.deleteOptions(req, query);
-        const deleted = await this.resources.delete(type, namespace, name, options, context);
-        return this.sendJson(res, 200, this.resources.present(type, deleted));
-      }
-      case 'deletecollection': {
-        const options = await this.deleteOptions(req, query);
-        const deleted = await this.resources.deleteCollection(
-          type,
-          this.filter(type, namespace, query),
-          options,
-          context,
-        );
-        return this.sendJson(res, 200, {
-          apiVersion: apiVersionOf(type),
-          kind: type.listKind,
-          metadata: { resourceVersion: String(this.store.currentRevision()) },
-          items: deleted.map((o) => this.resources.present(type, o)),
-        });
-      }
-      default:
-        throw StatusError.methodNotAllowed(
-          `the server does not allow this method on the requested resource`,
-        );
-    }
-  }
-
-  private verbOf(method: string, name: string, watch: boolean): string {
-    switch (method) {
-      case 'GET':
-      case 'HEAD':
-        return watch ? 'watch' : name ? 'get' : 'list';
-      case 'POST':
-        return name ? 'post-item' : 'create';
-      case 'PUT':
-        return name ? 'update' : 'put-collection';
-      case 'PATCH':
-        return name ? 'patch' : 'patch-collection';
-      case 'DELETE':
-        return name ? 'delete' : 'deletecollection';
-      default:
-        return method.toLowerCase();
-    }
-  }
-
-  private review(type: ResourceType, body: unknown, user: UserInfo): Json {
-    if (type.plural === 'selfsubjectreviews')
-      return evaluateSelfSubjectReview(user) as unknown as Json;
-    const review = isObject(body) ? body : {};
-    const policy = this.rbacEnabled ? this.policy() : undefined;
-    const everything = {
-      roles: [],
-      clusterRoles: [
-        {
-          metadata: { name: 'all' },
-          rules: [
-            { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-            { nonResourceURLs: ['*'], verbs: ['*'] },
-          ],
-        },
-      ],
-      roleBindings: [],
-      clusterRoleBindings: [
-        {
-          metadata: { name: 'all' },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'all' },
-          subjects: [
-            { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:authenticated' },
-            {
-              kind: 'Group',
-              apiGroup: 'rbac.authorization.k8s.io',
-              name: 'system:unauthenticated',
-            },
-          ],
-        },
-      ],
-    } as unknown as RbacPolicy;
-    const effective = policy ?? everything;
-    if (type.plural === 'selfsubjectaccessreviews')
-      return evaluateSelfSubjectAccessReview(review, user, effective) as Json;
-    if (type.plural === 'selfsubjectrulesreviews')
-      return evaluateSelfSubjectRulesReview(review, user, effective) as unknown as Json;
-    return evaluateSubjectAccessReview(review, effective) as Json;
-  }
-
-  private filter(type: ResourceType, namespace: string, query: URLSearchParams): ListFilter {
-    const filter: ListFilter = {};
-    if (namespace) filter.namespace = namespace;
-    const labelSelector = query.get('labelSelector');
-    if (labelSelector) {
-      try {
-        filter.labels = parseLabelSelector(labelSelector);
-      } catch (error) {
-        if (LabelSelectorError.isInstance(error))
-          throw StatusError.badRequest(`unable to parse requirement: ${error.message}`);
-        throw error;
-      }
-    }
-    const fieldSelector = query.get('fieldSelector');
-    if (fieldSelector) {
-      filter.fields = parseFieldSelector(fieldSelector);
-      this.resources.checkFieldSelector(type, filter.fields);
-    }
-    return filter;
-  }
-
-  private list(
-    res: ServerResponse,
-    type: ResourceType,
-    namespace: string,
-    query: URLSearchParams,
-    table: boolean,
-  ): void {
-    const limit = query.get('limit');
-    const page = this.resources.list(type, {
-      ...this.filter(type, namespace, query),
-      ...(limit ? { limit: Number(limit) } : {}),
-      ...(query.get('continue') ? { continueToken: query.get('continue') ?? '' } : {}),
-      ...(query.has('resourceVersion')
-        ? { resourceVersion: query.get('resourceVersion') ?? '' }
-        : {}),
-      ...(query.has('resourceVersionMatch')
-        ? { resourceVersionMatch: query.get('resourceVersionMatch') ?? '' }
-        : {}),
-    });
-    const metadata: Json = { resourceVersion: String(page.resourceVersion) };
-    if (page.continueToken) metadata.continue = page.continueToken;
-    if (page.remainingItemCount !== undefined)
-      metadata.remainingItemCount = page.remainingItemCount;
-    if (table) {
-      this.sendJson(
+      const body = await readRequestBody(this.options.maxBodyBytes, req);
+      return sendJson(
         res,
-        200,
-        toTable(
-          type,
-          page.items.map((s) => this.resources.present(type, s.object)),
-          String(page.resourceVersion),
-          page.continueToken ? { continue: page.continueToken } : {},
-        ),
+        201,
+        reviewAccess(type, body, user, this.rbacEnabled ? this.policy() : undefined),
       );
-      return;
     }
-    // The body is made of each object's cached UTF-8 bytes: no re-encoding.
-    const head = Buffer.from(
-      `${JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata }).slice(0, -1)},"items":[`,
-    );
-    const comma = Buffer.from(',');
-    const parts: Buffer[] = [head];
-    const apiVersion = apiVersionOf(type);
-    page.items.forEach((stored, index) => {
-      if (index > 0) parts.push(comma);
-      parts.push(
-        stored.object.apiVersion === apiVersion
-          ? stored.bytes()
-          : Buffer.from(JSON.stringify(this.resources.present(type, stored.object))),
-      );
+    return serveVerb(verb, req, res, route, query, context, table, {
+      store: this.store,
+      resources: this.resources,
+      watches: this.watches,
+      ...this.options,
     });
-    parts.push(Buffer.from(']}'));
-    let length = 0;
-    for (const part of parts) length += part.length;
-    res.writeHead(200, {
-      'Content-Type': 'application/json',
-      'Content-Length': length,
-      'Cache-Control': 'no-cache, private',
-    });
-    // Written as the parts (one vectored write), not concatenated: a list of thousands of
-    // objects would otherwise allocate its whole size again outside the heap on every request,
-    // and that memory makes V8 collect garbage while other requests wait.
-    res.cork();
-    for (const part of parts) res.write(part);
-    res.end();
   }
-
-  private presentJson(type: ResourceType, object: KubernetesObject, json: string): string {
-    return object.apiVersion === apiVersionOf(type)
-      ? json
-      : JSON.stringify(this.resources.present(type, object));
-  }
-
-  private watch(
-    req: IncomingMessage,
-    res: ServerResponse,
-    type: ResourceType,
-    namespace: string,
-    name: string,
-    query: URLSearchParams,
-    table: boolean,
-  ): void {
-    const filter = this.filter(type, namespace, query);
-    if (name)
-      filter.fields = [
-        ...(filter.fields ?? []),
-        { field: 'metadata.name', operator: '=', value: name },
-      ];
-    const key = storageKeyOf(type);
-    const bookmarks = query.get('allowWatchBookmarks') === 'true';
-    const rv = query.get('resourceVersion') ?? '';
-    const sendInitial = query.get('sendInitialEvents') === 'true';
-    const timeoutSeconds = Number(
-      query.get('timeoutSeconds') ?? this.options.defaultWatchTimeoutSeconds,
-    );
-    res.writeHead(200, {
-      'Content-Type': 'application/json',
-      'Transfer-Encoding': 'chunked',
-      'Cache-Control': 'no-cache, private',
-    });
-    res.flushHeaders();
-    const write = (type_: string, objectJson: string) => {
-      res.write(`{"type":"${type_}","object":${objectJson}}\n`);
-    };
-    const objectJson = (object: KubernetesObject, json: () => string): string =>
-      table
-        ? JSON.stringify(
-            toTable(
-              type,
-              [this.resources.present(type, object)],
-              object.metadata?.resourceVersion ?? '',
-            ),
-          )
-        : this.presentJson(type, object, json());
-    const emit = (event: StoreEvent) => {
-      const now = this.resources.matches(type, event.current.object, filter);
-      const before =
-        event.previous !== undefined && this.resources.matches(type, event.previous.object, filter);
-      let kind: string | undefined;
-      if (event.type === 'DELETED') kind = before ? 'DELETED' : undefined;
-      else if (now && before) kind = 'MODIFIED';
-      else if (now) kind = 'ADDED';
-      else if (before) kind = 'DELETED';
-      if (kind !== undefined)
-        write(
-          kind,
-          objectJson(event.current.object, () => event.current.json()),
-        );
-    };
-    const bookmark = (annotations?: Json) => {
-      const metadata: Json = { resourceVersion: String(this.store.currentRevision()) };
-      if (annotations) metadata.annotations = annotations;
-      write(
-        'BOOKMARK',
-        JSON.stringify({ kind: type.kind, apiVersion: apiVersionOf(type), metadata }),
-      );
-    };
-    let unsubscribe: () => void = () => undefined;
-    try {
-      if (rv === '' || rv === '0' || sendInitial) {
-        const initial =
-          sendInitial && rv !== '' && rv !== '0'
-            ? this.store.eventsSince(key, Number(rv))
-            : undefined;
-        if (initial !== undefined) {
-          for (const event of initial) emit(event);
-        } else {
-          for (const stored of this.store.list(key)) {
-            if (this.resources.matches(type, stored.object, filter))
-              write(
-                'ADDED',
-                objectJson(stored.object, () => stored.json()),
-              );
-          }
-        }
-        if (sendInitial && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
-      } else {
-        const since = Number(rv);
-        if (!Number.isInteger(since) || since < 0)
-          throw StatusError.badRequest(
-            `resourceVersion: Invalid value: "${rv}": must be a non-negative integer`,
-          );
-        for (const event of this.store.eventsSince(key, since)) emit(event);
-      }
-      unsubscribe = this.store.subscribe(key, emit);
-    } catch (error) {
-      if (!(error instanceof TooOldResourceVersionError)) throw error;
-      write(
-        'ERROR',
-        JSON.stringify(
-          StatusError.gone(
-            `too old resource version: ${error.requested} (${error.oldest})`,
-          ).toStatus(),
-        ),
-      );
-      res.end();
-      return;
-    }
-    const timers: NodeJS.Timeout[] = [];
-    let closed = false;
-    const active: ActiveWatch = {
-      response: res,
-      close: (abrupt = false) => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        for (const timer of timers) clearTimeout(timer);
-        this.watches.delete(active);
-        // An abrupt close cuts the connection without ending the chunked stream, so clients
-        // see a broken watch and never reuse the socket.
-        if (abrupt) res.socket?.destroy();
-        else if (!res.writableEnded) res.end();
-      },
-    };
-    this.watches.add(active);
-    if (bookmarks) timers.push(setInterval(() => bookmark(), this.options.bookmarkIntervalMs));
-    timers.push(
-      setTimeout(() => {
-        if (bookmarks) bookmark();
-        active.close();
-      }, Math.max(0, timeoutSeconds) * 1000),
-    );
-    req.on('close', () => active.close());
-    res.on('close', () => active.close());
-  }
-
-  private async updateScale(
-    type: ResourceType,
-    namespace: string,
-    name: string,
-    body: unknown,
-    context: RequestContext,
-  ): Promise<Json> {
-    const replicas = isObject(body) && isObject(body.spec) ? body.spec.replicas : undefined;
-    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-      throw StatusError.invalid({ group: 'autoscaling', resource: 'scale', kind: 'Scale' }, name, [
-        {
-          type: 'FieldValueInvalid',
-          field: 'spec.replicas',
-          value: replicas ?? null,
-          detail: 'must be greater than or equal to 0',
-        },
-      ]);
-    }
-    const updated = await this.resources.patch(
-      type,
-      namespace,
-      name,
-      'merge',
-      { spec: { replicas } },
-      '',
-      context,
-    );
-    return scaleOf(type, updated);
-  }
-
-  private async deleteOptions(
-    req: IncomingMessage,
-    query: URLSearchParams,
-  ): Promise<DeleteOptions> {
-    const body = await this.readBody(req, false, true);
-    const options: DeleteOptions = isObject(body) ? (body as DeleteOptions) : {};
-    const policy = query.get('propagationPolicy');
-    if (policy) options.propagationPolicy = policy;
-    const grace = query.get('gracePeriodSeconds');
-    if (grace !== null) options.gracePeriodSeconds = Number(grace);
-    return options;
-  }
-
-  private async readBody(req: IncomingMessage, patch = false, optional = false): Promise<unknown> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > this.options.maxBodyBytes) {
-        throw new StatusError(
-          413,
-          'RequestEntityTooLarge',
-          `the request body is larger than ${this.options.maxBodyBytes} bytes; split the object or shrink it`,
-        );
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const buffer = Buffer.concat(chunks);
-    if (!patch && isProtobufContentType(req.headers['content-type'] ?? '') && buffer.length > 0) {
-      // client-go >= 1.32 typed clients (kubectl create, auth can-i...) send protobuf.
-      return decodeKubernetesProtobuf(buffer);
-    }
-    const text = buffer.toString('utf8');
-    if (text.trim() === '') {
-      if (optional) return undefined;
-      throw StatusError.badRequest('the request body is empty; send the object as JSON');
-    }
-    const contentType =
-      (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim() ?? '';
-    try {
-      if (contentType === 'application/yaml' || contentType === 'application/apply-patch+yaml')
-        return YAML.parse(text);
-      if (
-        !patch &&
-        contentType !== 'application/json' &&
-        contentType !== '' &&
-        !contentType.endsWith('+json')
-      ) {
-        throw StatusError.unsupportedMediaType(contentType);
-      }
-      return JSON.parse(text);
-    } catch (error) {
-      if (StatusError.isInstance(error)) throw error;
-      throw StatusError.badRequest(
-        `the request body is not valid ${contentType.includes('yaml') ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
-      );
-    }
-  }
-
-  private async handleControl(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    method: string,
-    user: UserInfo,
-  ): Promise<void> {
-    if (!user.groups.includes('system:masters')) {
-      throw new StatusError(403, 'Forbidden', 'the control API is for the admin user only');
-    }
-    const body =
-      method === 'POST'
-        ? (((await this.readBody(req, false, true)) as Json | undefined) ?? {})
-        : {};
-    switch (`${method} ${path}`) {
-      case 'POST /__ops/drop-watches':
-        return this.sendJson(res, 200, { dropped: this.dropWatches() });
-      case 'POST /__ops/restart':
-        this.restart({ keepHistory: body.keepHistory === true });
-        return this.sendJson(res, 200, {
-          restarted: true,
-          resourceVersion: String(this.store.currentRevision()),
-        });
-      case 'POST /__ops/faults':
-        this.injectFault(body as FaultRule);
-        return this.sendJson(res, 200, { faults: this.faults.list() });
-      case 'DELETE /__ops/faults':
-        this.faults.clear();
-        return this.sendJson(res, 200, { faults: [] });
-      case 'GET /__ops/faults':
-        return this.sendJson(res, 200, { faults: this.faults.list() });
-      case 'POST /__ops/history':
-        if (typeof body.size !== 'number')
-          throw StatusError.badRequest('send {"size": <events per resource>}');
-        this.store.setHistorySize(body.size);
-        return this.sendJson(res, 200, { size: body.size });
-      case 'POST /__ops/rbac':
-        this.rbacEnabled = body.enabled === true;
-        return this.sendJson(res, 200, { enabled: this.rbacEnabled });
-      case 'POST /__ops/webhook-tls/cut':
-        this.cutWebhookTls(typeof body.webhook === 'string' ? body.webhook : undefined);
-        return this.sendJson(res, 200, this.webhookAdmission.tlsCuts());
-      case 'POST /__ops/webhook-tls/restore':
-        this.restoreWebhookTls();
-        return this.sendJson(res, 200, this.webhookAdmission.tlsCuts());
-      case 'POST /__ops/pods/finish':
-      case 'POST /__ops/pods/fail': {
-        const ns = typeof body.namespace === 'string' ? body.namespace : '';
-        const name = typeof body.name === 'string' ? body.name : '';
-        if (!ns || !name)
-          throw StatusError.badRequest(
-            'send {"namespace": "...", "name": "...", "phase": "Succeeded"|"Failed", "exitCode": <n>}',
-          );
-        const exitCode = typeof body.exitCode === 'number' ? body.exitCode : undefined;
-        const phase = path === '/__ops/pods/fail' ? 'Failed' : body.phase;
-        return this.sendJson(
-          res,
-          200,
-          await this.cluster.finishPod(ns, name, phase as 'Succeeded' | 'Failed', exitCode),
-        );
-      }
-      case 'POST /__ops/tokens': {
-        const ns = typeof body.namespace === 'string' ? body.namespace : '';
-        const name = typeof body.serviceAccount === 'string' ? body.serviceAccount : '';
-        if (!ns || !name)
-          throw StatusError.badRequest('send {"namespace": "...", "serviceAccount": "..."}');
-        return this.sendJson(res, 200, { token: this.serviceAccountToken(ns, name) });
-      }
-      default:
-        throw new StatusError(
-          404,
-          'NotFound',
-          `no control endpoint ${method} ${path}; see the @ops/apiserver README`,
-        );
-    }
-  }
-
-  private sendJson(
-    res: ServerResponse,
-    code: number,
-    body: unknown,
-    warnings: string[] = [],
-  ): void {
-    for (const warning of warnings) res.appendHeader('Warning', `299 - ${JSON.stringify(warning)}`);
-    this.sendRaw(res, code, JSON.stringify(body));
-  }
-
-  private sendRaw(res: ServerResponse, code: number, json: string): void {
-    res.writeHead(code, {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(json),
-      'Cache-Control': 'no-cache, private',
-    });
-    res.end(json);
-  }
-
-  private sendText(res: ServerResponse, code: number, text: string): void {
-    res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end(text);
-  }
-
-  private sendError(res: ServerResponse, error: unknown): void {
-    const status = StatusError.isInstance(error)
-      ? error
-      : StatusError.internal(error instanceof Error ? error.message : String(error));
-    if (!StatusError.isInstance(error)) console.error('apiserver: unexpected error', error);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    if (status.code === 429 || status.code === 504)
-      res.setHeader('Retry-After', String(status.details?.retryAfterSeconds ?? 1));
-    this.sendJson(res, status.code, status.toStatus());
-  }
-}
-
-function scaleOf(type: ResourceType, object: KubernetesObject): Json {
-  const spec = isObject(object.spec) ? object.spec : {};
-  const status = isObject(object.status) ? object.status : {};
-  const selector =
-    isObject(spec.selector) && isObject(spec.selector.matchLabels)
-      ? Object.entries(spec.selector.matchLabels)
-          .map(([k, v]) => `${k}=${String(v)}`)
-          .join(',')
-      : '';
-  return {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: {
-      name: object.metadata?.name,
-      namespace: object.metadata?.namespace,
-      uid: object.metadata?.uid,
-      resourceVersion: object.metadata?.resourceVersion,
-      creationTimestamp: object.metadata?.creationTimestamp,
-    },
-    spec: { replicas: spec.replicas ?? 0 },
-    status: { replicas: status.replicas ?? 0, selector },
-    ...(type.kind ? {} : {}),
-  };
 }
 
 function faultError(code: number, type: ResourceType, name: string): StatusError {

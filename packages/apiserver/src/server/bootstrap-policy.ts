@@ -1,4 +1,6 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
+import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceService } from './resource-service.js';
 
 const rbac = 'rbac.authorization.k8s.io';
 const bootstrapLabels = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
@@ -94,4 +96,26 @@ export function bootstrapPolicy(): {
       binding('system:basic-user', 'system:basic-user', ['system:authenticated']),
     ],
   };
+}
+
+/**
+ * Creates what a fresh kube-apiserver has: the `default`, `kube-system`, `kube-public` and
+ * `kube-node-lease` namespaces and the {@link bootstrapPolicy} roles and bindings, as the
+ * server itself (`system:apiserver`). `type` finds a built-in resource by group and plural.
+ */
+export async function createBootstrapObjects(
+  resources: ResourceService,
+  type: (group: string, plural: string) => ResourceType,
+): Promise<void> {
+  const system = { user: { name: 'system:apiserver', groups: ['system:masters'] } };
+  for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+    await resources.create(type('', 'namespaces'), '', { metadata: { name } }, system);
+  }
+  const policy = bootstrapPolicy();
+  for (const role of policy.clusterRoles) {
+    await resources.create(type(rbac, 'clusterroles'), '', role, system);
+  }
+  for (const binding of policy.clusterRoleBindings) {
+    await resources.create(type(rbac, 'clusterrolebindings'), '', binding, system);
+  }
 }

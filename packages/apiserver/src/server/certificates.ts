@@ -1,3 +1,5 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import { generate } from 'selfsigned';
 
 /** A CA and a serving certificate it signed, PEM-encoded. */
@@ -51,4 +53,30 @@ export async function createServingCertificates(
     ],
   });
   return { caCert: ca.cert, caKey: ca.private, cert: serving.cert, key: serving.private };
+}
+
+/**
+ * The HTTP server of the API server: HTTPS with `certificates` (or, when absent, a new pair
+ * valid for localhost, `host` and the loopback addresses), or plain HTTP when `useHttps` is
+ * false (`certificates` then undefined).
+ */
+export async function createHttpServer(
+  useHttps: boolean,
+  host: string,
+  certificates: ServingCertificates | undefined,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: http.Server | https.Server; certificates: ServingCertificates | undefined }> {
+  if (!useHttps) return { server: http.createServer(handler), certificates: undefined };
+  const pair =
+    certificates ??
+    (await createServingCertificates([
+      'localhost',
+      host === '0.0.0.0' ? '127.0.0.1' : host,
+      '127.0.0.1',
+      '::1',
+    ]));
+  return {
+    server: https.createServer({ cert: pair.cert, key: pair.key }, handler),
+    certificates: pair,
+  };
 }

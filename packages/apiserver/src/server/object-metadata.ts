@@ -5,7 +5,7 @@ import {
   validateDns1123Subdomain,
   validateLabelValue,
   validateQualifiedName,
-} from '@ops/core';
+} from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject, ObjectMeta, Selector } from '@ops/core';
-import type { FieldError } from '../api/field-error.js';
+import type { KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { UserInfo } from '../auth/index.js';
 import {
@@ -15,22 +14,22 @@ import {
   type ResourceType,
   storageKeyOf,
 } from '../registry/resource-type.js';
-import { applyDefaults, pruneUnknownFields, validateCustomResource } from '../schema/index.js';
 import { type FieldRequirement, matchesFieldSelector } from '../store/field-selector.js';
-import {
-  type ObjectStore,
-  type StoredObject,
-  TooOldResourceVersionError,
-} from '../store/object-store.js';
-import { type Admission, type AdmissionAttributes, noAdmission } from './admission.js';
-import {
-  generateNameSuffix,
-  specChanged,
-  stableStringify,
-  timestamp,
-  validateObjectMeta,
-} from './object-metadata.js';
+import type { ObjectStore, StoredObject } from '../store/object-store.js';
+import { type Admission, noAdmission } from './admission.js';
+import { listPage } from './list-page.js';
+import { generateNameSuffix, specChanged, stableStringify, timestamp } from './object-metadata.js';
 import { strategyFor } from './strategies.js';
+import {
+  admissionAttributes,
+  applySchema,
+  checkFinalizersWhileDeleting,
+  checkNamespaceAccepts,
+  decodeObject,
+  keepSystemFields,
+  resetSystemFields,
+  validateObject,
+} from './write-rules.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -78,7 +77,6 @@ export interface DeleteOptions {
 }
 
 /** The patch content types. */
-export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 /** Hooks the rest of the server uses to follow writes (CRDs, garbage collection...). */
 export interface WriteHooks {
@@ -153,111 +151,9 @@ export class ResourceService {
     return true;
   }
 
-  /** Checks that a field selector only uses fields this resource supports. */
-  checkFieldSelector(type: ResourceType, fields: readonly FieldRequirement[]): void {
-    for (const { field } of fields) {
-      if (field === 'metadata.name' || (field === 'metadata.namespace' && type.namespaced))
-        continue;
-      if (type.selectableFields.includes(field)) continue;
-      // Kinds with only the metadata fields answer as apimachinery's default conversion does;
-      // kinds with their own (Pods, Events, ...) as their conversion functions.
-      throw StatusError.badRequest(
-        type.selectableFields.length === 0
-          ? `"${field}" is not a known field selector: only "metadata.name", "metadata.namespace"`
-          : `field label not supported: ${field}`,
-      );
-    }
-  }
-
   /** A page of objects, with kube-apiserver's resourceVersion and paging semantics. */
   list(type: ResourceType, options: ListOptions): ListPage {
-    const key = storageKeyOf(type);
-    const current = this.store.currentRevision();
-    let atRevision: number | undefined;
-    let after: string | undefined;
-    if (options.continueToken) {
-      const token = decodeContinue(options.continueToken);
-      atRevision = token.rv;
-      after = token.start;
-    } else if (
-      options.resourceVersion !== undefined &&
-      options.resourceVersion !== '' &&
-      options.resourceVersion !== '0'
-    ) {
-      const requested = Number(options.resourceVersion);
-      if (!Number.isInteger(requested) || requested < 0) {
-        throw StatusError.badRequest(
-          `resourceVersion: Invalid value: "${options.resourceVersion}": must be a non-negative integer`,
-        );
-      }
-      if (requested > current) {
-        throw new StatusError(
-          504,
-          'Timeout',
-          `Too large resource version: ${requested}, current: ${current}`,
-          {
-            causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-            retryAfterSeconds: 1,
-          },
-        );
-      }
-      const exact =
-        options.resourceVersionMatch === 'Exact' ||
-        (options.resourceVersionMatch === undefined &&
-          options.limit !== undefined &&
-          options.limit > 0);
-      if (exact) atRevision = requested;
-    } else if (
-      options.resourceVersionMatch !== undefined &&
-      options.resourceVersionMatch !== 'NotOlderThan'
-    ) {
-      throw StatusError.badRequest(
-        `resourceVersionMatch "${options.resourceVersionMatch}" is forbidden for resourceVersion "${options.resourceVersion ?? ''}"`,
-      );
-    }
-    const revision = atRevision ?? current;
-    let all: StoredObject[];
-    try {
-      all = this.store.list(key, atRevision, after === undefined ? undefined : after);
-    } catch (error) {
-      if (!(error instanceof TooOldResourceVersionError)) throw error;
-      if (options.continueToken) {
-        throw StatusError.gone(
-          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
-        );
-      }
-      throw StatusError.gone(`too old resource version: ${error.requested} (${error.oldest})`);
-    }
-    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
-    const items: StoredObject[] = [];
-    let index = 0;
-    const namespacePrefix =
-      type.namespaced && options.namespace ? `${options.namespace}/` : undefined;
-    for (; index < all.length; index++) {
-      const stored = all[index] as StoredObject;
-      if (namespacePrefix !== undefined && !stored.key.startsWith(namespacePrefix)) continue;
-      if (!this.matches(type, stored.object, options)) continue;
-      if (limit !== undefined && items.length === limit) break;
-      items.push(stored);
-    }
-    if (limit === undefined || index >= all.length) return { items, resourceVersion: revision };
-    const last = items[items.length - 1];
-    let remaining = 0;
-    for (let i = index; i < all.length; i++) {
-      const stored = all[i] as StoredObject;
-      if (
-        (namespacePrefix === undefined || stored.key.startsWith(namespacePrefix)) &&
-        this.matches(type, stored.object, options)
-      )
-        remaining++;
-    }
-    if (remaining === 0 || last === undefined) return { items, resourceVersion: revision };
-    return {
-      items,
-      resourceVersion: revision,
-      continueToken: encodeContinue({ rv: revision, start: last.key }),
-      remainingItemCount: remaining,
-    };
+    return listPage(this.store, type, options, (object) => this.matches(type, object, options));
   }
 
   /** Creates an object, running defaulting, admission and validation. */
@@ -267,27 +163,27 @@ export class ResourceService {
     body: unknown,
     context: RequestContext,
   ): Promise<KubernetesObject> {
-    const object = this.decode(type, body, namespace);
+    const object = decodeObject(type, body, namespace);
     const meta = object.metadata as ObjectMeta;
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${generateNameSuffix()}`;
     const name = meta.name ?? '';
-    if (type.namespaced) this.checkNamespaceAccepts(namespace, name);
+    if (type.namespaced) checkNamespaceAccepts(this.store, namespace, name);
     const strategy = strategyFor(storageKeyOf(type));
-    this.resetSystemFields(object);
+    resetSystemFields(object);
     meta.generation = 1;
     if (type.subresources.status && !strategy.keepStatusOnCreate) delete object.status;
     strategy.prepareForCreate?.(object, { allocateClusterIP: () => this.allocateClusterIP() });
-    this.applySchema(type, object, context);
-    const attributes = this.attributes(type, '', 'CREATE', namespace, name, context);
+    applySchema(type, object, context);
+    const attributes = admissionAttributes(type, '', 'CREATE', namespace, name, context);
     let admitted = await this.admission.mutate(attributes, object, undefined);
-    admitted = this.decode(type, admitted, namespace);
-    this.resetSystemFields(admitted);
+    admitted = decodeObject(type, admitted, namespace);
+    resetSystemFields(admitted);
     (admitted.metadata as ObjectMeta).generation = 1;
-    this.applySchema(type, admitted, context);
-    this.validate(type, admitted, undefined);
+    applySchema(type, admitted, context);
+    validateObject(type, admitted, undefined);
     await this.admission.validate(attributes, admitted, undefined);
     const finalName = admitted.metadata?.name ?? '';
-    if (type.namespaced) this.checkNamespaceAccepts(namespace, finalName);
+    if (type.namespaced) checkNamespaceAccepts(this.store, namespace, finalName);
     const key = objectKey(type.namespaced ? namespace : undefined, finalName);
     if (this.store.get(storageKeyOf(type), key) !== undefined)
       throw StatusError.alreadyExists(type, finalName);
@@ -314,7 +210,7 @@ export class ResourceService {
     subresource: string,
     context: RequestContext,
   ): Promise<KubernetesObject> {
-    const object = this.decode(type, body, namespace);
+    const object = decodeObject(type, body, namespace);
     if (object.metadata?.name !== name) {
       throw StatusError.badRequest(
         `the name of the object (${object.metadata?.name ?? ''}) does not match the name on the URL (${name})`,
@@ -404,7 +300,7 @@ export class ResourceService {
         );
       }
       const old = stored.object;
-      let next = this.decode(type, produce(stored.copy()), namespace);
+      let next = decodeObject(type, produce(stored.copy()), namespace);
       if (subresource === 'status') {
         const status = next.status;
         next = stored.copy();
@@ -422,15 +318,15 @@ export class ResourceService {
         if (old.status === undefined) delete next.status;
         else next.status = structuredClone(old.status);
       }
-      this.keepSystemFields(next, old);
+      keepSystemFields(next, old);
       if (subresource !== 'finalize') strategy.prepareForUpdate?.(next, old);
-      if (subresource !== 'status') this.applySchema(type, next, context);
-      const attributes = this.attributes(type, subresource, 'UPDATE', namespace, name, context);
+      if (subresource !== 'status') applySchema(type, next, context);
+      const attributes = admissionAttributes(type, subresource, 'UPDATE', namespace, name, context);
       let admitted = await this.admission.mutate(attributes, next, old);
-      admitted = this.decode(type, admitted, namespace);
-      this.keepSystemFields(admitted, old);
-      this.validate(type, admitted, old);
-      this.checkFinalizersWhileDeleting(type, admitted, old);
+      admitted = decodeObject(type, admitted, namespace);
+      keepSystemFields(admitted, old);
+      validateObject(type, admitted, old);
+      checkFinalizersWhileDeleting(type, admitted, old);
       await this.admission.validate(attributes, admitted, old);
       const latest = this.store.get(storageKey, key);
       if (latest !== stored) {
@@ -508,7 +404,7 @@ export class ResourceService {
         `DeleteOptions.propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
       );
     }
-    const attributes = this.attributes(type, '', 'DELETE', namespace, name, context);
+    const attributes = admissionAttributes(type, '', 'DELETE', namespace, name, context);
     // Mutating webhooks see deletes too (they cannot change the outcome); then validating ones.
     await this.admission.mutate(attributes, stored.object, stored.object);
     await this.admission.validate(attributes, stored.object, stored.object);
@@ -602,173 +498,6 @@ export class ResourceService {
     if (object.apiVersion === apiVersion) return object;
     return { ...object, apiVersion };
   }
-
-  private decode(type: ResourceType, body: unknown, namespace: string): KubernetesObject {
-    if (!isObject(body))
-      throw StatusError.badRequest('the body of the request must be a JSON object');
-    const object = body as KubernetesObject;
-    const apiVersion = apiVersionOf(type);
-    if (object.kind !== undefined && object.kind !== type.kind) {
-      throw StatusError.badRequest(
-        `the kind in the data (${String(object.kind)}) does not match the expected kind (${type.kind})`,
-      );
-    }
-    if (object.apiVersion !== undefined && object.apiVersion !== apiVersion) {
-      const group = String(object.apiVersion).includes('/')
-        ? String(object.apiVersion).split('/')[0]
-        : '';
-      if (group !== type.group) {
-        throw StatusError.badRequest(
-          `the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${apiVersion})`,
-        );
-      }
-    }
-    object.apiVersion = type.custom
-      ? apiVersionOf({ group: type.group, version: type.storageVersion })
-      : apiVersion;
-    object.kind = type.kind;
-    if (object.metadata === undefined || object.metadata === null) object.metadata = {};
-    if (!isObject(object.metadata)) throw StatusError.badRequest('metadata must be an object');
-    const meta = object.metadata as ObjectMeta;
-    if (type.namespaced) {
-      if (meta.namespace && namespace && meta.namespace !== namespace) {
-        throw StatusError.badRequest(
-          'the namespace of the provided object does not match the namespace sent on the request',
-        );
-      }
-      meta.namespace = namespace || meta.namespace;
-    } else {
-      delete meta.namespace;
-    }
-    return object;
-  }
-
-  private resetSystemFields(object: KubernetesObject): void {
-    const meta = object.metadata as ObjectMeta;
-    delete meta.uid;
-    delete meta.resourceVersion;
-    delete meta.creationTimestamp;
-    delete meta.deletionTimestamp;
-    delete meta.deletionGracePeriodSeconds;
-    delete meta.selfLink;
-    delete meta.managedFields;
-  }
-
-  private keepSystemFields(object: KubernetesObject, old: KubernetesObject): void {
-    const meta = object.metadata as ObjectMeta;
-    const previous = old.metadata ?? {};
-    for (const field of [
-      'uid',
-      'creationTimestamp',
-      'deletionTimestamp',
-      'deletionGracePeriodSeconds',
-      'name',
-      'namespace',
-    ] as const) {
-      if (previous[field] === undefined) delete meta[field];
-      else (meta as Record<string, unknown>)[field] = previous[field];
-    }
-    delete meta.generateName;
-    if (previous.generateName !== undefined) meta.generateName = previous.generateName;
-    delete meta.managedFields;
-    delete meta.selfLink;
-  }
-
-  private checkNamespaceAccepts(namespace: string, name: string): void {
-    if (!namespace)
-      throw StatusError.badRequest(
-        `namespace is required for namespaced resources (object "${name}")`,
-      );
-    const stored = this.store.get('/namespaces', namespace);
-    if (stored === undefined) {
-      throw StatusError.notFound(
-        { group: '', resource: 'namespaces', kind: 'Namespace' },
-        namespace,
-      );
-    }
-    if (stored.object.metadata?.deletionTimestamp) {
-      throw new StatusError(
-        403,
-        'Forbidden',
-        `unable to create new content in namespace ${namespace} because it is being terminated`,
-        {
-          causes: [
-            {
-              reason: 'NamespaceTerminating',
-              message: `namespace ${namespace} is being terminated`,
-              field: 'metadata.namespace',
-            },
-          ],
-        },
-      );
-    }
-  }
-
-  private checkFinalizersWhileDeleting(
-    type: ResourceType,
-    object: KubernetesObject,
-    old: KubernetesObject,
-  ): void {
-    if (!old.metadata?.deletionTimestamp) return;
-    const before = new Set(old.metadata.finalizers ?? []);
-    const added = (object.metadata?.finalizers ?? []).filter((f) => !before.has(f));
-    if (added.length > 0) {
-      throw StatusError.invalid(type, object.metadata?.name ?? '', [
-        {
-          type: 'FieldValueForbidden',
-          field: 'metadata.finalizers',
-          detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
-        },
-      ]);
-    }
-  }
-
-  private applySchema(type: ResourceType, object: KubernetesObject, context: RequestContext): void {
-    if (!type.custom || type.schema === undefined) return;
-    applyDefaults(type.schema, object);
-    const pruned = pruneUnknownFields(type.schema, object);
-    if (pruned.length === 0) return;
-    const mode = context.fieldValidation ?? 'Warn';
-    if (mode === 'Strict') {
-      throw StatusError.badRequest(
-        `strict decoding error: ${pruned.map((path: string) => `unknown field "${path}"`).join(', ')}`,
-      );
-    }
-    if (mode === 'Warn')
-      for (const path of pruned) context.warnings?.push(`unknown field "${path}"`);
-  }
-
-  private validate(
-    type: ResourceType,
-    object: KubernetesObject,
-    old: KubernetesObject | undefined,
-  ): void {
-    const errors: FieldError[] = validateObjectMeta(type, object.metadata ?? {});
-    if (type.custom && type.schema !== undefined)
-      errors.push(...validateCustomResource(type.schema, object));
-    errors.push(...(strategyFor(storageKeyOf(type)).validate?.(object, old) ?? []));
-    if (errors.length > 0) throw StatusError.invalid(type, object.metadata?.name ?? '', errors);
-  }
-
-  private attributes(
-    type: ResourceType,
-    subresource: string,
-    operation: AdmissionAttributes['operation'],
-    namespace: string,
-    name: string,
-    context: RequestContext,
-  ): AdmissionAttributes {
-    return {
-      type,
-      subresource,
-      operation,
-      namespace: type.namespaced ? namespace : '',
-      name,
-      user: context.user,
-      dryRun: context.dryRun ?? false,
-      options: {},
-    };
-  }
 }
 
 /** Whether a Namespace still has `spec.finalizers` (it is removed only once they are gone). */
@@ -778,29 +507,5 @@ function hasSpecFinalizers(object: KubernetesObject): boolean {
     isObject(object.spec) &&
     Array.isArray(object.spec.finalizers) &&
     object.spec.finalizers.length > 0
-  );
-}
-
-interface ContinueToken {
-  rv: number;
-  start: string;
-}
-
-function encodeContinue(token: ContinueToken): string {
-  return Buffer.from(
-    JSON.stringify({ v: 'meta.k8s.io/v1', rv: token.rv, start: token.start }),
-  ).toString('base64url');
-}
-
-function decodeContinue(text: string): ContinueToken {
-  try {
-    const parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Json;
-    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string')
-      return { rv: parsed.rv, start: parsed.start };
-  } catch {
-    // falls through to the error below
-  }
-  throw StatusError.badRequest(
-    `invalid continue token: the continue parameter is not valid; start a new list without it`,
   );
 }

@@ -1,7 +1,6 @@
-import type { KubernetesObject } from '@ops/core';
-import { LabelSelectorError, labelSelectorFromObject } from '@ops/core';
+import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api';
+import { LabelSelectorError, labelSelectorFromObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
-import type { CustomResourceDefinition } from '../registry/resource-registry.js';
 import { validateStructuralSchema } from '../schema/index.js';
 import { stableStringify } from './object-metadata.js';
 
@@ -366,10 +365,10 @@ const strategies: Record<string, Strategy> = {
   },
   'apiextensions.k8s.io/customresourcedefinitions': {
     prepareForCreate(object) {
-      object.status = crdStatus(object as CustomResourceDefinition);
+      object.status = crdStatus(object as CustomResourceDefinitionObject);
     },
     prepareForUpdate(object) {
-      object.status = crdStatus(object as CustomResourceDefinition);
+      object.status = crdStatus(object as CustomResourceDefinitionObject);
     },
     validate: validateCrd,
   },
@@ -403,7 +402,7 @@ function normalizeSecret(object: Obj): void {
   }
 }
 
-function crdStatus(crd: CustomResourceDefinition): Json {
+function crdStatus(crd: CustomResourceDefinitionObject): Json {
   const now = `${new Date().toISOString().slice(0, 19)}Z`;
   const storage = crd.spec?.versions?.find((v) => v.storage)?.name;
   return {
@@ -429,7 +428,7 @@ function crdStatus(crd: CustomResourceDefinition): Json {
 }
 
 function validateCrd(object: Obj): FieldError[] {
-  const crd = object as CustomResourceDefinition;
+  const crd = object as CustomResourceDefinitionObject;
   const errors: FieldError[] = [];
   const spec = crd.spec as unknown;
   if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/api';
 import type { PrinterColumn, ResourceType } from '../registry/resource-type.js';
 
 type Json = Record<string, unknown>;

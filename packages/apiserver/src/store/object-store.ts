@@ -1,7 +1,7 @@
-import type { KubernetesObject } from '@ops/core';
+import type { WatchEventType as ApiWatchEventType, KubernetesObject } from '@ops/api';
 
-/** What happened to an object, as a watch reports it. */
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+/** What happened to a stored object, as a watch reports it (bookmarks and errors are not changes). */
+export type WatchEventType = Extract<ApiWatchEventType, 'ADDED' | 'MODIFIED' | 'DELETED'>;
 
 /**
  * An object as stored. `object` is never mutated once stored (writers store a new copy), so

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../queue/fake-clock.js';
+import { FakeClock } from '../clock/fake-clock.js';
 import { Backoff } from './backoff.js';
 
 describe('Backoff', () => {

@@ -1,4 +1,4 @@
-import type { Clock } from '../queue/clock.js';
+import type { Clock } from '../clock/clock.js';
 
 /** Settings of a {@link Backoff}. */
 export interface BackoffOptions {

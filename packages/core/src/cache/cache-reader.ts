@@ -1,5 +1,4 @@
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import type { Selector } from '../meta/label-selector.js';
+import type { KubernetesObject, Selector } from '@ops/api';
 
 /** Filters of a cached list. */
 export interface CacheListOptions {

@@ -1,7 +1,7 @@
+import type { KubernetesObject } from '@ops/api';
+import { parseLabelSelector } from '@ops/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InformerSyncError } from '../errors/informer-sync-error.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { parseLabelSelector } from '../meta/parse-label-selector.js';
 import { InformerCache } from './informer-cache.js';
 import {
   CountingTransport,

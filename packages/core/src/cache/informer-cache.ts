@@ -1,9 +1,9 @@
+import type { KubernetesObject } from '@ops/api';
 import { type Logger, pino } from 'pino';
 import { apiVersionOfDescriptor, type ResourceDescriptor } from '../client/resource-descriptor.js';
 import type { RestMapper } from '../client/rest-mapper.js';
+import { type Clock, realClock } from '../clock/clock.js';
 import type { InformerSyncError } from '../errors/informer-sync-error.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { type Clock, realClock } from '../queue/clock.js';
 import type { CacheListOptions, CacheReader } from './cache-reader.js';
 import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
 import { namespaceIndex } from './informer-store.js';

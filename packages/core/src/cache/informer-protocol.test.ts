@@ -2,6 +2,8 @@
  * The informer's list/watch protocol against a scripted transport on fake time: exact
  * query parameters, resume points, backoff delays and silence detection.
  */
+
+import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
 import type {
   TransportRequest,
@@ -9,8 +11,7 @@ import type {
   WatchConnection,
   WatchHandlers,
 } from '../client/kube-transport.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { FakeClock } from '../queue/fake-clock.js';
+import { FakeClock } from '../clock/fake-clock.js';
 import {
   defaultInformerPageSize,
   Informer,

@@ -1,5 +1,5 @@
+import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import { InformerStore, objectKey, splitObjectKey } from './informer-store.js';
 
 function pod(namespace: string, name: string, node?: string, rv = '1'): KubernetesObject {

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import type { KubernetesObject } from '@ops/api';
 
 /**
  * Computes the values under which an object is indexed (for example the node name of a

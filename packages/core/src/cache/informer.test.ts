@@ -1,13 +1,12 @@
 import { Writable } from 'node:stream';
+import type { KubernetesObject } from '@ops/api';
+import { parseLabelSelector, Selector } from '@ops/api';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransportRequest, WatchHandlers } from '../client/kube-transport.js';
 import type { ResourceDescriptor } from '../client/resource-descriptor.js';
 import type { InformerRequestError } from '../errors/informer-request-error.js';
 import { InformerSyncError } from '../errors/informer-sync-error.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { Selector } from '../meta/label-selector.js';
-import { parseLabelSelector } from '../meta/parse-label-selector.js';
 import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
 import {
   CountingTransport,

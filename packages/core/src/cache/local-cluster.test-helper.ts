@@ -4,6 +4,7 @@
  * so core tests need not import that package (which depends on core).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@ops/api';
 import {
   KubeTransport,
   type TransportRequest,
@@ -12,7 +13,6 @@ import {
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
 import type { ResourceDescriptor } from '../client/resource-descriptor.js';
 import type { RestMapper } from '../client/rest-mapper.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { InformerTransport } from './informer.js';
 
 export const configMaps: ResourceDescriptor = {

@@ -1,5 +1,5 @@
+import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import { stripManagedFields } from './strip-managed-fields.js';
 
 const managed = [{ manager: 'kubectl', operation: 'Apply' }];

@@ -1,4 +1,4 @@
-import type { KubernetesObject, ObjectMeta } from '../meta/kubernetes-object.js';
+import type { KubernetesObject, ObjectMeta } from '@ops/api';
 
 /**
  * Changes an object as it enters an informer's store, before any handler sees it: drop

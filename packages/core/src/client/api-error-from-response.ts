@@ -1,4 +1,5 @@
-import { ApiError, type ApiErrorReason, type Status } from '../errors/api-error.js';
+import type { Status } from '@ops/api';
+import { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 import type { TransportResponse } from './kube-transport.js';
 
 /**

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@ops/api';
+import { LabelSelectorError, parseLabelSelector } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheListOptions, CacheReader } from '../cache/cache-reader.js';
 import { ApiError } from '../errors/api-error.js';
-import { LabelSelectorError } from '../errors/label-selector-error.js';
 import { NoKindMatchError } from '../errors/no-kind-match-error.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { parseLabelSelector } from '../meta/parse-label-selector.js';
 import {
   ignoreNotFound,
   isAlreadyExists,

@@ -1,16 +1,14 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { CacheReader } from '../cache/cache-reader.js';
-import type { KubernetesObject, LabelSelector } from '../meta/kubernetes-object.js';
-import { labelSelectorFromObject, Selector } from '../meta/label-selector.js';
-import { parseLabelSelector } from '../meta/parse-label-selector.js';
+import type { KubernetesObject, LabelSelector } from '@ops/api';
 import {
-  type ApiRequestContext,
-  apiErrorFromFailure,
-  apiErrorFromResponse,
-  badRequestError,
-  notFoundError,
-  unexpectedResponseError,
-} from './api-error-from-response.js';
+  labelSelectorFromObject,
+  type PatchType,
+  parseLabelSelector,
+  patchContentTypes,
+  Selector,
+} from '@ops/api';
+import type { CacheReader } from '../cache/cache-reader.js';
+import { badRequestError, notFoundError } from './api-error-from-response.js';
 import { isGone } from './api-error-helpers.js';
 import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
 import {
@@ -19,13 +17,12 @@ import {
   matchesFieldSelector,
   parseFieldSelector,
 } from './field-selector.js';
-import { KubeTransport, type TransportRequest, type TransportResponse } from './kube-transport.js';
-import {
-  apiVersionOfDescriptor,
-  type ResourceDescriptor,
-  resourcePath,
-} from './resource-descriptor.js';
+import { isRecord } from './is-record.js';
+import { KubeTransport } from './kube-transport.js';
+import type { ObjectKind, ObjectOf } from './object-kind.js';
+import { ResourceRequester, typedObject } from './resource-requester.js';
 import type { RestMapper } from './rest-mapper.js';
+import { namespaceFor, writeTarget } from './write-target.js';
 
 /** The Kubernetes verb of a client call, as RBAC names it. */
 export type ClientVerb =
@@ -131,17 +128,6 @@ export interface WriteOptions extends CallOptions {
   fieldManager?: string;
 }
 
-/** How a patch is read: JSON merge patch (RFC 7386), JSON patch (RFC 6902), strategic merge patch, or server-side apply. */
-export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
-
-/** The Content-Type of each {@link PatchType}. */
-export const patchContentTypes: Readonly<Record<PatchType, string>> = Object.freeze({
-  merge: 'application/merge-patch+json',
-  json: 'application/json-patch+json',
-  strategic: 'application/strategic-merge-patch+json',
-  apply: 'application/apply-patch+yaml',
-});
-
 /** Options of `patch`. */
 export interface PatchOptions extends WriteOptions {
   /** Server-side apply only: take over fields other managers own instead of failing with a conflict. */
@@ -167,9 +153,6 @@ export interface DeleteAllOfOptions extends DeleteOptions {
   labelSelector?: string | Selector | LabelSelector;
   fieldSelector?: FieldSelectorInput;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The label selector as a compiled Selector. @throws {LabelSelectorError} when invalid. */
 function toSelector(selector: string | Selector | LabelSelector): Selector {
@@ -228,8 +211,7 @@ export class Client {
   private readonly cache: CacheReader | undefined;
   private readonly ownsTransport: boolean;
   private readonly fieldManager: string | undefined;
-  private readonly onRequest: ClientOptions['onRequest'];
-  private readonly timeoutMs: number | undefined;
+  private readonly requests: ResourceRequester;
   private readonly pageSize: number;
 
   /**
@@ -251,8 +233,7 @@ export class Client {
     this.restMapper = options.restMapper ?? new DiscoveryRestMapper(this.transport);
     this.cache = options.cache;
     this.fieldManager = options.fieldManager;
-    this.onRequest = options.onRequest;
-    this.timeoutMs = options.timeoutMs;
+    this.requests = new ResourceRequester(this.transport, options.onRequest, options.timeoutMs);
     this.pageSize = options.listPageSize ?? 500;
   }
 
@@ -262,6 +243,12 @@ export class Client {
    *
    * @throws {ApiError} `NotFound` when there is no such object; others as the server answers.
    */
+  get<K extends ObjectKind>(
+    kind: K,
+    name: string,
+    namespace?: string,
+    options?: CallOptions,
+  ): Promise<ObjectOf<K>>;
   get<T extends KubernetesObject = KubernetesObject>(
     apiVersion: string,
     kind: string,
@@ -274,10 +261,10 @@ export class Client {
     options?: CallOptions,
   ): Promise<T>;
   async get<T extends KubernetesObject>(
-    first: string | ObjectRef | KubernetesObject,
+    first: string | ObjectKind | ObjectRef | KubernetesObject,
     second?: string | CallOptions,
-    name?: string,
-    namespace?: string,
+    third?: string | CallOptions,
+    fourth?: string | CallOptions,
     options?: CallOptions,
   ): Promise<T> {
     let ref: ObjectRef;
@@ -286,29 +273,37 @@ export class Client {
       ref = {
         apiVersion: first,
         kind: typeof second === 'string' ? second : '',
-        name: name ?? '',
-        ...(namespace ? { namespace } : {}),
+        name: typeof third === 'string' ? third : '',
+        ...(typeof fourth === 'string' && fourth ? { namespace: fourth } : {}),
       };
       if (!ref.name)
         throw badRequestError(`cannot get a ${ref.kind} without a name; pass its name`);
       callOptions = options;
+    } else if (typeof second === 'string') {
+      // get(kind, name, namespace?, options?)
+      const kind = first as ObjectKind;
+      ref = { apiVersion: kind.apiVersion, kind: kind.kind, name: second };
+      if (typeof third === 'string' && third) ref.namespace = third;
+      if (!ref.name)
+        throw badRequestError(`cannot get a ${ref.kind} without a name; pass its name`);
+      callOptions = typeof fourth === 'object' ? fourth : undefined;
     } else {
-      ref = refOf(first, 'get');
+      ref = refOf(first as ObjectRef | KubernetesObject, 'get');
       callOptions = typeof second === 'object' ? second : undefined;
     }
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
-    const ns = this.namespaceFor(descriptor, ref.namespace, ref.name, 'get');
+    const ns = namespaceFor(descriptor, ref.namespace, ref.name, 'get');
     if (this.cache?.has(ref.apiVersion, ref.kind)) {
       const cached = this.cache.get(ref.apiVersion, ref.kind, ns, ref.name);
       if (cached === undefined) throw notFoundError(descriptor.group, descriptor.plural, ref.name);
-      return this.typed(cached, descriptor) as T;
+      return typedObject(cached, descriptor) as T;
     }
-    const body = await this.send(descriptor, 'get', 'GET', {
+    const body = await this.requests.send(descriptor, 'get', 'GET', {
       ...(ns ? { namespace: ns } : {}),
       name: ref.name,
       ...(callOptions?.signal ? { signal: callOptions.signal } : {}),
     });
-    return this.typed(body, descriptor) as T;
+    return typedObject(body, descriptor) as T;
   }
 
   /**
@@ -323,11 +318,21 @@ export class Client {
    * @throws {ApiError} as the server answers (`Gone` for an expired `continue` given by the caller).
    * @throws {LabelSelectorError} for an invalid label selector.
    */
-  async list<T extends KubernetesObject = KubernetesObject>(
+  list<K extends ObjectKind>(kind: K, options?: ListOptions): Promise<ObjectList<ObjectOf<K>>>;
+  list<T extends KubernetesObject = KubernetesObject>(
     apiVersion: string,
     kind: string,
-    options: ListOptions = {},
+    options?: ListOptions,
+  ): Promise<ObjectList<T>>;
+  async list<T extends KubernetesObject>(
+    kindOrApiVersion: string | ObjectKind,
+    second?: string | ListOptions,
+    third: ListOptions = {},
   ): Promise<ObjectList<T>> {
+    const byKind = typeof kindOrApiVersion !== 'string';
+    const apiVersion = byKind ? kindOrApiVersion.apiVersion : kindOrApiVersion;
+    const kind = byKind ? kindOrApiVersion.kind : typeof second === 'string' ? second : '';
+    const options = byKind ? (typeof second === 'object' ? second : {}) : third;
     const descriptor = await this.restMapper.resourceFor(apiVersion, kind);
     const namespace = descriptor.namespaced && options.namespace ? options.namespace : undefined;
     const selector =
@@ -347,7 +352,7 @@ export class Client {
           ...(selector ? { labelSelector: selector } : {}),
         })
         .filter((item) => matchesFieldSelector(fields, item))
-        .map((item) => this.typed(item, descriptor) as T);
+        .map((item) => typedObject(item, descriptor) as T);
       return { ...empty, items };
     }
     const query: Record<string, string | number | undefined> = {
@@ -356,7 +361,12 @@ export class Client {
       resourceVersion: options.resourceVersion,
     };
     const page = (limit: number | undefined, token: string | undefined) =>
-      this.listPage<T>(descriptor, namespace, { ...query, limit, continue: token }, options.signal);
+      this.requests.listPage<T>(
+        descriptor,
+        namespace,
+        { ...query, limit, continue: token },
+        options.signal,
+      );
     if (paged) return page(options.limit, options.continue);
     const first = await page(this.pageSize, undefined);
     const items = [...first.items];
@@ -385,14 +395,14 @@ export class Client {
    *   when the server rejects the object, and others as the server answers.
    */
   async create<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
-    const { descriptor, namespace } = await this.target(obj, 'create', false);
-    const body = await this.send(descriptor, 'create', 'POST', {
+    const { descriptor, namespace } = await writeTarget(this.restMapper, obj, 'create', false);
+    const body = await this.requests.send(descriptor, 'create', 'POST', {
       ...(namespace ? { namespace } : {}),
       query: this.writeQuery(options),
       body: obj,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return this.typed(body, descriptor) as T;
+    return typedObject(body, descriptor) as T;
   }
 
   /**
@@ -428,7 +438,7 @@ export class Client {
    *   for an apply without field manager or a JSON patch that is not an array.
    */
   async patch<T extends KubernetesObject = KubernetesObject>(
-    target: ObjectRef | KubernetesObject,
+    target: ObjectRef | T,
     patch: unknown,
     type: PatchType,
     options: PatchOptions = {},
@@ -438,7 +448,7 @@ export class Client {
 
   /** Like {@link Client.patch}, on the object's `status` subresource. */
   async patchStatus<T extends KubernetesObject = KubernetesObject>(
-    target: ObjectRef | KubernetesObject,
+    target: ObjectRef | T,
     patch: unknown,
     type: PatchType,
     options: PatchOptions = {},
@@ -464,8 +474,8 @@ export class Client {
   async delete(target: ObjectRef | KubernetesObject, options: DeleteOptions = {}): Promise<void> {
     const ref = refOf(target, 'delete');
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
-    const namespace = this.namespaceFor(descriptor, ref.namespace, ref.name, 'delete');
-    await this.send(descriptor, 'delete', 'DELETE', {
+    const namespace = namespaceFor(descriptor, ref.namespace, ref.name, 'delete');
+    await this.requests.send(descriptor, 'delete', 'DELETE', {
       ...(namespace ? { namespace } : {}),
       name: ref.name,
       body: deleteOptionsBody(options),
@@ -499,7 +509,7 @@ export class Client {
       options.fieldSelector === undefined
         ? undefined
         : fieldSelectorToString(options.fieldSelector);
-    await this.send(descriptor, 'deletecollection', 'DELETE', {
+    await this.requests.send(descriptor, 'deletecollection', 'DELETE', {
       ...(descriptor.namespaced && options.namespace ? { namespace: options.namespace } : {}),
       query: {
         labelSelector: selector && !selector.isEverything() ? selector.toString() : undefined,
@@ -521,8 +531,8 @@ export class Client {
     options: WriteOptions,
   ): Promise<T> {
     const verb = subresource ? 'update status of' : 'update';
-    const { descriptor, namespace, name } = await this.target(obj, verb, true);
-    const body = await this.send(descriptor, 'update', 'PUT', {
+    const { descriptor, namespace, name } = await writeTarget(this.restMapper, obj, verb, true);
+    const body = await this.requests.send(descriptor, 'update', 'PUT', {
       ...(namespace ? { namespace } : {}),
       name,
       ...(subresource ? { subresource } : {}),
@@ -530,7 +540,7 @@ export class Client {
       body: obj,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return this.typed(body, descriptor) as T;
+    return typedObject(body, descriptor) as T;
   }
 
   private async sendPatch<T extends KubernetesObject>(
@@ -567,8 +577,8 @@ export class Client {
       throw badRequestError(`force is only valid for server-side apply, not a ${type} patch`);
     }
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
-    const namespace = this.namespaceFor(descriptor, ref.namespace, ref.name, 'patch');
-    const body = await this.send(descriptor, 'patch', 'PATCH', {
+    const namespace = namespaceFor(descriptor, ref.namespace, ref.name, 'patch');
+    const body = await this.requests.send(descriptor, 'patch', 'PATCH', {
       ...(namespace ? { namespace } : {}),
       name: ref.name,
       ...(subresource ? { subresource } : {}),
@@ -580,7 +590,7 @@ export class Client {
       contentType,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return this.typed(body, descriptor) as T;
+    return typedObject(body, descriptor) as T;
   }
 
   private writeQuery(options: WriteOptions): Record<string, string | undefined> {
@@ -588,180 +598,6 @@ export class Client {
       dryRun: options.dryRun ? 'All' : undefined,
       fieldManager: options.fieldManager ?? this.fieldManager,
     };
-  }
-
-  /** The descriptor, namespace and name an object is written to. */
-  private async target(
-    obj: KubernetesObject,
-    action: string,
-    needsName: boolean,
-  ): Promise<{ descriptor: ResourceDescriptor; namespace: string | undefined; name: string }> {
-    if (!isRecord(obj) || !obj.apiVersion || !obj.kind) {
-      throw badRequestError(
-        `cannot ${action} an object without apiVersion and kind; set both on the object (e.g. apiVersion: "v1", kind: "ConfigMap")`,
-      );
-    }
-    const name = obj.metadata?.name ?? '';
-    if (needsName && !name) {
-      throw badRequestError(
-        `cannot ${action} a ${obj.kind} without metadata.name; read the object first or set its name`,
-      );
-    }
-    if (!name && !obj.metadata?.generateName) {
-      throw badRequestError(
-        `cannot ${action} a ${obj.kind} without metadata.name or metadata.generateName; set one of them`,
-      );
-    }
-    const descriptor = await this.restMapper.resourceFor(obj.apiVersion, obj.kind);
-    const namespace = this.namespaceFor(
-      descriptor,
-      obj.metadata?.namespace,
-      name || `${obj.metadata?.generateName ?? ''}*`,
-      action,
-    );
-    return { descriptor, namespace, name };
-  }
-
-  /** The namespace of a call on one object; throws when a namespaced kind lacks one. */
-  private namespaceFor(
-    descriptor: ResourceDescriptor,
-    namespace: string | undefined,
-    name: string,
-    action: string,
-  ): string | undefined {
-    if (!descriptor.namespaced) return undefined;
-    if (!namespace) {
-      throw badRequestError(
-        `cannot ${action} ${descriptor.kind} "${name}": ${descriptor.kind} is namespaced, and no namespace was given; set metadata.namespace (or pass the namespace)`,
-      );
-    }
-    return namespace;
-  }
-
-  /** A copy of `body` with apiVersion and kind set (list items often lack them). */
-  private typed(body: unknown, descriptor: ResourceDescriptor): KubernetesObject {
-    const object = body as KubernetesObject;
-    return {
-      ...object,
-      apiVersion: object.apiVersion || apiVersionOfDescriptor(descriptor),
-      kind: object.kind || descriptor.kind,
-    };
-  }
-
-  private async listPage<T extends KubernetesObject>(
-    descriptor: ResourceDescriptor,
-    namespace: string | undefined,
-    query: TransportRequest['query'],
-    signal: AbortSignal | undefined,
-  ): Promise<ObjectList<T>> {
-    const body = await this.send(
-      descriptor,
-      'list',
-      'GET',
-      {
-        ...(namespace ? { namespace } : {}),
-        query,
-        ...(signal ? { signal } : {}),
-      },
-      'list',
-    );
-    const list = body as Record<string, unknown>;
-    const metadata = isRecord(list.metadata) ? list.metadata : {};
-    const items = (list.items as unknown[]).map((item) => this.typed(item, descriptor) as T);
-    const result: ObjectList<T> = {
-      apiVersion: apiVersionOfDescriptor(descriptor),
-      kind: typeof list.kind === 'string' ? list.kind : `${descriptor.kind}List`,
-      metadata: {},
-      items,
-    };
-    if (typeof metadata.resourceVersion === 'string') {
-      result.metadata.resourceVersion = metadata.resourceVersion;
-    }
-    if (typeof metadata.continue === 'string' && metadata.continue !== '') {
-      result.metadata.continue = metadata.continue;
-    }
-    if (typeof metadata.remainingItemCount === 'number') {
-      result.metadata.remainingItemCount = metadata.remainingItemCount;
-    }
-    return result;
-  }
-
-  /**
-   * Sends one request and returns its JSON body: an object (`expect` `object`), a list with
-   * an `items` array (`list`), or anything for deletes.
-   */
-  private async send(
-    descriptor: ResourceDescriptor,
-    verb: ClientVerb,
-    method: TransportRequest['method'],
-    request: {
-      namespace?: string;
-      name?: string;
-      subresource?: string;
-      query?: TransportRequest['query'];
-      body?: unknown;
-      contentType?: string;
-      signal?: AbortSignal;
-    },
-    expect: 'object' | 'list' = 'object',
-  ): Promise<unknown> {
-    const path = resourcePath(descriptor, request.namespace, request.name, request.subresource);
-    const resource = request.subresource
-      ? `${descriptor.plural}/${request.subresource}`
-      : descriptor.plural;
-    const context: ApiRequestContext = {
-      verb,
-      method,
-      path,
-      group: descriptor.group,
-      resource: descriptor.plural,
-      ...(request.subresource ? { subresource: request.subresource } : {}),
-      ...(request.namespace ? { namespace: request.namespace } : {}),
-      ...(request.name ? { name: request.name } : {}),
-      ...(request.contentType ? { contentType: request.contentType } : {}),
-      user: this.transport.userName,
-    };
-    this.onRequest?.(verb, resource, {
-      verb,
-      group: descriptor.group,
-      version: descriptor.version,
-      resource: descriptor.plural,
-      ...(request.subresource ? { subresource: request.subresource } : {}),
-      ...(request.namespace ? { namespace: request.namespace } : {}),
-      ...(request.name ? { name: request.name } : {}),
-    });
-    let response: TransportResponse;
-    try {
-      response = await this.transport.request({
-        method,
-        path,
-        ...(request.query ? { query: request.query } : {}),
-        ...(request.body !== undefined ? { body: request.body } : {}),
-        ...(request.contentType ? { contentType: request.contentType } : {}),
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
-      });
-    } catch (error) {
-      throw apiErrorFromFailure(error, context, this.transport.server.toString());
-    }
-    if (response.status < 200 || response.status >= 300) {
-      throw apiErrorFromResponse(response, context);
-    }
-    let body: unknown;
-    try {
-      body = response.text === '' ? undefined : JSON.parse(response.text);
-    } catch {
-      throw unexpectedResponseError(response, context, 'a JSON object');
-    }
-    if (method === 'DELETE') return body;
-    if (!isRecord(body)) throw unexpectedResponseError(response, context, 'a JSON object');
-    if (body.kind === 'Status' && body.status === 'Failure') {
-      throw apiErrorFromResponse({ ...response, status: 500 }, context);
-    }
-    if (expect === 'list' && !Array.isArray(body.items)) {
-      throw unexpectedResponseError(response, context, 'a list with an items array');
-    }
-    return body;
   }
 }
 

@@ -1,6 +1,6 @@
+import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors/api-error.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import { notFoundError } from './api-error-from-response.js';
 import type { ObjectRef } from './client.js';
 import { type CreateOrUpdateClient, createOrUpdate, jsonEqual } from './create-or-update.js';

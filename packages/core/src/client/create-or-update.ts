@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import type { KubernetesObject } from '@ops/api';
 import { badRequestError } from './api-error-from-response.js';
 import { isNotFound } from './api-error-helpers.js';
 import type { Client } from './client.js';

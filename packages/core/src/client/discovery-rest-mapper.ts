@@ -5,6 +5,7 @@ import {
   apiErrorFromResponse,
   unexpectedResponseError,
 } from './api-error-from-response.js';
+import { isRecord } from './is-record.js';
 import type { KubeTransport, TransportResponse } from './kube-transport.js';
 import type { ResourceDescriptor } from './resource-descriptor.js';
 import type { RestMapper } from './rest-mapper.js';
@@ -23,9 +24,6 @@ interface GroupEntry {
 }
 
 type Fetch<T> = { promise: Promise<T>; settled: boolean };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A {@link RestMapper} backed by the API server's discovery documents (`/api/v1`,

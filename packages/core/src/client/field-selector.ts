@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import type { KubernetesObject } from '@ops/api';
 import { badRequestError } from './api-error-from-response.js';
 
 /** One term of a field selector: `field=value` (also `==`) or `field!=value`. */

@@ -1,10 +1,6 @@
-export {
-  ApiError,
-  type ApiErrorReason,
-  type Status,
-  type StatusCause,
-  type StatusDetails,
-} from '../errors/api-error.js';
+export type { Status, StatusCause, StatusDetails } from '@ops/api';
+export { type PatchType, patchContentTypes } from '@ops/api';
+export { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 export { KubeConfigError, type KubeConfigErrorReason } from '../errors/kube-config-error.js';
 export { NoKindMatchError } from '../errors/no-kind-match-error.js';
 export {
@@ -38,8 +34,6 @@ export {
   type ObjectList,
   type ObjectRef,
   type PatchOptions,
-  type PatchType,
-  patchContentTypes,
   type WriteOptions,
 } from './client.js';
 export {
@@ -69,6 +63,8 @@ export {
   type LoadKubeConfigOptions,
   loadKubeConfig,
 } from './load-kube-config.js';
+export { type ObjectKind, type ObjectOf, objectKind } from './object-kind.js';
+export type { Reader } from './reader.js';
 export {
   apiVersionOfDescriptor,
   type ResourceDescriptor,
@@ -82,3 +78,5 @@ export {
   retryOnConflict,
   retryOnError,
 } from './retry-on-conflict.js';
+export type { StatusWriter } from './status-writer.js';
+export type { Writer } from './writer.js';

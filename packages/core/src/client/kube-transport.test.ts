@@ -134,7 +134,7 @@ describe('KubeTransport, answers received on the helper thread (HTTPS)', () => {
 });
 
 describe('the helper thread and process exit', () => {
-  const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
+  const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.js');
   let server: LocalApiServer;
 
   beforeAll(async () => {

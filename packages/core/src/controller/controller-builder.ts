@@ -1,5 +1,5 @@
+import type { KubernetesObject } from '@ops/api';
 import type { Informer } from '../cache/informer.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import type { Controller, ControllerOptions } from './controller.js';
 import {

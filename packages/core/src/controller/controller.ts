@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import { type Clock, realClock } from '../clock/clock.js';
 import { TerminalError } from '../errors/terminal-error.js';
 import type { ReconcileResult } from '../metrics/controller-metrics.js';
-import { type Clock, realClock } from '../queue/clock.js';
 import { defaultControllerRateLimiter } from '../queue/default-controller-rate-limiter.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { WorkQueue } from '../queue/work-queue.js';

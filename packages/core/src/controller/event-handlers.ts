@@ -1,5 +1,5 @@
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { groupOf } from '../meta/owner-reference.js';
+import type { KubernetesObject } from '@ops/api';
+import { groupOf } from '@ops/api';
 import type { Request } from './reconcile.js';
 
 /** Turns an event's object into the requests to reconcile. */

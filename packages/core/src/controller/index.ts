@@ -14,11 +14,6 @@ export {
   enqueueMapped,
 } from './event-handlers.js';
 export {
-  type LeaderCallbacks,
-  type LeaderElectionOptions,
-  LeaderElector,
-} from './leader-election.js';
-export {
   and,
   annotationsChanged,
   generationChanged,
@@ -39,3 +34,4 @@ export {
   requestKey,
 } from './reconcile.js';
 export { noopReconcileMetrics, type ReconcileMetrics } from './reconcile-metrics.js';
+export { type FinalizerClient, type FinalizerHandlers, withFinalizer } from './with-finalizer.js';

@@ -1,6 +1,5 @@
-import type { KubernetesObject, LabelSelector } from '../meta/kubernetes-object.js';
-import { labelSelectorFromObject } from '../meta/label-selector.js';
-import { parseLabelSelector } from '../meta/parse-label-selector.js';
+import type { KubernetesObject, LabelSelector } from '@ops/api';
+import { labelSelectorFromObject, parseLabelSelector } from '@ops/api';
 
 /** An event as predicates see it. `old` is set for updates only. */
 export interface ObjectEvent {

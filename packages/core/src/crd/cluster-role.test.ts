@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PolicyRuleError } from '../errors/policy-rule-error.js';
 import { clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
 import {
   customResourcePermissions,
@@ -6,7 +7,6 @@ import {
   permission,
   rbacRules,
 } from './policy-rule.js';
-import { PolicyRuleError } from './policy-rule-error.js';
 
 const all = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] as const;
 

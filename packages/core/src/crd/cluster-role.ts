@@ -4,8 +4,8 @@
  * reads like a kubebuilder project's.
  */
 
+import { PolicyRuleError } from '../errors/policy-rule-error.js';
 import { type PolicyRule, validatePolicyRule } from './policy-rule.js';
-import { PolicyRuleError } from './policy-rule-error.js';
 
 /** An `rbac.authorization.k8s.io/v1` ClusterRole, as JSON. */
 export interface ClusterRole {

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
+import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
+import { StructuralSchemaError } from '../errors/structural-schema-error.js';
 import { defineCustomResource, isCustomResourceDefinition } from './custom-resource.js';
-import { CustomResourceDefinitionError } from './custom-resource-definition-error.js';
 import { IntOrString } from './kubernetes-schema-types.js';
-import { StructuralSchemaError } from './structural-schema-error.js';
 
 /** The first operator's kind, as its Go version (kubebuilder) declared it. */
 const application = defineCustomResource({

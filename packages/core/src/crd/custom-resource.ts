@@ -6,21 +6,22 @@
  * {@link CustomResource} — the TypeScript type of the objects. It is what kubebuilder's
  * `+kubebuilder:` markers and controller-gen do for Go types.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import type { ResourceDescriptor } from '../client/resource-descriptor.js';
-import type { ObjectMeta } from '../meta/kubernetes-object.js';
-import { validateDns1123Label, validateDns1123Subdomain } from '../meta/validation.js';
+
 import type {
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
   CustomResourceSubresources,
   JSONSchemaProps,
+  ObjectMeta,
   PrinterColumn,
   ScaleSubresource,
   SelectableField,
-} from './apiextensions.js';
-import { CustomResourceDefinitionError } from './custom-resource-definition-error.js';
+} from '@ops/api';
+import { validateDns1123Label, validateDns1123Subdomain } from '@ops/api';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { ResourceDescriptor } from '../client/resource-descriptor.js';
+import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
 import { sortKeys, toStructuralSchema } from './structural-schema.js';
 import { valueSchemaOf } from './value-schema.js';
 

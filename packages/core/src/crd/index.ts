@@ -1,17 +1,3 @@
-export { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
-export {
-  checkWebhookDeclarations,
-  defaultWebhookConfigurationNames,
-  defineWebhook,
-  isWebhookDeclaration,
-  type WebhookConfigurationObject,
-  type WebhookConfigurationOptions,
-  type WebhookDeclaration,
-  type WebhookRule,
-  type WebhookSpec,
-  type WebhookType,
-  webhookConfigurations,
-} from '../webhook/webhook-declaration.js';
 export type {
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
@@ -22,7 +8,10 @@ export type {
   ScaleSubresource,
   SelectableField,
   ValidationRule,
-} from './apiextensions.js';
+} from '@ops/api';
+export { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
+export { PolicyRuleError } from '../errors/policy-rule-error.js';
+export { StructuralSchemaError } from '../errors/structural-schema-error.js';
 export { type ClusterRole, clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
 export {
   type CustomResource,
@@ -35,7 +24,6 @@ export {
   defineCustomResource,
   isCustomResourceDefinition,
 } from './custom-resource.js';
-export { CustomResourceDefinitionError } from './custom-resource-definition-error.js';
 export {
   EmbeddedResource,
   embeddedResourceKeyword,
@@ -57,6 +45,4 @@ export {
   type Verb,
   validatePolicyRule,
 } from './policy-rule.js';
-export { PolicyRuleError } from './policy-rule-error.js';
 export { type StructuralSchemaOptions, toStructuralSchema } from './structural-schema.js';
-export { StructuralSchemaError } from './structural-schema-error.js';

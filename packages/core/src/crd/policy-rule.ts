@@ -4,7 +4,7 @@
  * with {@link rbacRules} and turn them into the manager's ClusterRole with
  * {@link clusterRoleFromRules}.
  */
-import { PolicyRuleError } from './policy-rule-error.js';
+import { PolicyRuleError } from '../errors/policy-rule-error.js';
 
 /** An RBAC verb. The usual ones are listed; custom verbs (`use`, `bind`, ...) are allowed. */
 export type Verb =

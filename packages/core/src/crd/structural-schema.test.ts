@@ -1,9 +1,9 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
+import { StructuralSchemaError } from '../errors/structural-schema-error.js';
 import { EmbeddedResource, IntOrString, PreserveUnknownFields } from './kubernetes-schema-types.js';
 import { toStructuralSchema } from './structural-schema.js';
-import { StructuralSchemaError } from './structural-schema-error.js';
 
 /** The spec of a Balancer: a load balancer over the pods of several backends. */
 const balancerSpec = Type.Object(

@@ -4,15 +4,16 @@
  * int-or-string, or preserves unknown fields), maps are `additionalProperties`, unions of
  * literals are `enum`, `T | null` is `nullable`, and nothing refers elsewhere (`$ref`).
  */
+
+import type { JSONSchemaProps } from '@ops/api';
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { JSONSchemaProps } from './apiextensions.js';
+import { StructuralSchemaError } from '../errors/structural-schema-error.js';
 import {
   embeddedResourceKeyword,
   intOrStringKeyword,
   preserveUnknownFieldsKeyword,
 } from './kubernetes-schema-types.js';
-import { StructuralSchemaError } from './structural-schema-error.js';
 import { valueSchemaOf } from './value-schema.js';
 
 /** Options of {@link toStructuralSchema}. */

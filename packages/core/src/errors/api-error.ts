@@ -1,3 +1,5 @@
+import type { Status, StatusDetails, StatusReason } from '@ops/api';
+
 const marker = Symbol.for('@ops/core.ApiError');
 
 /**
@@ -7,60 +9,11 @@ const marker = Symbol.for('@ops/core.ApiError');
  * and `UnexpectedResponse` (an answer that is not the JSON the call expects).
  */
 export type ApiErrorReason =
-  | 'BadRequest'
-  | 'Unauthorized'
-  | 'Forbidden'
-  | 'NotFound'
-  | 'AlreadyExists'
-  | 'Conflict'
-  | 'Gone'
-  | 'Invalid'
-  | 'ServerTimeout'
-  | 'Timeout'
-  | 'TooManyRequests'
-  | 'MethodNotAllowed'
-  | 'NotAcceptable'
-  | 'RequestEntityTooLarge'
-  | 'UnsupportedMediaType'
-  | 'InternalError'
-  | 'Expired'
-  | 'ServiceUnavailable'
+  | StatusReason
   | 'Unknown'
   | 'ConnectionFailed'
   | 'UnexpectedResponse'
   | (string & {});
-
-/** One cause of a failure (`metav1.StatusCause`), e.g. one invalid field. */
-export interface StatusCause {
-  /** Machine-readable cause, e.g. `FieldValueInvalid`. */
-  reason?: string;
-  message?: string;
-  /** The field at fault, e.g. `spec.replicas` or `metadata.name`. */
-  field?: string;
-}
-
-/** `details` of a failure Status (`metav1.StatusDetails`). */
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  /** The kind, or for most errors the plural resource name. */
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-/** A `metav1.Status` object as the API server sends it with a failure. */
-export interface Status {
-  kind?: 'Status';
-  apiVersion?: string;
-  metadata?: Record<string, unknown>;
-  status?: 'Failure' | 'Success' | (string & {});
-  message?: string;
-  reason?: string;
-  details?: StatusDetails;
-  code?: number;
-}
 
 /**
  * Every failed call to the Kubernetes API, whatever the operation: the answer's HTTP `code`

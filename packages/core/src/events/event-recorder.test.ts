@@ -1,6 +1,6 @@
+import type { KubernetesObject } from '@ops/api';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { CoreEvent, EventPatch, EventSink } from './core-event.js';
 import { EventRecorder, type EventRecorderOptions } from './event-recorder.js';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { format } from 'node:util';
+import type { KubernetesObject } from '@ops/api';
+import { formatRfc3339Seconds } from '@ops/api';
 import { type Logger, pino } from 'pino';
-import { formatRfc3339Seconds } from '../meta/conditions.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { CoreEvent, EventObjectReference, EventSink, EventType } from './core-event.js';
 import { type Correlation, EventCorrelator } from './event-correlator.js';
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, pino } from 'pino';
 import { HealthServerError } from '../errors/health-server-error.js';
+import { HttpListener, parseTarget, rejectUnlessGet, writeText } from '../http/http-listener.js';
 import {
   defaultCheckTimeoutMs,
   type HealthCheck,
@@ -8,7 +9,6 @@ import {
   ping,
   runHealthCheck,
 } from './health-check.js';
-import { HttpListener, parseTarget, rejectUnlessGet, writeText } from './http-listener.js';
 
 /** Port the health probe server listens on by default, as controller-runtime's `:8081`. */
 export const defaultHealthProbePort = 8081;

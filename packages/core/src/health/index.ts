@@ -10,4 +10,3 @@ export {
   runHealthCheck,
 } from './health-check.js';
 export { defaultHealthProbePort, HealthServer, type HealthServerOptions } from './health-server.js';
-export { defaultMetricsPort, MetricsServer, type MetricsServerOptions } from './metrics-server.js';

@@ -1,4 +1,9 @@
 export {
+  type LeaderCallbacks,
+  type LeaderElectionOptions,
+  LeaderElector,
+} from './leader-election.js';
+export {
   type BindAddress,
   Manager,
   type ManagerOptions,

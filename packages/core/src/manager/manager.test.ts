@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
+import type { KubernetesObject } from '@ops/api';
+import { setControllerReference } from '@ops/api';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
-import { setControllerReference } from '../meta/owner-reference.js';
 import { Manager } from './manager.js';
 
 let server: LocalApiServer;

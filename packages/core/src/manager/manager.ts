@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@ops/api';
 import pino, { type Logger } from 'pino';
 import type { Informer } from '../cache/informer.js';
 import { InformerCache, type InformerDefaults } from '../cache/informer-cache.js';
@@ -11,15 +12,14 @@ import { KubeTransport } from '../client/kube-transport.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
 import { ControllerBuilder, type WatchSpec } from '../controller/controller-builder.js';
-import { LeaderElector } from '../controller/leader-election.js';
 import type { ObjectEvent } from '../controller/predicates.js';
 import type { EventSink } from '../events/core-event.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { HealthServer } from '../health/health-server.js';
-import { MetricsServer } from '../health/metrics-server.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { MetricsServer } from '../metrics/metrics-server.js';
 import type { WebhookServer } from '../webhook/webhook-server.js';
+import { LeaderElector } from './leader-election.js';
 
 /** A bind address: `{ port, host? }`, or false to not serve at all. */
 export type BindAddress = { port: number; host?: string } | false;

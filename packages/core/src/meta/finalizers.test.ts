@@ -1,3 +1,4 @@
+import type { KubernetesObject } from '@ops/api';
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { FinalizerError } from '../errors/finalizer-error.js';
@@ -10,7 +11,6 @@ import {
   removeFinalizerPatch,
   validateFinalizerName,
 } from './finalizers.js';
-import type { KubernetesObject } from './kubernetes-object.js';
 
 const mine = 'example.com/cleanup';
 

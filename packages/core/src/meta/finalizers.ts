@@ -50,9 +50,10 @@
  * Sending the patch may fail as any request does (network, RBAC, or the `test` failing as
  * described above).
  */
+
+import type { KubernetesObject } from '@ops/api';
+import { validateQualifiedName } from '@ops/api';
 import { FinalizerError } from '../errors/finalizer-error.js';
-import type { KubernetesObject } from './kubernetes-object.js';
-import { validateQualifiedName } from './validation.js';
 
 /**
  * One RFC 6902 JSON Patch operation as built by the finalizer helpers. Send a list of them
@@ -87,7 +88,12 @@ export function validateFinalizerName(name: string): string[] {
   return validateQualifiedName(name);
 }
 
-function checkName(name: string): void {
+/**
+ * Checks `name` as a finalizer.
+ *
+ * @throws {FinalizerError} `InvalidFinalizer` naming the problems and a valid form.
+ */
+export function checkFinalizerName(name: string): void {
   const problems = validateFinalizerName(name);
   if (problems.length > 0) {
     throw new FinalizerError(
@@ -134,7 +140,7 @@ export function hasFinalizer(object: KubernetesObject, name: string): boolean {
  *   object is unchanged.
  */
 export function addFinalizer(object: KubernetesObject, name: string): boolean {
-  checkName(name);
+  checkFinalizerName(name);
   if (hasFinalizer(object, name)) return false;
   object.metadata ??= {};
   object.metadata.finalizers = [...(object.metadata.finalizers ?? []), name];
@@ -150,7 +156,7 @@ export function addFinalizer(object: KubernetesObject, name: string): boolean {
  *   never have been added, so this is a typo); the object is unchanged.
  */
 export function removeFinalizer(object: KubernetesObject, name: string): boolean {
-  checkName(name);
+  checkFinalizerName(name);
   const finalizers = object.metadata?.finalizers;
   if (object.metadata === undefined || finalizers === undefined || !finalizers.includes(name)) {
     return false;
@@ -181,7 +187,7 @@ export function addFinalizerPatch(
   name: string,
   options: FinalizerPatchOptions = {},
 ): FinalizerPatchOperation[] {
-  checkName(name);
+  checkFinalizerName(name);
   if (hasFinalizer(object, name)) return [];
   if (object.metadata?.deletionTimestamp) {
     throw new FinalizerError(
@@ -228,7 +234,7 @@ export function removeFinalizerPatch(
   name: string,
   options: FinalizerPatchOptions = {},
 ): FinalizerPatchOperation[] {
-  checkName(name);
+  checkFinalizerName(name);
   const finalizers = object.metadata?.finalizers ?? [];
   const operations: FinalizerPatchOperation[] = [];
   for (let index = finalizers.length - 1; index >= 0; index--) {

@@ -1,29 +1,59 @@
-export { ConditionError, type ConditionField } from '../errors/condition-error.js';
-export { FinalizerError, type FinalizerErrorReason } from '../errors/finalizer-error.js';
-export { LabelSelectorError } from '../errors/label-selector-error.js';
-export {
-  OwnerReferenceError,
-  type OwnerReferenceErrorReason,
-} from '../errors/owner-reference-error.js';
+export type {
+  KubernetesObject,
+  LabelSelector,
+  LabelSelectorRequirement,
+  ObjectMeta,
+  OwnerReference,
+} from '@ops/api';
 export {
   type Condition,
+  ConditionError,
+  type ConditionField,
   type ConditionInput,
   type ConditionStatus,
+  createLabelRequirement,
   findStatusCondition,
+  formatLabelRequirement,
   formatRfc3339Seconds,
+  getControllerOf,
+  groupOf,
+  hasOwnerReference,
+  isControlledBy,
   isStatusConditionFalse,
   isStatusConditionPresentAndEqual,
   isStatusConditionTrue,
+  type LabelOperator,
+  type LabelRequirement,
+  LabelSelectorError,
+  labelSelectorFromObject,
+  labelSelectorToString,
+  matchesLabelRequirement,
+  matchesLabelSelector,
+  OwnerReferenceError,
+  type OwnerReferenceErrorReason,
+  parseLabelSelector,
+  removeOwnerReference,
   removeStatusCondition,
+  Selector,
   type SetStatusConditionOptions,
+  setControllerReference,
+  setOwnerReference,
   setStatusCondition,
   validateCondition,
   validateConditionReason,
   validateConditionType,
-} from './conditions.js';
+  validateDns1123Label,
+  validateDns1123Subdomain,
+  validateLabelValue,
+  validateQualifiedName,
+  type WithOwners,
+} from '@ops/api';
+export { FinalizerError, type FinalizerErrorReason } from '../errors/finalizer-error.js';
+export { type ConditionObject, ConditionSchema, ConditionsSchema } from './condition-schema.js';
 export {
   addFinalizer,
   addFinalizerPatch,
+  checkFinalizerName,
   type FinalizerPatchOperation,
   type FinalizerPatchOptions,
   hasFinalizer,
@@ -31,40 +61,4 @@ export {
   removeFinalizerPatch,
   validateFinalizerName,
 } from './finalizers.js';
-export type {
-  KubernetesObject,
-  LabelSelector,
-  LabelSelectorRequirement,
-  ObjectMeta,
-  OwnerReference,
-} from './kubernetes-object.js';
-export {
-  createLabelRequirement,
-  formatLabelRequirement,
-  type LabelOperator,
-  type LabelRequirement,
-  matchesLabelRequirement,
-} from './label-requirement.js';
-export {
-  labelSelectorFromObject,
-  labelSelectorToString,
-  matchesLabelSelector,
-  Selector,
-} from './label-selector.js';
-export {
-  getControllerOf,
-  groupOf,
-  hasOwnerReference,
-  isControlledBy,
-  removeOwnerReference,
-  setControllerReference,
-  setOwnerReference,
-  type WithOwners,
-} from './owner-reference.js';
-export { parseLabelSelector } from './parse-label-selector.js';
-export {
-  validateDns1123Label,
-  validateDns1123Subdomain,
-  validateLabelValue,
-  validateQualifiedName,
-} from './validation.js';
+export { type ConditionUpdate, type ObjectWithConditions, setCondition } from './set-condition.js';

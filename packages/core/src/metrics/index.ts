@@ -13,6 +13,7 @@ export {
   MetricsRegistry,
   type MetricsRegistryOptions,
 } from './metrics-registry.js';
+export { defaultMetricsPort, MetricsServer, type MetricsServerOptions } from './metrics-server.js';
 export { type GaugeReader, PolledGauge, type PolledGaugeOptions } from './polled-gauge.js';
 export {
   PrometheusWorkqueueMetricsProvider,

@@ -1,7 +1,7 @@
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../clock/fake-clock.js';
 import { MetricsError } from '../errors/metrics-error.js';
-import { FakeClock } from '../queue/fake-clock.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { reconcileTimeBuckets } from './controller-metrics.js';
 import { MetricsRegistry } from './metrics-registry.js';

@@ -3,13 +3,13 @@ import { getEventListeners } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { KubernetesObject } from '@ops/api';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isForbidden } from '../client/api-error-helpers.js';
 import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
 import { clusterRoleFromRules } from '../crd/cluster-role.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import { createCertificateAuthority, splitPemCertificates } from './certificate-authority.js';
 import { selfManagedCertificateRules } from './self-managed-certificate-rbac.js';
 import {

@@ -2,11 +2,11 @@ import { randomBytes, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import type { KubernetesObject } from '@ops/api';
 import type { Logger } from 'pino';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error-helpers.js';
 import type { Client } from '../client/client.js';
 import { abortableSleep } from '../controller/abortable-sleep.js';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import {
   createCertificateAuthority,
   issueServingCertificate,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../clock/fake-clock.js';
 import { BucketRateLimiter } from './bucket-rate-limiter.js';
-import { FakeClock } from './fake-clock.js';
 
 describe('BucketRateLimiter', () => {
   it('lets a burst through, then spaces calls at 1/qps', () => {

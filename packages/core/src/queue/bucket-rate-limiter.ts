@@ -1,4 +1,4 @@
-import { type Clock, realClock } from './clock.js';
+import { type Clock, realClock } from '../clock/clock.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /**

@@ -1,5 +1,5 @@
+import { type Clock, realClock } from '../clock/clock.js';
 import { BucketRateLimiter } from './bucket-rate-limiter.js';
-import { type Clock, realClock } from './clock.js';
 import {
   defaultBaseDelayMs,
   defaultMaxDelayMs,

@@ -1,7 +1,5 @@
 export { BucketRateLimiter } from './bucket-rate-limiter.js';
-export { type Clock, realClock, type TimerHandle } from './clock.js';
 export { defaultControllerRateLimiter } from './default-controller-rate-limiter.js';
-export { FakeClock } from './fake-clock.js';
 export {
   defaultBaseDelayMs,
   defaultMaxDelayMs,

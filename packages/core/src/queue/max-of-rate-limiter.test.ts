@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../clock/fake-clock.js';
 import { defaultControllerRateLimiter } from './default-controller-rate-limiter.js';
-import { FakeClock } from './fake-clock.js';
 import { ItemExponentialFailureRateLimiter } from './item-exponential-failure-rate-limiter.js';
 import { MaxOfRateLimiter } from './max-of-rate-limiter.js';
 import type { RateLimiter } from './rate-limiter.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from './clock.js';
-import { FakeClock } from './fake-clock.js';
+import type { Clock } from '../clock/clock.js';
+import { FakeClock } from '../clock/fake-clock.js';
 import { ItemExponentialFailureRateLimiter } from './item-exponential-failure-rate-limiter.js';
 import { WorkQueue } from './work-queue.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from './fake-clock.js';
+import { FakeClock } from '../clock/fake-clock.js';
 import { WorkQueue } from './work-queue.js';
 import {
   noopWorkqueueMetricsProvider,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeClock } from './fake-clock.js';
+import { FakeClock } from '../clock/fake-clock.js';
 import { WorkQueue } from './work-queue.js';
 
 /** Lets pending promise callbacks run (one macrotask turn). */

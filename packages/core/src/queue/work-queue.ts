@@ -1,4 +1,4 @@
-import { type Clock, realClock, type TimerHandle } from './clock.js';
+import { type Clock, realClock, type TimerHandle } from '../clock/clock.js';
 import { defaultControllerRateLimiter } from './default-controller-rate-limiter.js';
 import { DelayHeap } from './delay-heap.js';
 import type { RateLimiter } from './rate-limiter.js';

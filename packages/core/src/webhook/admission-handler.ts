@@ -2,7 +2,8 @@
  * The handler contract of the webhook server and the responses handlers build from.
  */
 
-import type { AdmissionRequest, AdmissionResponse, Status } from './admission-review.js';
+import type { Status } from '@ops/api';
+import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 
 /**
  * An admission decision without the `uid`, which the server fills in from the request.

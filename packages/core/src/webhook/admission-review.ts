@@ -4,7 +4,7 @@
  * carried along untouched.
  */
 
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import type { KubernetesObject, Status } from '@ops/api';
 
 /** The `apiVersion` of every AdmissionReview this server accepts and sends. */
 export const admissionReviewApiVersion = 'admission.k8s.io/v1';
@@ -72,38 +72,6 @@ export interface AdmissionRequest {
   dryRun?: boolean;
   /** The operation's options (`CreateOptions`, `UpdateOptions`, `DeleteOptions`, ...). */
   options?: KubernetesObject | null;
-}
-
-/** One cause of a failure (`metav1.StatusCause`). */
-export interface StatusCause {
-  /** Machine-readable cause, such as `FieldValueInvalid`. */
-  reason?: string;
-  /** Human-readable description, shown as-is to users. */
-  message?: string;
-  /** The field at fault, as a JSON path such as `spec.containers[0].image`. */
-  field?: string;
-}
-
-/** `metav1.StatusDetails`. */
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-/** `metav1.Status`, the result of a denied or failed admission. */
-export interface Status {
-  status?: 'Success' | 'Failure';
-  /** An HTTP status code describing the result (kube-apiserver answers the client with it). */
-  code?: number;
-  /** Machine-readable reason (`Forbidden`, `Invalid`, `InternalError`, `BadRequest`, ...). */
-  reason?: string;
-  /** Human-readable message; kube-apiserver shows it after `admission webhook "<name>" denied the request: `. */
-  message?: string;
-  details?: StatusDetails;
 }
 
 /** `AdmissionReview.response`: the webhook's decision. */

@@ -2,23 +2,7 @@
  * Field errors returned by validating webhooks, and how they become the `Status` of a denial.
  */
 
-import type { StatusCause } from './admission-review.js';
-
-/**
- * The kind of problem with a field: the `reason` of its `StatusCause`, as apimachinery's
- * `field.ErrorType` names them. `FieldValueInvalid` when unset.
- */
-export type FieldErrorType =
-  | 'FieldValueInvalid'
-  | 'FieldValueRequired'
-  | 'FieldValueNotSupported'
-  | 'FieldValueForbidden'
-  | 'FieldValueTooLong'
-  | 'FieldValueTooMany'
-  | 'FieldValueDuplicate'
-  | 'FieldValueNotFound'
-  | 'FieldValueTypeInvalid'
-  | 'InternalError';
+import type { CauseType, StatusCause } from '@ops/api';
 
 /**
  * One problem found by a validator.
@@ -32,7 +16,7 @@ export type FieldErrorType =
 export interface FieldError {
   field: string;
   message: string;
-  type?: FieldErrorType;
+  type?: CauseType;
 }
 
 /**

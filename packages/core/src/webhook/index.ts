@@ -1,7 +1,14 @@
+export type {
+  CauseType as FieldErrorType,
+  Status as AdmissionStatus,
+  StatusCause as AdmissionStatusCause,
+  StatusDetails as AdmissionStatusDetails,
+} from '@ops/api';
 export {
   WebhookCertificateError,
   type WebhookCertificateErrorReason,
 } from '../errors/webhook-certificate-error.js';
+export { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
 export {
   WebhookServerError,
   type WebhookServerErrorReason,
@@ -24,15 +31,11 @@ export {
   admissionReviewApiVersion,
   type GroupVersionKind,
   type GroupVersionResource,
-  type Status as AdmissionStatus,
-  type StatusCause as AdmissionStatusCause,
-  type StatusDetails as AdmissionStatusDetails,
   type UserInfo,
 } from './admission-review.js';
 export { CertWatcher, type CertWatcherOptions, type ServingCertificate } from './cert-watcher.js';
 export {
   type FieldError,
-  type FieldErrorType,
   fieldErrorsToCauses,
   formatFieldErrors,
 } from './field-error.js';
@@ -43,6 +46,19 @@ export {
   type Validator,
   validatingWebhook,
 } from './validating-webhook.js';
+export {
+  checkWebhookDeclarations,
+  defaultWebhookConfigurationNames,
+  defineWebhook,
+  isWebhookDeclaration,
+  type WebhookConfigurationObject,
+  type WebhookConfigurationOptions,
+  type WebhookDeclaration,
+  type WebhookRule,
+  type WebhookSpec,
+  type WebhookType,
+  webhookConfigurations,
+} from './webhook-declaration.js';
 export type { WebhookRequest } from './webhook-request.js';
 export {
   defaultCertDir,

@@ -1,6 +1,6 @@
+import type { KubernetesObject } from '@ops/api';
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { AdmissionResult } from './admission-handler.js';
 import type { AdmissionOperation, AdmissionRequest } from './admission-review.js';
 import { mutatingWebhook } from './mutating-webhook.js';

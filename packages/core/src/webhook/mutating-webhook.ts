@@ -1,5 +1,5 @@
+import type { KubernetesObject } from '@ops/api';
 import jsonPatch from 'fast-json-patch';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import {
   type AdmissionHandler,
   admissionAllowed,

@@ -1,5 +1,5 @@
+import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
 import type { AdmissionOperation, AdmissionRequest } from './admission-review.js';
 import type { FieldError } from './field-error.js';
 import { validatingWebhook } from './validating-webhook.js';

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '../meta/kubernetes-object.js';
+import type { KubernetesObject } from '@ops/api';
 import {
   type AdmissionHandler,
   admissionAllowed,

@@ -5,8 +5,9 @@
  * so the webhook server (which registers the handler at `path`) and the generated
  * configuration (`ops-manifests` writes `config/webhook/manifests.yaml`) can never disagree.
  */
+
+import type { LabelSelector } from '@ops/api';
 import { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
-import type { LabelSelector } from '../meta/kubernetes-object.js';
 import type { AdmissionHandler } from './admission-handler.js';
 import type { AdmissionOperation } from './admission-review.js';
 

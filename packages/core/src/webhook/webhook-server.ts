@@ -6,14 +6,10 @@ import { join } from 'node:path';
 import type { SecureVersion } from 'node:tls';
 import { type Logger, pino } from 'pino';
 import { WebhookServerError } from '../errors/webhook-server-error.js';
-import type { AdmissionHandler, AdmissionResult } from './admission-handler.js';
-import {
-  type AdmissionRequest,
-  type AdmissionResponse,
-  type AdmissionReview,
-  admissionReviewApiVersion,
-} from './admission-review.js';
+import type { AdmissionHandler } from './admission-handler.js';
+import { type AdmissionReview, admissionReviewApiVersion } from './admission-review.js';
 import { CertWatcher, type ServingCertificate } from './cert-watcher.js';
+import { decideAdmission } from './decide-admission.js';
 import { parseAdmissionReview } from './parse-admission-review.js';
 import type { WebhookDeclaration } from './webhook-declaration.js';
 
@@ -391,82 +387,13 @@ export class WebhookServer {
       this.#reject(request, response, 400, parsed.message, parsed.uid);
       return;
     }
-    const admissionResponse = await this.#decide(path, handler, parsed.request);
+    const admissionResponse = await decideAdmission(path, handler, parsed.request, this.#logger);
     const review: AdmissionReview = {
       apiVersion: admissionReviewApiVersion,
       kind: 'AdmissionReview',
       response: admissionResponse,
     };
     writeJson(response, 200, review);
-  }
-
-  async #decide(
-    path: string,
-    handler: AdmissionHandler,
-    request: AdmissionRequest,
-  ): Promise<AdmissionResponse> {
-    const fields = {
-      webhook: path,
-      uid: request.uid,
-      operation: request.operation,
-      apiVersion:
-        request.kind.group === ''
-          ? request.kind.version
-          : `${request.kind.group}/${request.kind.version}`,
-      kind: request.kind.kind,
-      namespace: request.namespace,
-      name: request.name,
-      dryRun: request.dryRun,
-    };
-    let result: AdmissionResult;
-    try {
-      result = await handler(request);
-    } catch (error) {
-      const message = messageOf(error);
-      this.#logger.error(
-        { ...fields, err: error, allowed: false, code: 500 },
-        `admission handler failed: ${message}`,
-      );
-      return {
-        uid: request.uid,
-        allowed: false,
-        status: { status: 'Failure', code: 500, reason: 'InternalError', message },
-      };
-    }
-    if (typeof result !== 'object' || result === null || typeof result.allowed !== 'boolean') {
-      const message = `webhook handler at ${path} returned no decision: return an object with a boolean "allowed" (see admissionAllowed and admissionDenied)`;
-      this.#logger.error({ ...fields, allowed: false, code: 500 }, message);
-      return {
-        uid: request.uid,
-        allowed: false,
-        status: { status: 'Failure', code: 500, reason: 'InternalError', message },
-      };
-    }
-    const admissionResponse: AdmissionResponse = { ...result, uid: request.uid };
-    if (!admissionResponse.allowed) {
-      this.#logger.info(
-        {
-          ...fields,
-          allowed: false,
-          code: admissionResponse.status?.code,
-          reason: admissionResponse.status?.reason,
-          message: admissionResponse.status?.message,
-          warnings: admissionResponse.warnings,
-        },
-        'admission denied',
-      );
-    } else if (admissionResponse.patch !== undefined) {
-      this.#logger.info(
-        { ...fields, allowed: true, patched: true, warnings: admissionResponse.warnings },
-        'admission patched',
-      );
-    } else {
-      this.#logger.info(
-        { ...fields, allowed: true, warnings: admissionResponse.warnings },
-        'admission allowed',
-      );
-    }
-    return admissionResponse;
   }
 
   #rejectTooLarge(request: IncomingMessage, response: ServerResponse): void {

@@ -1,3 +1,5 @@
+import type { KubernetesObject } from '@ops/api';
+import { setControllerReference } from '@ops/api';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,8 +9,6 @@ import {
 } from '../../src/client/api-error-helpers.js';
 import { createOrUpdate } from '../../src/client/create-or-update.js';
 import { Manager } from '../../src/manager/manager.js';
-import type { KubernetesObject } from '../../src/meta/kubernetes-object.js';
-import { setControllerReference } from '../../src/meta/owner-reference.js';
 import { BucketRateLimiter } from '../../src/queue/bucket-rate-limiter.js';
 import { ItemExponentialFailureRateLimiter } from '../../src/queue/item-exponential-failure-rate-limiter.js';
 import { MaxOfRateLimiter } from '../../src/queue/max-of-rate-limiter.js';

@@ -8,7 +8,8 @@
 // `reconcile-start` and `reconcile-end` around every reconcile; `stopped` on a clean stop,
 // `failed` (with `message`) when the manager fails. Logs go to stderr. Stops on SIGTERM.
 import pino from 'pino';
-import { Manager, setupSignalHandler } from '../../dist/index.js';
+import { Manager } from '../../dist/index.js';
+import { setupSignalHandler } from '../../dist/manager/index.js';
 
 const options = JSON.parse(process.env.CANDIDATE ?? '{}');
 const report = (event, extra = {}) =>

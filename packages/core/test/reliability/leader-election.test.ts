@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { KubernetesObject } from '@ops/api';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/manager/manager.js';
-import type { KubernetesObject } from '../../src/meta/kubernetes-object.js';
 import {
   eventually,
   type FaultyApiServer,

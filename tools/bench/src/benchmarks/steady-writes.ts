@@ -2,9 +2,9 @@ import {
   createOrUpdate,
   ignoreNotFound,
   type KubernetesObject,
-  labelSelectorPredicate,
   setControllerReference,
 } from '@ops/core';
+import { labelSelectorPredicate } from '@ops/core/controller';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
 import { formatNumber } from '../harness/format.js';
 import { startManager } from '../harness/manager.js';

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Controller, WorkQueue } from '@ops/core';
+import { Controller } from '@ops/core/controller';
+import { WorkQueue } from '@ops/core/queue';
 import type { BenchContext, BenchmarkModule, BenchmarkResult, Metric } from '../benchmark.js';
 import { formatNumber } from '../harness/format.js';
 import { addSample, median, ratio } from '../harness/stats.js';

@@ -3,7 +3,8 @@ import {
   CoreV1Api,
   makeInformer,
 } from '@kubernetes/client-node';
-import { Informer, KubeTransport, type ResourceDescriptor } from '@ops/core';
+import { Informer } from '@ops/core/cache';
+import { KubeTransport, type ResourceDescriptor } from '@ops/core/client';
 import type { BenchServer } from './bench-server.js';
 
 /** The Pods resource, as `@ops/core` describes resources. */

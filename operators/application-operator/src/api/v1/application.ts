@@ -1,4 +1,4 @@
-import { type CustomResource, defineCustomResource } from '@ops/core';
+import { ConditionsSchema, type CustomResource, defineCustomResource } from '@ops/core';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -36,23 +36,7 @@ export const applicationResource = defineCustomResource({
           observedGeneration: Type.Optional(
             Type.Integer({ format: 'int64', description: 'The generation the status describes.' }),
           ),
-          conditions: Type.Optional(
-            Type.Array(
-              Type.Object({
-                type: Type.String(),
-                status: Type.Union([
-                  Type.Literal('True'),
-                  Type.Literal('False'),
-                  Type.Literal('Unknown'),
-                ]),
-                observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
-                lastTransitionTime: Type.String({ format: 'date-time' }),
-                reason: Type.String(),
-                message: Type.String(),
-              }),
-              { description: 'Ready, with a reason and message.' },
-            ),
-          ),
+          conditions: Type.Optional(ConditionsSchema),
         },
         { description: 'The observed state of the Application.' },
       ),

@@ -1,0 +1,79 @@
+export type {
+  CustomResourceDefinitionObject,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresources,
+  JSONSchemaProps,
+  PrinterColumn,
+  PrinterColumnType,
+  ScaleSubresource,
+  SelectableField,
+  ValidationRule,
+} from './apiextensions.js';
+export {
+  type Condition,
+  type ConditionInput,
+  type ConditionStatus,
+  findStatusCondition,
+  formatRfc3339Seconds,
+  isStatusConditionFalse,
+  isStatusConditionPresentAndEqual,
+  isStatusConditionTrue,
+  removeStatusCondition,
+  type SetStatusConditionOptions,
+  setStatusCondition,
+  validateCondition,
+  validateConditionReason,
+  validateConditionType,
+} from './conditions.js';
+export { ConditionError, type ConditionField } from './errors/condition-error.js';
+export { LabelSelectorError } from './errors/label-selector-error.js';
+export {
+  OwnerReferenceError,
+  type OwnerReferenceErrorReason,
+} from './errors/owner-reference-error.js';
+export type {
+  KubernetesObject,
+  LabelSelector,
+  LabelSelectorRequirement,
+  ObjectMeta,
+  OwnerReference,
+} from './kubernetes-object.js';
+export {
+  createLabelRequirement,
+  formatLabelRequirement,
+  type LabelOperator,
+  type LabelRequirement,
+  matchesLabelRequirement,
+} from './label-requirement.js';
+export {
+  labelSelectorFromObject,
+  labelSelectorToString,
+  matchesLabelSelector,
+  Selector,
+} from './label-selector.js';
+export {
+  getControllerOf,
+  groupOf,
+  hasOwnerReference,
+  isControlledBy,
+  removeOwnerReference,
+  setControllerReference,
+  setOwnerReference,
+  type WithOwners,
+} from './owner-reference.js';
+export { parseLabelSelector } from './parse-label-selector.js';
+export { type PatchType, patchContentTypes } from './patch-type.js';
+export type {
+  CauseType,
+  Status,
+  StatusCause,
+  StatusDetails,
+  StatusReason,
+} from './status.js';
+export {
+  validateDns1123Label,
+  validateDns1123Subdomain,
+  validateLabelValue,
+  validateQualifiedName,
+} from './validation.js';
+export type { WatchEvent, WatchEventType } from './watch-event.js';

@@ -1,0 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
+
+describe('README', () => {
+  it('shows the example verbatim, and the example runs (its asserts hold)', async () => {
+    const example = read('../examples/conditions-and-selectors.ts');
+    expect(read('../README.md')).toContain(example.trim());
+    await expect(import('../examples/conditions-and-selectors.js')).resolves.toBeDefined();
+  });
+});

@@ -1,0 +1,3 @@
+import { packageBundle } from '../../tsup.package.js';
+
+export default packageBundle(['src/index.ts']);

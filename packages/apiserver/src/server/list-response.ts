@@ -1,0 +1,119 @@
+import type { ServerResponse } from 'node:http';
+import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@ops/api';
+import { StatusError } from '../api/status-error.js';
+import type { Json } from '../cluster/json.js';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
+import { parseFieldSelector } from '../store/field-selector.js';
+import { checkFieldSelector } from './list-page.js';
+import type { ListFilter, ResourceService } from './resource-service.js';
+import { sendJson } from './responses.js';
+import { toTable } from './table.js';
+
+/** The namespace, label and field selector of a list or watch, from its query: 400 when one does not parse. */
+export function listFilter(
+  type: ResourceType,
+  namespace: string,
+  query: URLSearchParams,
+): ListFilter {
+  const filter: ListFilter = {};
+  if (namespace) filter.namespace = namespace;
+  const labelSelector = query.get('labelSelector');
+  if (labelSelector) {
+    try {
+      filter.labels = parseLabelSelector(labelSelector);
+    } catch (error) {
+      if (LabelSelectorError.isInstance(error))
+        throw StatusError.badRequest(`unable to parse requirement: ${error.message}`);
+      throw error;
+    }
+  }
+  const fieldSelector = query.get('fieldSelector');
+  if (fieldSelector) {
+    filter.fields = parseFieldSelector(fieldSelector);
+    checkFieldSelector(type, filter.fields);
+  }
+  return filter;
+}
+
+/**
+ * Answers a LIST: a page as a `Table` (`kubectl get`) or as JSON built from each object's
+ * cached bytes, written as its parts in one vectored write.
+ */
+export function sendList(
+  res: ServerResponse,
+  resources: ResourceService,
+  type: ResourceType,
+  namespace: string,
+  query: URLSearchParams,
+  table: boolean,
+): void {
+  const limit = query.get('limit');
+  const page = resources.list(type, {
+    ...listFilter(type, namespace, query),
+    ...(limit ? { limit: Number(limit) } : {}),
+    ...(query.get('continue') ? { continueToken: query.get('continue') ?? '' } : {}),
+    ...(query.has('resourceVersion')
+      ? { resourceVersion: query.get('resourceVersion') ?? '' }
+      : {}),
+    ...(query.has('resourceVersionMatch')
+      ? { resourceVersionMatch: query.get('resourceVersionMatch') ?? '' }
+      : {}),
+  });
+  const metadata: Json = { resourceVersion: String(page.resourceVersion) };
+  if (page.continueToken) metadata.continue = page.continueToken;
+  if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+  if (table) {
+    sendJson(
+      res,
+      200,
+      toTable(
+        type,
+        page.items.map((s) => resources.present(type, s.object)),
+        String(page.resourceVersion),
+        page.continueToken ? { continue: page.continueToken } : {},
+      ),
+    );
+    return;
+  }
+  // The body is made of each object's cached UTF-8 bytes: no re-encoding.
+  const head = Buffer.from(
+    `${JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata }).slice(0, -1)},"items":[`,
+  );
+  const comma = Buffer.from(',');
+  const parts: Buffer[] = [head];
+  const apiVersion = apiVersionOf(type);
+  page.items.forEach((stored, index) => {
+    if (index > 0) parts.push(comma);
+    parts.push(
+      stored.object.apiVersion === apiVersion
+        ? stored.bytes()
+        : Buffer.from(JSON.stringify(resources.present(type, stored.object))),
+    );
+  });
+  parts.push(Buffer.from(']}'));
+  let length = 0;
+  for (const part of parts) length += part.length;
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Content-Length': length,
+    'Cache-Control': 'no-cache, private',
+  });
+  // Written as the parts (one vectored write), not concatenated: a list of thousands of
+  // objects would otherwise allocate its whole size again outside the heap on every request,
+  // and that memory makes V8 collect garbage while other requests wait.
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.end();
+}
+
+/** An object's JSON as served at `type`'s version: `json` itself when already so. */
+export function presentJson(
+  resources: ResourceService,
+  type: ResourceType,
+  object: KubernetesObject,
+  json: string,
+): string {
+  return object.apiVersion === apiVersionOf(type)
+    ? json
+    : JSON.stringify(resources.present(type, object));
+}

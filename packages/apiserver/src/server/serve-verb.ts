@@ -1,0 +1,163 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PatchType } from '@ops/api';
+import { StatusError } from '../api/status-error.js';
+import { patchTypeFromContentType } from '../patch/index.js';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
+import { readDeleteOptions } from './delete-options.js';
+import { listFilter, presentJson, sendList } from './list-response.js';
+import { readRequestBody } from './read-request-body.js';
+import type { RequestContext } from './resource-service.js';
+import { sendJson, sendRaw } from './responses.js';
+import { scaleOf, updateScale } from './scale-subresource.js';
+import { toTable } from './table.js';
+import { serveWatch, type WatchServer } from './watch-response.js';
+
+/** The resource a request addresses, as the router found it. */
+export interface VerbTarget {
+  type: ResourceType;
+  namespace: string;
+  name: string;
+  subresource: string;
+}
+
+/** What {@link serveVerb} needs of the server. */
+export interface VerbServer extends WatchServer {
+  /** The largest request body accepted. */
+  maxBodyBytes: number;
+}
+
+/** The RBAC verb of a request: its method, whether it names an object, whether it watches. */
+export function verbOf(method: string, name: string, watch: boolean): string {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return watch ? 'watch' : name ? 'get' : 'list';
+    case 'POST':
+      return name ? 'post-item' : 'create';
+    case 'PUT':
+      return name ? 'update' : 'put-collection';
+    case 'PATCH':
+      return name ? 'patch' : 'patch-collection';
+    case 'DELETE':
+      return name ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+/**
+ * Answers one resource request whose verb was allowed (authentication, authorization, the
+ * verb check and fault injection are done): get (JSON, Table or the scale subresource),
+ * list, watch, create, update, patch (with `/scale`), delete and deletecollection, through
+ * {@link ResourceService}, with the warnings of `context` as `Warning` headers.
+ */
+export async function serveVerb(
+  verb: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: VerbTarget,
+  query: URLSearchParams,
+  context: RequestContext,
+  table: boolean,
+  server: VerbServer,
+): Promise<void> {
+  const { type, namespace, name, subresource } = route;
+  const warnings = context.warnings ?? [];
+  switch (verb) {
+    case 'get': {
+      const stored = server.resources.get(type, namespace, name);
+      if (subresource === 'scale') return sendJson(res, 200, scaleOf(type, stored.object));
+      if (table)
+        return sendJson(
+          res,
+          200,
+          toTable(
+            type,
+            [server.resources.present(type, stored.object)],
+            String(stored.resourceVersion),
+          ),
+        );
+      return sendRaw(res, 200, presentJson(server.resources, type, stored.object, stored.json()));
+    }
+    case 'list':
+      return sendList(res, server.resources, type, namespace, query, table);
+    case 'watch':
+      return serveWatch(req, res, type, namespace, name, query, table, server);
+    case 'create': {
+      const body = await readRequestBody(server.maxBodyBytes, req);
+      if (subresource)
+        throw StatusError.methodNotAllowed(
+          'the server does not allow this method on the requested resource',
+        );
+      const created = await server.resources.create(type, namespace, body, context);
+      return sendJson(res, 201, server.resources.present(type, created), warnings);
+    }
+    case 'update': {
+      const body = await readRequestBody(server.maxBodyBytes, req);
+      if (subresource === 'scale')
+        return sendJson(
+          res,
+          200,
+          await updateScale(server.resources, type, namespace, name, body, context),
+        );
+      const updated = await server.resources.update(
+        type,
+        namespace,
+        name,
+        body,
+        subresource,
+        context,
+      );
+      return sendJson(res, 200, server.resources.present(type, updated), warnings);
+    }
+    case 'patch': {
+      const patchType = patchTypeFromContentType(req.headers['content-type'] ?? '') as PatchType;
+      const body = await readRequestBody(server.maxBodyBytes, req, true);
+      if (subresource === 'scale') {
+        const current = scaleOf(type, server.resources.get(type, namespace, name).object);
+        const patched = await import('../patch/index.js').then((m) =>
+          patchType === 'json' ? m.applyJsonPatch(current, body) : m.applyMergePatch(current, body),
+        );
+        return sendJson(
+          res,
+          200,
+          await updateScale(server.resources, type, namespace, name, patched, context),
+        );
+      }
+      const patched = await server.resources.patch(
+        type,
+        namespace,
+        name,
+        patchType,
+        body,
+        subresource,
+        context,
+      );
+      return sendJson(res, 200, server.resources.present(type, patched), warnings);
+    }
+    case 'delete': {
+      const options = await readDeleteOptions(server.maxBodyBytes, req, query);
+      const deleted = await server.resources.delete(type, namespace, name, options, context);
+      return sendJson(res, 200, server.resources.present(type, deleted));
+    }
+    case 'deletecollection': {
+      const options = await readDeleteOptions(server.maxBodyBytes, req, query);
+      const deleted = await server.resources.deleteCollection(
+        type,
+        listFilter(type, namespace, query),
+        options,
+        context,
+      );
+      return sendJson(res, 200, {
+        apiVersion: apiVersionOf(type),
+        kind: type.listKind,
+        metadata: { resourceVersion: String(server.store.currentRevision()) },
+        items: deleted.map((o) => server.resources.present(type, o)),
+      });
+    }
+    default:
+      throw StatusError.methodNotAllowed(
+        `the server does not allow this method on the requested resource`,
+      );
+  }
+}

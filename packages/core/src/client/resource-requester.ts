@@ -1,0 +1,157 @@
+import type { KubernetesObject } from '@ops/api';
+import {
+  type ApiRequestContext,
+  apiErrorFromFailure,
+  apiErrorFromResponse,
+  unexpectedResponseError,
+} from './api-error-from-response.js';
+import type { ClientOptions, ClientVerb, ObjectList } from './client.js';
+import { isRecord } from './is-record.js';
+import type { KubeTransport, TransportRequest, TransportResponse } from './kube-transport.js';
+import {
+  apiVersionOfDescriptor,
+  type ResourceDescriptor,
+  resourcePath,
+} from './resource-descriptor.js';
+
+/** A copy of `body` with apiVersion and kind set (list items often lack them). */
+export function typedObject(body: unknown, descriptor: ResourceDescriptor): KubernetesObject {
+  const object = body as KubernetesObject;
+  return {
+    ...object,
+    apiVersion: object.apiVersion || apiVersionOfDescriptor(descriptor),
+    kind: object.kind || descriptor.kind,
+  };
+}
+
+/**
+ * Sends the requests of a {@link Client} for one resource and checks the answers: reports
+ * each request to `onRequest`, applies the client's timeout, and turns every failure into an
+ * `ApiError` (code 0 when no answer arrived, `UnexpectedResponse` for an answer that is not
+ * the JSON the call expects).
+ */
+export class ResourceRequester {
+  constructor(
+    /** The transport requests go through. */
+    readonly transport: KubeTransport,
+    private readonly onRequest: ClientOptions['onRequest'],
+    private readonly timeoutMs: number | undefined,
+  ) {}
+
+  /** Reads one page of a list: its items (typed), `resourceVersion`, `continue` and `remainingItemCount`. */
+  async listPage<T extends KubernetesObject>(
+    descriptor: ResourceDescriptor,
+    namespace: string | undefined,
+    query: TransportRequest['query'],
+    signal: AbortSignal | undefined,
+  ): Promise<ObjectList<T>> {
+    const body = await this.send(
+      descriptor,
+      'list',
+      'GET',
+      {
+        ...(namespace ? { namespace } : {}),
+        query,
+        ...(signal ? { signal } : {}),
+      },
+      'list',
+    );
+    const list = body as Record<string, unknown>;
+    const metadata = isRecord(list.metadata) ? list.metadata : {};
+    const items = (list.items as unknown[]).map((item) => typedObject(item, descriptor) as T);
+    const result: ObjectList<T> = {
+      apiVersion: apiVersionOfDescriptor(descriptor),
+      kind: typeof list.kind === 'string' ? list.kind : `${descriptor.kind}List`,
+      metadata: {},
+      items,
+    };
+    if (typeof metadata.resourceVersion === 'string') {
+      result.metadata.resourceVersion = metadata.resourceVersion;
+    }
+    if (typeof metadata.continue === 'string' && metadata.continue !== '') {
+      result.metadata.continue = metadata.continue;
+    }
+    if (typeof metadata.remainingItemCount === 'number') {
+      result.metadata.remainingItemCount = metadata.remainingItemCount;
+    }
+    return result;
+  }
+
+  /**
+   * Sends one request and returns its JSON body: an object (`expect` `object`), a list with
+   * an `items` array (`list`), or anything for deletes.
+   */
+  async send(
+    descriptor: ResourceDescriptor,
+    verb: ClientVerb,
+    method: TransportRequest['method'],
+    request: {
+      namespace?: string;
+      name?: string;
+      subresource?: string;
+      query?: TransportRequest['query'];
+      body?: unknown;
+      contentType?: string;
+      signal?: AbortSignal;
+    },
+    expect: 'object' | 'list' = 'object',
+  ): Promise<unknown> {
+    const path = resourcePath(descriptor, request.namespace, request.name, request.subresource);
+    const resource = request.subresource
+      ? `${descriptor.plural}/${request.subresource}`
+      : descriptor.plural;
+    const context: ApiRequestContext = {
+      verb,
+      method,
+      path,
+      group: descriptor.group,
+      resource: descriptor.plural,
+      ...(request.subresource ? { subresource: request.subresource } : {}),
+      ...(request.namespace ? { namespace: request.namespace } : {}),
+      ...(request.name ? { name: request.name } : {}),
+      ...(request.contentType ? { contentType: request.contentType } : {}),
+      user: this.transport.userName,
+    };
+    this.onRequest?.(verb, resource, {
+      verb,
+      group: descriptor.group,
+      version: descriptor.version,
+      resource: descriptor.plural,
+      ...(request.subresource ? { subresource: request.subresource } : {}),
+      ...(request.namespace ? { namespace: request.namespace } : {}),
+      ...(request.name ? { name: request.name } : {}),
+    });
+    let response: TransportResponse;
+    try {
+      response = await this.transport.request({
+        method,
+        path,
+        ...(request.query ? { query: request.query } : {}),
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        ...(request.contentType ? { contentType: request.contentType } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+        ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
+      });
+    } catch (error) {
+      throw apiErrorFromFailure(error, context, this.transport.server.toString());
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw apiErrorFromResponse(response, context);
+    }
+    let body: unknown;
+    try {
+      body = response.text === '' ? undefined : JSON.parse(response.text);
+    } catch {
+      throw unexpectedResponseError(response, context, 'a JSON object');
+    }
+    if (method === 'DELETE') return body;
+    if (!isRecord(body)) throw unexpectedResponseError(response, context, 'a JSON object');
+    if (body.kind === 'Status' && body.status === 'Failure') {
+      throw apiErrorFromResponse({ ...response, status: 500 }, context);
+    }
+    if (expect === 'list' && !Array.isArray(body.items)) {
+      throw unexpectedResponseError(response, context, 'a list with an items array');
+    }
+    return body;
+  }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Fails when a Markdown file of the repository links to a file that is not in it: every
+// relative link target (`[text](path)` or `[text](path#anchor)`) must exist, so the docs
+// never point outside the repository or at a moved file. Web links and in-page anchors are
+// not checked. Reads the Markdown files git tracks (and untracked ones it does not ignore).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const files = execFileSync(
+  'git',
+  ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.md'],
+  { cwd: root, encoding: 'utf8' },
+)
+  .split('\n')
+  .filter((file) => file !== '' && existsSync(join(root, file)));
+
+// A link's target: up to the first space (a title may follow) or the closing parenthesis.
+const link = /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
+const fence = /^\s*(```|~~~)/;
+const broken = [];
+for (const file of files) {
+  let inFence = false;
+  readFileSync(join(root, file), 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      if (fence.test(line)) inFence = !inFence;
+      if (inFence) return;
+      for (const [, target] of line.matchAll(link)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
+        const path = decodeURIComponent(target.replace(/[#?].*$/, ''));
+        const absolute = path.startsWith('/') ? join(root, path) : join(root, dirname(file), path);
+        const outside = relative(root, absolute).startsWith('..');
+        if (outside || !existsSync(absolute)) {
+          broken.push(
+            `${file}:${index + 1}: ${target}${outside ? ' (outside the repository)' : ''}`,
+          );
+        }
+      }
+    });
+}
+
+for (const line of broken) console.error(`check-links: broken link: ${line}`);
+if (broken.length > 0) {
+  console.error(
+    `check-links: ${broken.length} broken relative link(s); point each at a file in the repository (docs/ holds the architecture and the operators' behaviour)`,
+  );
+  process.exit(1);
+}
+console.log(`check-links: ${files.length} Markdown files, every relative link resolves`);
