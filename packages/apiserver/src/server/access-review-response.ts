@@ -21,7 +21,8 @@ export function reviewAccess(
   user: UserInfo,
   policy: RbacPolicy | undefined,
 ): Json {
-  if (type.plural === 'selfsubjectreviews') return evaluateSelfSubjectReview(user) as unknown as Json;
+  if (type.plural === 'selfsubjectreviews')
+    return evaluateSelfSubjectReview(user) as unknown as Json;
   const review = isObject(body) ? body : {};
   const everything = {
     roles: [],
