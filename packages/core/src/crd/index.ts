@@ -1,8 +1,11 @@
 export type {
+  AggregationRule,
+  ClusterRole,
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
   CustomResourceSubresources,
   JSONSchemaProps,
+  PolicyRule,
   PrinterColumn,
   PrinterColumnType,
   ScaleSubresource,
@@ -26,7 +29,7 @@ export {
   type WebhookType,
   webhookConfigurations,
 } from '../webhook/webhook-declaration.js';
-export { type ClusterRole, clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
+export { clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
 export {
   type CustomResource,
   type CustomResourceDefinition,
@@ -52,7 +55,6 @@ export {
 export {
   customResourcePermissions,
   type NonResourcePermission,
-  type PolicyRule,
   permission,
   type ResourcePermission,
   rbacRules,
