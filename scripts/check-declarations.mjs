@@ -74,17 +74,8 @@ const distinct = new Map([
     'UserInfo',
     ['packages/apiserver/src/auth/user-info.ts', 'packages/core/src/webhook/admission-review.ts'],
   ],
-  // The RBAC and admissionregistration objects as the apiserver reads them (every field
-  // optional, read defensively) and as @ops/core renders them (fields it always writes
-  // required). Not yet one type: see packages/api/README.md.
-  [
-    'PolicyRule',
-    ['packages/apiserver/src/auth/rbac-policy.ts', 'packages/core/src/crd/policy-rule.ts'],
-  ],
-  [
-    'ClusterRole',
-    ['packages/apiserver/src/auth/rbac-policy.ts', 'packages/core/src/crd/cluster-role.ts'],
-  ],
+  // admissionregistration's RuleWithOperations as the apiserver reads it (every field
+  // optional, then defaulted) and as @ops/core declares it (readonly, typed operations).
   [
     'WebhookRule',
     [

@@ -63,6 +63,7 @@ export {
 } from './owner-reference.js';
 export { parseLabelSelector } from './parse-label-selector.js';
 export { type PatchType, patchContentTypes } from './patch-type.js';
+export type { AggregationRule, ClusterRole, PolicyRule } from './rbac.js';
 export type {
   CauseType,
   Status,

@@ -1,4 +1,8 @@
-import type { LabelSelector, ObjectMeta } from '@ops/api';
+import type {
+  ClusterRole as ApiClusterRole,
+  PolicyRule as ApiPolicyRule,
+  ObjectMeta,
+} from '@ops/api';
 
 /**
  * The RBAC objects of `rbac.authorization.k8s.io/v1` as plain JSON. The authorizer reads them
@@ -6,22 +10,8 @@ import type { LabelSelector, ObjectMeta } from '@ops/api';
  * object grants nothing and never makes evaluation throw.
  */
 
-/** One rule of a Role or ClusterRole: the verbs it allows on resources or non-resource URLs. */
-export interface PolicyRule {
-  /** Verbs allowed; `*` allows every verb. */
-  verbs?: string[];
-  /** API groups; `''` is the core group and `*` every group. */
-  apiGroups?: string[];
-  /**
-   * Resources: `pods`, `pods/status` (a subresource only), `*` (every resource and
-   * subresource), `*\/scale` (that subresource of every resource).
-   */
-  resources?: string[];
-  /** When not empty, only objects with one of these names. */
-  resourceNames?: string[];
-  /** Non-resource paths: exact (`/healthz`), a prefix ending in `*` (`/logs/*`), or `*`. */
-  nonResourceURLs?: string[];
-}
+/** One rule of a Role or ClusterRole, read defensively (a missing field counts as absent). */
+export type PolicyRule = Partial<ApiPolicyRule>;
 
 /** A namespaced set of rules; it grants only through RoleBindings in its namespace. */
 export interface Role {
@@ -31,23 +21,14 @@ export interface Role {
   rules?: PolicyRule[];
 }
 
-/** How an aggregated ClusterRole chooses the ClusterRoles whose rules it gathers. */
-export interface AggregationRule {
-  clusterRoleSelectors?: LabelSelector[];
-}
-
 /**
- * A cluster-wide set of rules. With an `aggregationRule`, its rules are those of the
- * ClusterRoles its selectors match (what the aggregation controller would write), and its own
- * `rules` are ignored.
+ * A cluster-wide set of rules, read defensively. With an `aggregationRule`, its rules are those
+ * of the ClusterRoles its selectors match (what the aggregation controller would write), and
+ * its own `rules` are ignored.
  */
-export interface ClusterRole {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  rules?: PolicyRule[];
-  aggregationRule?: AggregationRule;
-}
+export type ClusterRole = Partial<ApiClusterRole>;
+
+export type { AggregationRule } from '@ops/api';
 
 /** Who a binding grants to. */
 export interface Subject {

@@ -4,16 +4,9 @@
  * reads like a kubebuilder project's.
  */
 
+import type { ClusterRole, PolicyRule } from '@ops/api';
 import { PolicyRuleError } from '../errors/policy-rule-error.js';
-import { type PolicyRule, validatePolicyRule } from './policy-rule.js';
-
-/** An `rbac.authorization.k8s.io/v1` ClusterRole, as JSON. */
-export interface ClusterRole {
-  apiVersion: 'rbac.authorization.k8s.io/v1';
-  kind: 'ClusterRole';
-  metadata: { name: string };
-  rules: PolicyRule[];
-}
+import { validatePolicyRule } from './policy-rule.js';
 
 /** A rule being merged; every list is de-duplicated and sorted. */
 interface WorkingRule {

@@ -1,8 +1,11 @@
 export type {
+  AggregationRule,
+  ClusterRole,
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
   CustomResourceSubresources,
   JSONSchemaProps,
+  PolicyRule,
   PrinterColumn,
   PrinterColumnType,
   ScaleSubresource,
@@ -12,7 +15,7 @@ export type {
 export { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
 export { PolicyRuleError } from '../errors/policy-rule-error.js';
 export { StructuralSchemaError } from '../errors/structural-schema-error.js';
-export { type ClusterRole, clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
+export { clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
 export {
   type CustomResource,
   type CustomResourceDefinition,
@@ -38,7 +41,6 @@ export {
 export {
   customResourcePermissions,
   type NonResourcePermission,
-  type PolicyRule,
   permission,
   type ResourcePermission,
   rbacRules,

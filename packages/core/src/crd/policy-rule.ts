@@ -4,7 +4,11 @@
  * with {@link rbacRules} and turn them into the manager's ClusterRole with
  * {@link clusterRoleFromRules}.
  */
+
+import type { PolicyRule } from '@ops/api';
 import { PolicyRuleError } from '../errors/policy-rule-error.js';
+
+export type { PolicyRule };
 
 /** An RBAC verb. The usual ones are listed; custom verbs (`use`, `bind`, ...) are allowed. */
 export type Verb =
@@ -18,20 +22,6 @@ export type Verb =
   | 'deletecollection'
   | '*'
   | (string & {});
-
-/**
- * One rule of a Role or ClusterRole (`rbac.authorization.k8s.io/v1` `PolicyRule`), as JSON.
- * A resource rule has `apiGroups` (`""` is the core group) and `resources` (`pods`,
- * `deployments/status`), optionally narrowed to `resourceNames`; a non-resource rule (only
- * in ClusterRoles) has `nonResourceURLs` (`/metrics`) and no groups or resources.
- */
-export interface PolicyRule {
-  apiGroups?: string[];
-  resources?: string[];
-  verbs: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
 
 /** A permission on resources of one or more API groups, for {@link permission}. */
 export interface ResourcePermission {
