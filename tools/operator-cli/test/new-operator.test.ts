@@ -3,130 +3,21 @@
 // dist/), installed offline from this machine's pnpm store, must build, pass its lint
 // (manifests --check), typecheck, biome and its own end-to-end test, render with kustomize,
 // and its image workflow must pass actionlint. The repository's own lockfile is never touched.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseYamlStream } from '../src/kubectl.js';
 import { main } from '../src/main.js';
-import { workspacePackages } from '../src/scaffold/workspace-versions.js';
-import { pnpmCommand } from '../src/verbs/new.js';
-
-const run = promisify(execFile);
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const kubectl = process.env.KUBECTL || 'kubectl';
-const name = 'myjob-operator';
-const args = [name, '--group', 'batch.example.com', '--version', 'v1alpha1', '--kind', 'MyJob'];
-
-/** The environment of the commands run in the copy: not this vitest's (it would nest). */
-function childEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  for (const key of Object.keys(env)) {
-    if (key.startsWith('VITEST') || key === 'NODE_ENV' || key === 'TEST') delete env[key];
-  }
-  return env;
-}
-
-async function pnpm(cwd: string, argv: string[]): Promise<string> {
-  const command = pnpmCommand(process.env);
-  try {
-    const { stdout, stderr } = await run(command.command, [...command.args, ...argv], {
-      cwd,
-      env: childEnvironment(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return `${stdout}${stderr}`;
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(
-      `pnpm ${argv.join(' ')} in ${cwd} failed: ${failure.message}\n${failure.stdout ?? ''}${failure.stderr ?? ''}`,
-    );
-  }
-}
-
-/**
- * The workspace packages `names` depend on, themselves included, following `workspace:`
- * dependencies.
- */
-function workspaceClosure(names: string[]): string[] {
-  const packages = workspacePackages(repoRoot);
-  const directories = new Set<string>();
-  const visit = (packageName: string) => {
-    const found = packages.find((pkg) => pkg.manifest.name === packageName);
-    if (found === undefined) throw new Error(`no workspace package ${packageName}`);
-    if (directories.has(found.directory)) return;
-    directories.add(found.directory);
-    const { dependencies = {}, devDependencies = {} } = found.manifest;
-    for (const [dependency, version] of Object.entries({ ...dependencies, ...devDependencies })) {
-      if (version.startsWith('workspace:')) visit(dependency);
-    }
-  };
-  for (const packageName of names) visit(packageName);
-  return [...directories];
-}
+import { args, kubectl, name, pnpm, repoRoot, run, scaffoldInCopy } from './scaffolded-copy.js';
 
 let workspace: string;
 let operator: string;
-const output: string[] = [];
+let output: string[];
 let status: number;
 
 beforeAll(async () => {
-  const built = ['tools/operator-cli/dist/cli.js', 'tools/manifests/dist/index.js'];
-  for (const file of built) {
-    if (!existsSync(join(repoRoot, file))) {
-      throw new Error(
-        `${file} is missing: build first (pnpm turbo run build --filter=@ops/operator-cli...), as turbo does before this test`,
-      );
-    }
-  }
-  workspace = await mkdtemp(join(tmpdir(), 'ops-new-operator-'));
-  for (const file of [
-    'package.json',
-    'pnpm-workspace.yaml',
-    'pnpm-lock.yaml',
-    'tsconfig.base.json',
-    'vitest.shared.ts',
-    'tsup.operator.ts',
-    'tsup.package.ts',
-    'turbo.json',
-    'biome.json',
-    '.gitignore',
-    'scripts/lint-workflows.mjs',
-    '.github/workflows/operator-image.yml',
-  ]) {
-    await mkdir(dirname(join(workspace, file)), { recursive: true });
-    await cp(join(repoRoot, file), join(workspace, file));
-  }
-  const skipped = new Set(['node_modules', '.turbo', 'test-results', '.cache']);
-  for (const directory of workspaceClosure([
-    '@ops/core',
-    '@ops/envtest',
-    '@ops/manifests',
-    '@ops/operator-cli',
-  ])) {
-    await cp(directory, join(workspace, directory.slice(repoRoot.length)), {
-      recursive: true,
-      filter: (source) => !skipped.has(source.split(/[\\/]/).pop() ?? ''),
-    });
-  }
-  // Offline, from the store this repository was installed from; the copy's lockfile gains the
-  // new operator (CI=true would otherwise freeze it).
-  const store = (await pnpm(repoRoot, ['store', 'path'])).trim();
-  await appendFile(
-    join(workspace, 'pnpm-workspace.yaml'),
-    `\nstoreDir: ${JSON.stringify(store)}\noffline: true\nfrozenLockfile: false\n`,
-  );
-  operator = join(workspace, 'operators', name);
-  status = await main(['new', ...args], {
-    cwd: workspace,
-    env: childEnvironment(),
-    stdout: (text) => output.push(text),
-    stderr: (text) => output.push(text),
-  });
+  ({ workspace, operator, output, status } = await scaffoldInCopy());
 }, 360_000);
 
 afterAll(async () => {
