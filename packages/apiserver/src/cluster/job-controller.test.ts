@@ -9,6 +9,7 @@ import {
   type WatchRecording,
   watchEvents,
 } from './cluster-fixture.js';
+import { SimulatedCluster } from './simulated-cluster.js';
 
 let f: ClusterFixture;
 let jobs: WatchRecording;
@@ -198,6 +199,32 @@ describe('JobController', () => {
     expect(f.server.store.currentRevision()).toBe(before);
     expect(jobs.events.length + pods.events.length).toBe(seen);
     expect(f.cluster.errors).toEqual([]);
+  });
+
+  it('after a restart of the cluster, neither creates a second Pod nor loses a completion', async () => {
+    await f.create(
+      'batch',
+      'jobs',
+      'default',
+      job(
+        'steady',
+        { completions: 2, parallelism: 2 },
+        { 'ops-ts.github.io/run-duration': '600ms' },
+      ),
+    );
+    await eventually(() => status(f.get('batch', 'jobs', 'default', 'steady')).active === 2);
+    await f.cluster.stop();
+    const restarted = new SimulatedCluster(f.server, { podRunDurationMs: 100 });
+    await restarted.start();
+    try {
+      const done = await finished('steady');
+      expect(status(done)).toMatchObject({ succeeded: 2 });
+      expect(conditionTypes(done)).toEqual(['SuccessCriteriaMet', 'Complete']);
+      expect(podsOf('steady')).toHaveLength(2);
+      expect(restarted.errors).toEqual([]);
+    } finally {
+      await restarted.stop();
+    }
   });
 
   it('refuses a Job whose Pods would never finish', async () => {
