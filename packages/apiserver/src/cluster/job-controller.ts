@@ -169,6 +169,9 @@ export class JobController implements Controller {
       active: counts.active.length,
       ready: counts.active.filter(isPodReady).length,
       terminating: counts.terminating,
+      // kube's controller records Pods here until their tracking finalizer is removed; none
+      // are tracked with finalizers here, so it stays empty, as kube's once settled.
+      uncountedTerminatedPods: {},
       succeeded,
       failed,
     };
