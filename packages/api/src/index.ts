@@ -1,3 +1,4 @@
+export type { OperationType, RuleWithOperations, ScopeType } from './admissionregistration.js';
 export type {
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
@@ -9,6 +10,7 @@ export type {
   SelectableField,
   ValidationRule,
 } from './apiextensions.js';
+export type { UserInfo } from './authentication.js';
 export {
   type Condition,
   type ConditionInput,
@@ -25,6 +27,7 @@ export {
   validateConditionReason,
   validateConditionType,
 } from './conditions.js';
+export type { DeleteOptions, DeletionPropagation, Preconditions } from './delete-options.js';
 export { ConditionError, type ConditionField } from './errors/condition-error.js';
 export { LabelSelectorError } from './errors/label-selector-error.js';
 export {

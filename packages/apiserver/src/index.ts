@@ -14,7 +14,7 @@ export {
   StatusError,
   type StatusReason,
 } from './api/status-error.js';
-export type { UserInfo } from './auth/index.js';
+export type { AuthenticatedUser, UserInfo } from './auth/index.js';
 export {
   type ClusterOptions,
   defaultPodRunDuration,

@@ -48,6 +48,7 @@ export {
 export {
   type CallOptions,
   Client,
+  type ClientDeleteOptions,
   type ClientOptions,
   type DeleteOptions,
   type ListOptions,

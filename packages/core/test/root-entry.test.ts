@@ -53,6 +53,7 @@ const values = [
 const types = [
   'ApiErrorReason',
   'CallOptions',
+  'ClientDeleteOptions',
   'ClientOptions',
   'Condition',
   'ConditionStatus',

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/api';
+import type { KubernetesObject, UserInfo } from '@ops/api';
 import { apiVersionOf } from '../registry/resource-type.js';
 import type { AdmissionAttributes } from '../server/admission.js';
 import { WebhookCallError } from './webhook-call-error.js';
@@ -71,7 +71,7 @@ export function createAdmissionReview(version: AdmissionReviewVersion, input: Re
             ? { dryRun: ['All'] }
             : {}),
         };
-  const userInfo: Json = { username: attributes.user.name };
+  const userInfo: UserInfo = { username: attributes.user.name };
   if (attributes.user.uid !== undefined) userInfo.uid = attributes.user.uid;
   if (attributes.user.groups.length > 0) userInfo.groups = [...attributes.user.groups];
   const subresource = attributes.subresource;

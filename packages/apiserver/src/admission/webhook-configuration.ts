@@ -1,20 +1,24 @@
-import type { KubernetesObject, LabelSelector } from '@ops/api';
+import type { KubernetesObject, LabelSelector, RuleWithOperations } from '@ops/api';
 import type { ObjectStore } from '../store/object-store.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** `admissionregistration.k8s.io/v1` `RuleWithOperations`. */
-export interface WebhookRule {
-  operations: string[];
-  apiGroups: string[];
-  apiVersions: string[];
-  /** Plural resources, `resource/subresource`, `*`, `*\/status`, `pods/*`. */
-  resources: string[];
-  /** `Namespaced`, `Cluster` or `*` (the default). */
-  scope: string;
-}
+/**
+ * `T` as read from a stored object nobody validated: every field present, each list a list of
+ * whatever strings were found, each other field the string found.
+ */
+type AsRead<T> = {
+  [K in keyof T]-?: T[K] extends readonly string[] | undefined ? readonly string[] : string;
+};
+
+/**
+ * A webhook rule (`RuleWithOperations` of `@ops/api`) as read from a configuration: scope
+ * defaulted to `*`, unknown operations or scopes kept as found (a rule naming an unknown
+ * scope matches nothing).
+ */
+export type WebhookRule = AsRead<RuleWithOperations>;
 
 /** Where a webhook is reached: `url`, or `service` (resolved through its Endpoints). */
 export interface WebhookClientConfig {

@@ -5,8 +5,8 @@ import {
   evaluateSubjectAccessReview,
   type SelfSubjectAccessReview,
 } from './access-review.js';
+import { serviceAccountUser } from './authenticated-user.js';
 import type { RbacPolicy } from './rbac-policy.js';
-import { serviceAccountUser } from './user-info.js';
 
 const sa = serviceAccountUser('default', 'sa');
 

@@ -1,11 +1,11 @@
 import type { ObjectMeta } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
+import type { AuthenticatedUser } from './authenticated-user.js';
 import { authorize } from './authorize.js';
 import { isRecord, stringField, stringList } from './json-fields.js';
 import type { RbacPolicy } from './rbac-policy.js';
 import type { RequestAttributes } from './request-attributes.js';
-import type { UserInfo } from './user-info.js';
 
 /** `spec.resourceAttributes` of an access review: the resource request to check. */
 export interface ResourceAttributes {
@@ -93,7 +93,7 @@ function specErrors(spec: Record<string, unknown>): FieldError[] {
   ];
 }
 
-function attributesOf(spec: Record<string, unknown>, user: UserInfo): RequestAttributes {
+function attributesOf(spec: Record<string, unknown>, user: AuthenticatedUser): RequestAttributes {
   const base = {
     user,
     apiGroup: '',
@@ -148,7 +148,7 @@ function statusFor(attributes: RequestAttributes, policy: RbacPolicy): SubjectAc
  */
 export function evaluateSelfSubjectAccessReview<T extends SelfSubjectAccessReview>(
   review: T,
-  user: UserInfo,
+  user: AuthenticatedUser,
   policy: RbacPolicy,
 ): T & { status: SubjectAccessReviewStatus } {
   const spec = isRecord(review.spec) ? review.spec : {};
@@ -187,6 +187,6 @@ export function evaluateSubjectAccessReview<T extends SubjectAccessReview>(
     throw StatusError.invalid(reviewRef('subjectaccessreviews'), '', errors);
   }
   const uid = stringField(spec.uid);
-  const user: UserInfo = { name, groups, ...(uid !== '' ? { uid } : {}) };
+  const user: AuthenticatedUser = { name, groups, ...(uid !== '' ? { uid } : {}) };
   return { ...review, status: statusFor(attributesOf(spec, user), policy) };
 }

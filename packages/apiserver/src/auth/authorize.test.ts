@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { type AuthenticatedUser, serviceAccountUser } from './authenticated-user.js';
 import { authorize } from './authorize.js';
 import type { ClusterRole, RbacPolicy } from './rbac-policy.js';
 import { type RequestAttributes, requestAttributesFrom } from './request-attributes.js';
-import { serviceAccountUser, type UserInfo } from './user-info.js';
 
-const jane: UserInfo = { name: 'jane', groups: ['devs', 'system:authenticated'] };
+const jane: AuthenticatedUser = { name: 'jane', groups: ['devs', 'system:authenticated'] };
 const robot = serviceAccountUser('ci', 'robot');
 
 const request = (
   method: string,
   path: string,
-  user: UserInfo = jane,
+  user: AuthenticatedUser = jane,
   query?: string,
 ): RequestAttributes => requestAttributesFrom(method, path, query, user);
 
@@ -247,7 +247,10 @@ describe('authorize: subjects', () => {
 
 describe('authorize: superuser', () => {
   it('allows system:masters everything with an empty reason', () => {
-    const admin: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
+    const admin: AuthenticatedUser = {
+      name: 'admin',
+      groups: ['system:masters', 'system:authenticated'],
+    };
     expect(authorize(request('DELETE', '/api/v1/nodes/n1', admin), {})).toEqual({
       allowed: true,
       reason: '',

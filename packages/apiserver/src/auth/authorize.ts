@@ -1,9 +1,9 @@
+import { superuserGroup } from './authenticated-user.js';
 import { aggregateMessage } from './go-format.js';
 import type { RbacPolicy } from './rbac-policy.js';
 import type { RequestAttributes } from './request-attributes.js';
 import { ruleAllows } from './rule-allows.js';
 import { PolicyIndex, resolveRules } from './rule-resolver.js';
-import { superuserGroup } from './user-info.js';
 
 /** An authorization decision, as kube-apiserver's authorizer chain reaches it. */
 export interface AuthorizationDecision {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../api/status-error.js';
+import { type AuthenticatedUser, serviceAccountUser } from './authenticated-user.js';
 import { forbiddenError, forbiddenMessage } from './forbidden-error.js';
 import { type RequestAttributes, requestAttributesFrom } from './request-attributes.js';
-import { serviceAccountUser, type UserInfo } from './user-info.js';
 
 const sa = serviceAccountUser('default', 'sa');
 const attrs = (
   method: string,
   path: string,
-  user: UserInfo = sa,
+  user: AuthenticatedUser = sa,
   query?: string,
 ): RequestAttributes => requestAttributesFrom(method, path, query, user);
 
@@ -114,6 +114,6 @@ describe('forbiddenError', () => {
   });
 });
 
-function anonymous(): UserInfo {
+function anonymous(): AuthenticatedUser {
   return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 }

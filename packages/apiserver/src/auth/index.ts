@@ -9,6 +9,15 @@ export {
   type SubjectAccessReviewSpec,
   type SubjectAccessReviewStatus,
 } from './access-review.js';
+export {
+  type AuthenticatedUser,
+  authenticatedGroup,
+  isServiceAccountUsername,
+  serviceAccountUser,
+  serviceAccountUsername,
+  superuserGroup,
+  type UserInfo,
+} from './authenticated-user.js';
 export { type AuthorizationDecision, authorize } from './authorize.js';
 export { forbiddenError, forbiddenMessage } from './forbidden-error.js';
 export type {
@@ -45,11 +54,3 @@ export {
   type SubjectRulesReviewStatus,
 } from './rules-review.js';
 export { evaluateSelfSubjectReview, type SelfSubjectReview } from './self-subject-review.js';
-export {
-  authenticatedGroup,
-  isServiceAccountUsername,
-  serviceAccountUser,
-  serviceAccountUsername,
-  superuserGroup,
-  type UserInfo,
-} from './user-info.js';

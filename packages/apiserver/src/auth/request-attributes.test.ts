@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../api/status-error.js';
+import { serviceAccountUser } from './authenticated-user.js';
 import { anonymousUser, requestAttributesFrom } from './request-attributes.js';
-import { serviceAccountUser } from './user-info.js';
 
 const pick = (
   method: string,

@@ -1,14 +1,14 @@
 import { parseLabelSelector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
+import type { AuthenticatedUser } from './authenticated-user.js';
 import { goQuote } from './go-format.js';
-import type { UserInfo } from './user-info.js';
 
 /**
  * What an authorizer decides on (`authorizer.Attributes` of k8s.io/apiserver): who asks to do
  * what to which resource or path.
  */
 export interface RequestAttributes {
-  user: UserInfo;
+  user: AuthenticatedUser;
   /**
    * For resource requests the API verb (`get`, `list`, `watch`, `create`, `update`, `patch`,
    * `delete`, `deletecollection`, `proxy`, ...); for non-resource requests the lower-case
@@ -40,7 +40,7 @@ export type RequestQuery =
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** The user of requests that carry no credentials, as kube-apiserver names it. */
-export const anonymousUser: UserInfo = {
+export const anonymousUser: AuthenticatedUser = {
   name: 'system:anonymous',
   groups: ['system:unauthenticated'],
 };
@@ -216,7 +216,7 @@ export function requestAttributesFrom(
   method: string,
   path: string,
   query?: RequestQuery,
-  user: UserInfo = anonymousUser,
+  user: AuthenticatedUser = anonymousUser,
 ): RequestAttributes {
   const queryStart = path.indexOf('?');
   const rawPath = queryStart === -1 ? path : path.slice(0, queryStart);

@@ -1,4 +1,5 @@
 import { matchesLabelSelector } from '@ops/api';
+import { type AuthenticatedUser, isServiceAccountUsername } from './authenticated-user.js';
 import { goQuote } from './go-format.js';
 import {
   isRecord,
@@ -9,7 +10,6 @@ import {
   stringField,
 } from './json-fields.js';
 import type { ClusterRole, PolicyRule, RbacPolicy, Role } from './rbac-policy.js';
-import { isServiceAccountUsername, type UserInfo } from './user-info.js';
 
 /** A rule that applies to a user, with the binding that grants it described as RBAC does. */
 export interface GrantedRule {
@@ -140,7 +140,11 @@ export class PolicyIndex {
  * ServiceAccount by its user name, its namespace defaulting to `namespace` (the RoleBinding's;
  * `''` for ClusterRoleBindings, where a ServiceAccount subject without one matches no one).
  */
-export function subjectMatches(subject: unknown, user: UserInfo, namespace: string): boolean {
+export function subjectMatches(
+  subject: unknown,
+  user: AuthenticatedUser,
+  namespace: string,
+): boolean {
   if (!isRecord(subject)) return false;
   const name = stringField(subject.name);
   switch (subject.kind) {
@@ -180,7 +184,7 @@ function describeRoleRef(roleRef: unknown): string {
  * Malformed objects yield nothing and never throw.
  */
 export function* resolveRules(
-  user: UserInfo,
+  user: AuthenticatedUser,
   namespace: string,
   index: PolicyIndex,
 ): Generator<ResolvedRule> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../api/status-error.js';
+import { serviceAccountUser } from './authenticated-user.js';
 import type { RbacPolicy } from './rbac-policy.js';
 import { evaluateSelfSubjectRulesReview, rulesFor } from './rules-review.js';
-import { serviceAccountUser } from './user-info.js';
 
 const sa = serviceAccountUser('team', 'builder');
 

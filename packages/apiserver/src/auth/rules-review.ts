@@ -1,10 +1,10 @@
 import type { ObjectMeta } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
+import type { AuthenticatedUser } from './authenticated-user.js';
 import { aggregateMessage } from './go-format.js';
 import { isRecord, stringField, stringList } from './json-fields.js';
 import type { RbacPolicy } from './rbac-policy.js';
 import { PolicyIndex, resolveRules } from './rule-resolver.js';
-import type { UserInfo } from './user-info.js';
 
 /** A resource rule of a rules review (`authorization.k8s.io/v1` ResourceRule). */
 export interface ResourceRule {
@@ -58,7 +58,7 @@ const nonEmpty = <K extends string>(key: K, values: string[]): { [P in K]?: stri
  * {@link authorize} honours, adds no rule. Never throws.
  */
 export function rulesFor(
-  user: UserInfo,
+  user: AuthenticatedUser,
   namespace: string,
   policy: RbacPolicy,
 ): SubjectRulesReviewStatus {
@@ -101,7 +101,7 @@ export function rulesFor(
  */
 export function evaluateSelfSubjectRulesReview(
   review: SelfSubjectRulesReview,
-  user: UserInfo,
+  user: AuthenticatedUser,
   policy: RbacPolicy,
 ): SelfSubjectRulesReview & { status: SubjectRulesReviewStatus } {
   const spec = isRecord(review.spec) ? review.spec : {};

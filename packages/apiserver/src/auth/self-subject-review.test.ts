@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { serviceAccountUser } from './authenticated-user.js';
 import { evaluateSelfSubjectReview } from './self-subject-review.js';
-import { serviceAccountUser } from './user-info.js';
 
 describe('evaluateSelfSubjectReview', () => {
   it('answers with the authenticated user, groups in order', () => {

@@ -1,4 +1,4 @@
-import type { UserInfo } from './user-info.js';
+import type { AuthenticatedUser } from './authenticated-user.js';
 
 /** A SelfSubjectReview (authentication.k8s.io/v1) as the server answers it. */
 export interface SelfSubjectReview {
@@ -13,7 +13,7 @@ export interface SelfSubjectReview {
  * request holds, the status is the user the request authenticated as — its name, uid when it
  * has one, and its groups in order. Never stored; needs no rule beyond `system:basic-user`.
  */
-export function evaluateSelfSubjectReview(user: UserInfo): SelfSubjectReview {
+export function evaluateSelfSubjectReview(user: AuthenticatedUser): SelfSubjectReview {
   return {
     apiVersion: 'authentication.k8s.io/v1',
     kind: 'SelfSubjectReview',

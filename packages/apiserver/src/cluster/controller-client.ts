@@ -1,9 +1,9 @@
-import type { KubernetesObject } from '@ops/api';
+import type { DeleteOptions, KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import type { UserInfo } from '../auth/index.js';
+import type { AuthenticatedUser } from '../auth/index.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { objectKey, type ResourceType } from '../registry/resource-type.js';
-import type { DeleteOptions, ResourceService } from '../server/resource-service.js';
+import type { ResourceService } from '../server/resource-service.js';
 import type { ObjectStore } from '../store/object-store.js';
 
 /** What the simulated cluster needs of the API server: an `ApiServer` is one. */
@@ -17,7 +17,7 @@ export interface ClusterHost {
 export const clusterUsers = {
   controllerManager: { name: 'system:kube-controller-manager', groups: ['system:masters'] },
   scheduler: { name: 'system:kube-scheduler', groups: ['system:masters'] },
-  kubelet: (node: string): UserInfo => ({
+  kubelet: (node: string): AuthenticatedUser => ({
     name: `system:node:${node}`,
     groups: ['system:nodes', 'system:masters'],
   }),
@@ -31,7 +31,7 @@ export const clusterUsers = {
 export class ControllerClient {
   constructor(
     private readonly host: ClusterHost,
-    readonly user: UserInfo,
+    readonly user: AuthenticatedUser,
   ) {}
 
   /**

@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { KubernetesObject } from '@ops/api';
+import type { DeleteOptions, KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { timestamp } from '../server/object-metadata.js';
-import type { DeleteOptions } from '../server/resource-service.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';

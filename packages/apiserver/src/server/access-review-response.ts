@@ -1,10 +1,10 @@
 import {
+  type AuthenticatedUser,
   evaluateSelfSubjectAccessReview,
   evaluateSelfSubjectReview,
   evaluateSelfSubjectRulesReview,
   evaluateSubjectAccessReview,
   type RbacPolicy,
-  type UserInfo,
 } from '../auth/index.js';
 import { isObject, type Json } from '../cluster/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
@@ -18,7 +18,7 @@ import type { ResourceType } from '../registry/resource-type.js';
 export function reviewAccess(
   type: ResourceType,
   body: unknown,
-  user: UserInfo,
+  user: AuthenticatedUser,
   policy: RbacPolicy | undefined,
 ): Json {
   if (type.plural === 'selfsubjectreviews')

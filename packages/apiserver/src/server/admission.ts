@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
-import type { UserInfo } from '../auth/index.js';
+import type { AuthenticatedUser } from '../auth/index.js';
 import type { ResourceType } from '../registry/resource-type.js';
 
 /** What an admission step is told about a write. */
@@ -9,7 +9,7 @@ export interface AdmissionAttributes {
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
   namespace: string;
   name: string;
-  user: UserInfo;
+  user: AuthenticatedUser;
   dryRun: boolean;
   /** The request's options object (CreateOptions, UpdateOptions, DeleteOptions...). */
   options: Record<string, unknown>;

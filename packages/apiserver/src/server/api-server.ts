@@ -9,12 +9,12 @@ import YAML from 'yaml';
 import { WebhookAdmission } from '../admission/index.js';
 import { StatusError } from '../api/status-error.js';
 import {
+  type AuthenticatedUser,
   authorize,
   forbiddenError,
   type RbacPolicy,
   requestAttributesFrom,
   serviceAccountUser,
-  type UserInfo,
 } from '../auth/index.js';
 import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
 import { virtualResources } from '../registry/builtin-resources.js';
@@ -94,7 +94,7 @@ export class ApiServer {
   readonly cluster: SimulatedCluster;
   /** Token of the built-in `admin` user (group `system:masters`). */
   readonly adminToken: string;
-  private readonly tokens = new Map<string, UserInfo>();
+  private readonly tokens = new Map<string, AuthenticatedUser>();
   private readonly watches = new Set<ActiveWatch>();
   private readonly sockets = new Set<Socket>();
   private server: http.Server | https.Server | undefined;
@@ -208,7 +208,7 @@ export class ApiServer {
   }
 
   /** A token that authenticates as `user`. */
-  issueToken(user: UserInfo): string {
+  issueToken(user: AuthenticatedUser): string {
     const token = randomBytes(24).toString('hex');
     this.tokens.set(token, user);
     return token;
@@ -326,7 +326,7 @@ export class ApiServer {
     return this.policyCache;
   }
 
-  private authenticate(req: IncomingMessage): UserInfo {
+  private authenticate(req: IncomingMessage): AuthenticatedUser {
     const header = req.headers.authorization;
     if (header === undefined)
       return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -448,7 +448,7 @@ export class ApiServer {
     route: Route,
     method: string,
     query: URLSearchParams,
-    user: UserInfo,
+    user: AuthenticatedUser,
   ): Promise<void> {
     const { type, namespace, name, subresource } = route;
     const warnings: string[] = [];

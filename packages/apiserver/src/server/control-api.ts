@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../api/status-error.js';
-import type { UserInfo } from '../auth/index.js';
+import type { AuthenticatedUser } from '../auth/index.js';
 import type { ApiServer } from './api-server.js';
 import type { FaultRule } from './faults.js';
 import { readRequestBody } from './read-request-body.js';
@@ -29,7 +29,7 @@ export async function handleControl(
   res: ServerResponse,
   path: string,
   method: string,
-  user: UserInfo,
+  user: AuthenticatedUser,
 ): Promise<void> {
   if (!user.groups.includes('system:masters')) {
     throw new StatusError(403, 'Forbidden', 'the control API is for the admin user only');

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import type { DeleteOptions, DeletionPropagation } from '@ops/api';
 import { isObject } from '../cluster/json.js';
 import { readRequestBody } from './read-request-body.js';
-import type { DeleteOptions } from './resource-service.js';
 
 /**
  * The options of a DELETE: the `DeleteOptions` body (optional), overridden by the
@@ -15,7 +15,8 @@ export async function readDeleteOptions(
   const body = await readRequestBody(maxBodyBytes, req, false, true);
   const options: DeleteOptions = isObject(body) ? (body as DeleteOptions) : {};
   const policy = query.get('propagationPolicy');
-  if (policy) options.propagationPolicy = policy;
+  // Unchecked here, as the body's: ResourceService.delete refuses an unknown policy (400).
+  if (policy) options.propagationPolicy = policy as DeletionPropagation;
   const grace = query.get('gracePeriodSeconds');
   if (grace !== null) options.gracePeriodSeconds = Number(grace);
   return options;

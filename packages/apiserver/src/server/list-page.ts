@@ -8,7 +8,7 @@ import {
   type StoredObject,
   TooOldResourceVersionError,
 } from '../store/object-store.js';
-import type { ListOptions, ListPage } from './resource-service.js';
+import type { ListPage, ParsedListOptions } from './resource-service.js';
 
 /**
  * A page of the objects of `type` that `matches` accepts, with kube-apiserver's
@@ -20,7 +20,7 @@ import type { ListOptions, ListPage } from './resource-service.js';
 export function listPage(
   store: ObjectStore,
   type: ResourceType,
-  options: ListOptions,
+  options: ParsedListOptions,
   matches: (object: KubernetesObject) => boolean,
 ): ListPage {
   const key = storageKeyOf(type);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
+import type { DeleteOptions, KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import type { UserInfo } from '../auth/index.js';
+import type { AuthenticatedUser } from '../auth/index.js';
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -37,7 +37,7 @@ const isObject = (value: unknown): value is Json =>
 
 /** Who is asking, and how. */
 export interface RequestContext {
-  user: UserInfo;
+  user: AuthenticatedUser;
   dryRun?: boolean;
   /** `Strict`, `Warn` or `Ignore` (default `Warn`, as kube-apiserver). */
   fieldValidation?: string;
@@ -52,8 +52,11 @@ export interface ListFilter {
   fields?: FieldRequirement[];
 }
 
-/** Options of a list request. */
-export interface ListOptions extends ListFilter {
+/**
+ * A list request's query parameters as the server parsed them (selectors compiled, the
+ * `continue` token named `continueToken`); not the `metav1.ListOptions` wire object.
+ */
+export interface ParsedListOptions extends ListFilter {
   limit?: number;
   continueToken?: string;
   resourceVersion?: string;
@@ -66,14 +69,6 @@ export interface ListPage {
   resourceVersion: number;
   continueToken?: string;
   remainingItemCount?: number;
-}
-
-/** `DeleteOptions`, from the body or the query. */
-export interface DeleteOptions {
-  propagationPolicy?: string;
-  gracePeriodSeconds?: number;
-  preconditions?: { uid?: string; resourceVersion?: string };
-  orphanDependents?: boolean;
 }
 
 /** The patch content types. */
@@ -152,7 +147,7 @@ export class ResourceService {
   }
 
   /** A page of objects, with kube-apiserver's resourceVersion and paging semantics. */
-  list(type: ResourceType, options: ListOptions): ListPage {
+  list(type: ResourceType, options: ParsedListOptions): ListPage {
     return listPage(this.store, type, options, (object) => this.matches(type, object, options));
   }
 

@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { KubernetesObject, LabelSelector } from '@ops/api';
+import type { DeleteOptions as ApiDeleteOptions, KubernetesObject, LabelSelector } from '@ops/api';
 import {
   labelSelectorFromObject,
   type PatchType,
@@ -134,20 +134,25 @@ export interface PatchOptions extends WriteOptions {
   force?: boolean;
 }
 
-/** Options of `delete` (`metav1.DeleteOptions`). */
-export interface DeleteOptions extends CallOptions {
-  /** What happens to dependents: deleted in the foreground, in the background (default for most kinds), or orphaned. */
-  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
-  /** The delete fails with a Conflict unless the object still has this uid / resourceVersion. */
-  preconditions?: { uid?: string; resourceVersion?: string };
-  /** Seconds before the object is deleted (0: at once). */
-  gracePeriodSeconds?: number;
-  /** Admits the delete without performing it. */
+/**
+ * Options of `delete`: the `metav1.DeleteOptions` (`DeleteOptions` of `@ops/api`) a caller
+ * sets, which the client sends as the request body, with `dryRun` as a flag.
+ */
+export interface ClientDeleteOptions
+  extends CallOptions,
+    Pick<ApiDeleteOptions, 'propagationPolicy' | 'preconditions' | 'gracePeriodSeconds'> {
+  /** Admits the delete without performing it (sent as `dryRun: ['All']`). */
   dryRun?: boolean;
 }
 
+/**
+ * The former name of {@link ClientDeleteOptions}, kept so existing imports compile.
+ * @deprecated Use `ClientDeleteOptions`; `DeleteOptions` of `@ops/api` is the API object.
+ */
+export type DeleteOptions = ClientDeleteOptions;
+
 /** Options of `deleteAllOf`: which objects, and how to delete them. */
-export interface DeleteAllOfOptions extends DeleteOptions {
+export interface DeleteAllOfOptions extends ClientDeleteOptions {
   /** Required for namespaced kinds. */
   namespace?: string;
   labelSelector?: string | Selector | LabelSelector;
@@ -471,7 +476,10 @@ export class Client {
    * @throws {ApiError} `NotFound` when it does not exist (see `ignoreNotFound`), `Conflict`
    *   when a precondition fails, and others as the server answers.
    */
-  async delete(target: ObjectRef | KubernetesObject, options: DeleteOptions = {}): Promise<void> {
+  async delete(
+    target: ObjectRef | KubernetesObject,
+    options: ClientDeleteOptions = {},
+  ): Promise<void> {
     const ref = refOf(target, 'delete');
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const namespace = namespaceFor(descriptor, ref.namespace, ref.name, 'delete');
@@ -602,8 +610,8 @@ export class Client {
 }
 
 /** The `metav1.DeleteOptions` body of a delete, undefined when no option is set. */
-function deleteOptionsBody(options: DeleteOptions): Record<string, unknown> | undefined {
-  const body: Record<string, unknown> = {};
+function deleteOptionsBody(options: ClientDeleteOptions): ApiDeleteOptions | undefined {
+  const body: ApiDeleteOptions = {};
   if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
   if (options.preconditions) body.preconditions = options.preconditions;
   if (options.gracePeriodSeconds !== undefined)

@@ -25,6 +25,7 @@ export {
 export {
   type CallOptions,
   Client,
+  type ClientDeleteOptions,
   type ClientOptions,
   type ClientRequestInfo,
   type ClientVerb,

@@ -4,7 +4,7 @@
  * carried along untouched.
  */
 
-import type { KubernetesObject, Status } from '@ops/api';
+import type { KubernetesObject, Status, UserInfo } from '@ops/api';
 
 /** The `apiVersion` of every AdmissionReview this server accepts and sends. */
 export const admissionReviewApiVersion = 'admission.k8s.io/v1';
@@ -34,14 +34,6 @@ export interface GroupVersionResource {
   resource: string;
 }
 
-/** Who made the request (`authentication.k8s.io/v1` `UserInfo`). */
-export interface UserInfo {
-  username?: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
-}
-
 /** `AdmissionReview.request`: the request kube-apiserver asks the webhook to admit. */
 export interface AdmissionRequest {
   /** Identifies this admission call; the response must echo it. */
@@ -63,6 +55,7 @@ export interface AdmissionRequest {
   /** Namespace of the object; empty for cluster-scoped objects. */
   namespace?: string;
   operation: AdmissionOperation;
+  /** Who made the request (`authentication.k8s.io/v1` `UserInfo`, from `@ops/api`). */
   userInfo: UserInfo;
   /** The object after the request: absent on DELETE; the options object on CONNECT. */
   object?: KubernetesObject | null;

@@ -3,6 +3,7 @@ export type {
   Status as AdmissionStatus,
   StatusCause as AdmissionStatusCause,
   StatusDetails as AdmissionStatusDetails,
+  UserInfo,
 } from '@ops/api';
 export {
   WebhookCertificateError,
@@ -31,7 +32,6 @@ export {
   admissionReviewApiVersion,
   type GroupVersionKind,
   type GroupVersionResource,
-  type UserInfo,
 } from './admission-review.js';
 export { CertWatcher, type CertWatcherOptions, type ServingCertificate } from './cert-watcher.js';
 export {

@@ -6,25 +6,18 @@
  * configuration (`ops-manifests` writes `config/webhook/manifests.yaml`) can never disagree.
  */
 
-import type { LabelSelector } from '@ops/api';
+import type { LabelSelector, RuleWithOperations } from '@ops/api';
 import { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
 import type { AdmissionHandler } from './admission-handler.js';
-import type { AdmissionOperation } from './admission-review.js';
 
 /** Which admission phase a webhook takes part in. */
 export type WebhookType = 'mutating' | 'validating';
 
-/** One rule of a webhook (`admissionregistration.k8s.io/v1` `RuleWithOperations`). */
-export interface WebhookRule {
-  /** API groups, `''` for the core group, `'*'` for all. */
-  apiGroups: readonly string[];
-  apiVersions: readonly string[];
-  operations: readonly (AdmissionOperation | '*')[];
-  /** Resources, with subresources as `pods/status`; `'*'` for all. */
-  resources: readonly string[];
-  /** `Cluster`, `Namespaced` or `*` (the API's default). */
-  scope?: 'Cluster' | 'Namespaced' | '*';
-}
+/**
+ * One rule of a webhook: `admissionregistration.k8s.io/v1` `RuleWithOperations`, declared in
+ * `@ops/api`.
+ */
+export type WebhookRule = RuleWithOperations;
 
 /** What {@link defineWebhook} takes. */
 export interface WebhookSpec {

@@ -3,7 +3,7 @@ import {
   isServiceAccountUsername,
   serviceAccountUser,
   serviceAccountUsername,
-} from './user-info.js';
+} from './authenticated-user.js';
 
 describe('serviceAccountUser', () => {
   it('names the account and puts it in the service-account groups', () => {

@@ -1,8 +1,10 @@
 /**
- * Who is making a request, as the authenticator hands it to the authorizer
- * (`user.Info` of k8s.io/apiserver).
+ * Who is making a request, as the authenticator hands it to the authorizer (`user.Info` of
+ * k8s.io/apiserver): the server's own record, not an API object. Where the API carries the
+ * user (an AdmissionReview's `userInfo`), it is `authentication.k8s.io/v1` `UserInfo` of
+ * `@ops/api`, with `username` for {@link AuthenticatedUser.name}.
  */
-export interface UserInfo {
+export interface AuthenticatedUser {
   /** The user name, e.g. `jane` or `system:serviceaccount:default:builder`. */
   name: string;
   /** Every group the user is a member of; RBAC Group subjects match against these. */
@@ -10,6 +12,12 @@ export interface UserInfo {
   /** A unique id for the user; carried along, never used to decide. */
   uid?: string;
 }
+
+/**
+ * The former name of {@link AuthenticatedUser}, kept so existing imports compile.
+ * @deprecated Use `AuthenticatedUser`; `UserInfo` of `@ops/api` is the API object.
+ */
+export type UserInfo = AuthenticatedUser;
 
 /** The group whose members are allowed everything, as kube-apiserver's privileged group. */
 export const superuserGroup = 'system:masters';
@@ -32,7 +40,7 @@ export function serviceAccountUsername(namespace: string, name: string): string 
  * `system:serviceaccount:<namespace>:<name>`, in the groups `system:serviceaccounts`,
  * `system:serviceaccounts:<namespace>` and `system:authenticated`, in that order.
  */
-export function serviceAccountUser(namespace: string, name: string): UserInfo {
+export function serviceAccountUser(namespace: string, name: string): AuthenticatedUser {
   return {
     name: serviceAccountUsername(namespace, name),
     groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, authenticatedGroup],
