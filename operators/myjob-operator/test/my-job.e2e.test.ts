@@ -141,6 +141,17 @@ describe('myjob-operator, end to end', () => {
     expect(ours.spec?.containers?.[0]?.image).toBe('busybox');
   });
 
+  it('has a PodTemplateSpec schema: kubectl explain walks it, and a Pod without containers is refused', async () => {
+    const explained = await harness.kubectl([
+      'explain',
+      'myjobs.spec.template.spec.containers.command',
+    ]);
+    expect(explained).toContain("The entrypoint (replaces the image's ENTRYPOINT).");
+    await expect(
+      harness.createMyJob('empty', { spec: { containers: [], restartPolicy: 'Never' } }),
+    ).rejects.toThrow(/spec\.template\.spec\.containers/);
+  });
+
   it('writes nothing while nothing changes', async () => {
     await eventually(async () => (await harness.myJob('taken')).status?.phase === 'running');
     await harness.settle();
