@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { MyJob } from '../api/v1beta1/my-job.js';
 import { nextMyJobStatus } from './next-my-job-status.js';
 import type { Pod } from './pod.js';
+import { testMyJob } from './test-my-job.js';
 
 const now = new Date('2026-01-01T00:00:10Z');
-const myJob = (status?: MyJob['status']): MyJob =>
-  ({
-    apiVersion: 'myjob.github.com/v1beta1',
-    kind: 'MyJob',
-    metadata: { name: 'job', namespace: 'default', uid: 'job-uid', generation: 1 },
-    spec: { template: { spec: { containers: [{ name: 'main', image: 'busybox' }] } } },
-    ...(status ? { status } : {}),
-  }) as MyJob;
+const myJob = testMyJob;
 const pod = (status: Pod['status'], deleting = false): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
