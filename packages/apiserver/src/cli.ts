@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  defaultPodRunDuration,
+  parsePodExitCode,
+  parsePodRunDuration,
+} from './cluster/pod-lifecycle-annotations.js';
 import { ApiServer } from './server/api-server.js';
 import { PortInUseError } from './server/port-in-use-error.js';
 
@@ -15,6 +20,12 @@ Options:
   --kubeconfig <path> where to write the admin kubeconfig (default ./local-cluster.kubeconfig)
   --rbac              enforce RBAC for every user but the admin
   --history <n>       watch history kept per resource (default 10000)
+  --pod-run-duration <duration>
+                      how long a Pod with restartPolicy Never or OnFailure runs once Running,
+                      unless its ops-ts.github.io/run-duration annotation says (default 1s)
+  --pod-exit-code <n> the exit code such a Pod ends with, unless its
+                      ops-ts.github.io/exit-code annotation says: 0 (default) Succeeded,
+                      1 to 255 Failed
   -h, --help          show this help
 `;
 
@@ -40,6 +51,24 @@ async function main(): Promise<number> {
     console.error(`local-cluster: --history must be a positive number, got "${values.history}"`);
     return 2;
   }
+  let podRunDurationMs: number;
+  try {
+    podRunDurationMs = parsePodRunDuration(values['pod-run-duration'] ?? defaultPodRunDuration);
+  } catch {
+    console.error(
+      `local-cluster: --pod-run-duration must be a duration such as 500ms, 3s or 1m30s, got "${values['pod-run-duration']}"`,
+    );
+    return 2;
+  }
+  let podExitCode: number;
+  try {
+    podExitCode = parsePodExitCode(values['pod-exit-code'] ?? '0');
+  } catch {
+    console.error(
+      `local-cluster: --pod-exit-code must be an integer from 0 (Succeeded) to 255 (Failed), got "${values['pod-exit-code']}"`,
+    );
+    return 2;
+  }
   const kubeconfig = resolve(values.kubeconfig ?? 'local-cluster.kubeconfig');
   let server: ApiServer;
   try {
@@ -49,6 +78,7 @@ async function main(): Promise<number> {
       https: !values.http,
       rbac: values.rbac ?? false,
       historySize: history,
+      cluster: { podRunDurationMs, podExitCode },
     });
   } catch (error) {
     if (PortInUseError.isInstance(error))
@@ -81,6 +111,8 @@ function parse() {
       kubeconfig: { type: 'string' },
       rbac: { type: 'boolean' },
       history: { type: 'string' },
+      'pod-run-duration': { type: 'string' },
+      'pod-exit-code': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,

@@ -69,6 +69,42 @@ describe('local-cluster CLI', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('finishes Pods and Jobs after --pod-run-duration, as kubectl shows them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'local-cluster-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    await start([
+      '--port',
+      '0',
+      '--http',
+      '--kubeconfig',
+      kubeconfig,
+      '--pod-run-duration',
+      '300ms',
+    ]);
+    const k = async (...args: string[]) =>
+      (await run(kubectl, ['--kubeconfig', kubeconfig, ...args])).stdout;
+    await k('run', 'once', '--image=busybox', '--restart=Never');
+    await k(
+      'run',
+      'oops',
+      '--image=busybox',
+      '--restart=Never',
+      '--annotations=ops-ts.github.io/exit-code=2',
+    );
+    await k('run', 'web', '--image=nginx');
+    await k('create', 'job', 'batch', '--image=busybox');
+    await k('wait', '--for=jsonpath={.status.phase}=Succeeded', 'pod/once', '--timeout=20s');
+    await k('wait', '--for=jsonpath={.status.phase}=Failed', 'pod/oops', '--timeout=20s');
+    await k('wait', '--for=condition=Complete', 'job/batch', '--timeout=20s');
+    const pods = await k('get', 'pods');
+    expect(pods).toMatch(/once\s+0\/1\s+Completed\s+0\s/);
+    expect(pods).toMatch(/oops\s+0\/1\s+Error\s+0\s/);
+    expect(pods).toMatch(/web\s+1\/1\s+Running\s+0\s/);
+    expect(pods).toMatch(/batch-[a-z0-9]{5}\s+0\/1\s+Completed\s/);
+    expect(await k('get', 'jobs')).toMatch(/batch\s+Complete\s+1\/1\s+\d+m?s\s+\d+s/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('rejects bad flags with a message saying what is wrong', async () => {
     await expect(run(process.execPath, [cli, '--port', 'abc'])).rejects.toMatchObject({
       stderr: expect.stringContaining('--port must be a number from 0 to 65535, got "abc"'),
@@ -76,8 +112,19 @@ describe('local-cluster CLI', () => {
     await expect(run(process.execPath, [cli, '--bogus'])).rejects.toMatchObject({
       stderr: expect.stringContaining("Unknown option '--bogus'"),
     });
+    await expect(run(process.execPath, [cli, '--pod-run-duration', 'soon'])).rejects.toMatchObject({
+      stderr: expect.stringContaining(
+        '--pod-run-duration must be a duration such as 500ms, 3s or 1m30s, got "soon"',
+      ),
+    });
+    await expect(run(process.execPath, [cli, '--pod-exit-code', '256'])).rejects.toMatchObject({
+      stderr: expect.stringContaining(
+        '--pod-exit-code must be an integer from 0 (Succeeded) to 255 (Failed), got "256"',
+      ),
+    });
     const { stdout } = await run(process.execPath, [cli, '--help']);
     expect(stdout).toContain('Usage: local-cluster');
+    expect(stdout).toContain('--pod-run-duration <duration>');
   });
 
   it('names the port, the flag that sets it and what to do when the port is taken', async () => {

@@ -139,3 +139,51 @@ export function deployment(
 export function configMap(name: string, metadata: Record<string, unknown> = {}): KubernetesObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...metadata }, data: { a: '1' } };
 }
+
+/** One event of a watch, as the server streamed it. */
+export interface WatchedEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: KubernetesObject;
+}
+
+/** A running watch of {@link watchEvents}: the events so far, and how to end it. */
+export interface WatchRecording {
+  readonly events: WatchedEvent[];
+  stop(): void;
+}
+
+/**
+ * Watches `path` (e.g. `/api/v1/namespaces/default/pods`) over HTTP as the admin, from now,
+ * and records every event the server sends until `stop()`. Resolves once the watch is open.
+ */
+export async function watchEvents(server: ApiServer, path: string): Promise<WatchRecording> {
+  const abort = new AbortController();
+  const events: WatchedEvent[] = [];
+  const response = await fetch(`${server.url}${path}?watch=true`, {
+    headers: { Authorization: `Bearer ${server.adminToken}` },
+    signal: abort.signal,
+  });
+  if (!response.ok || response.body === null)
+    throw new Error(`watch of ${path} answered ${response.status}`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffered = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffered += value;
+        let newline = buffered.indexOf('\n');
+        while (newline !== -1) {
+          const line = buffered.slice(0, newline).trim();
+          buffered = buffered.slice(newline + 1);
+          if (line !== '') events.push(JSON.parse(line) as WatchedEvent);
+          newline = buffered.indexOf('\n');
+        }
+      }
+    } catch {
+      // Aborted by stop().
+    }
+  })();
+  return { events, stop: () => abort.abort() };
+}

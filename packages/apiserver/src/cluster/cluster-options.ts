@@ -1,3 +1,4 @@
+import { defaultPodRunDuration, parsePodRunDuration } from './pod-lifecycle-annotations.js';
 import type { ClusterErrorRecord } from './reconcile-loop.js';
 
 /**
@@ -25,6 +26,18 @@ export interface ClusterOptions {
    * after `min(podStopDelayMs, gracePeriodSeconds * 1000)`, never after the real grace period.
    */
   podStopDelayMs?: number;
+  /**
+   * How long a Pod whose `restartPolicy` is `Never` or `OnFailure` runs once Running when it has
+   * no `ops-ts.github.io/run-duration` annotation, in ms (default 1000, `defaultPodRunDuration`).
+   */
+  podRunDurationMs?: number;
+  /**
+   * The exit code of such a Pod without an `ops-ts.github.io/exit-code` annotation: 0 (the
+   * default) -> Succeeded, 1 to 255 -> Failed.
+   */
+  podExitCode?: number;
+  /** The Job controller (batch/v1). Default true. */
+  jobs?: boolean;
   /** The name of the one Node (default `local-node`). */
   nodeName?: string;
   /**
@@ -39,7 +52,12 @@ export interface ClusterOptions {
 export type ResolvedClusterOptions = Required<Omit<ClusterOptions, 'onError'>> &
   Pick<ClusterOptions, 'onError'>;
 
-/** Fills the defaults of {@link ClusterOptions}; `true` or undefined means all defaults. */
+/**
+ * Fills the defaults of {@link ClusterOptions}; `true` or undefined means all defaults.
+ *
+ * @throws {Error} naming the option when `podRunDurationMs` is not a non-negative number or
+ *   `podExitCode` not an integer from 0 to 255.
+ */
 export function resolveClusterOptions(
   options: boolean | ClusterOptions | undefined,
 ): ResolvedClusterOptions {
@@ -51,10 +69,25 @@ export function resolveClusterOptions(
     workloads: on && (given.workloads ?? true),
     kubelet: on && (given.kubelet ?? true),
     endpoints: on && (given.endpoints ?? true),
+    jobs: on && (given.jobs ?? true),
     podStartDelayMs: Math.max(0, given.podStartDelayMs ?? 20),
     podStopDelayMs: Math.max(0, given.podStopDelayMs ?? 50),
+    podRunDurationMs: given.podRunDurationMs ?? parsePodRunDuration(defaultPodRunDuration),
+    podExitCode: given.podExitCode ?? 0,
     nodeName: given.nodeName ?? 'local-node',
   };
+  if (!Number.isFinite(resolved.podRunDurationMs) || resolved.podRunDurationMs < 0)
+    throw new Error(
+      `cluster option podRunDurationMs must be a number of milliseconds >= 0, got ${String(given.podRunDurationMs)}`,
+    );
+  if (
+    !Number.isInteger(resolved.podExitCode) ||
+    resolved.podExitCode < 0 ||
+    resolved.podExitCode > 255
+  )
+    throw new Error(
+      `cluster option podExitCode must be an integer from 0 (Succeeded) to 255, got ${String(given.podExitCode)}`,
+    );
   if (given.onError !== undefined) resolved.onError = given.onError;
   return resolved;
 }

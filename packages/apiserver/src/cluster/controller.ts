@@ -13,6 +13,11 @@ export interface Controller {
    * synchronously from the store listener: must be cheap, must not write, must not throw.
    */
   keysFor(resource: string, event: StoreEvent): Iterable<string>;
+  /**
+   * The keys whose scheduled reconciles are pointless after an event of `resource` (a deleted
+   * Pod's timer): the cluster cancels them. Same rules as `keysFor`.
+   */
+  keysToCancel?(resource: string, event: StoreEvent): Iterable<string>;
   /** The keys to reconcile when the controller starts (every object it manages). */
   initialKeys(): Iterable<string>;
   /**

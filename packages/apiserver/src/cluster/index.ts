@@ -12,6 +12,7 @@ export {
 } from './deployment-controller.js';
 export { EndpointsController, endpointLabels, resolveTargetPort } from './endpoints-controller.js';
 export { GarbageCollector } from './garbage-collector.js';
+export { isJobFinished, JobController } from './job-controller.js';
 export { type FinishedPhase, Kubelet, type KubeletOptions, nodeAddress } from './kubelet.js';
 export { kubernetesFinalizer, NamespaceController } from './namespace-controller.js';
 export {
@@ -21,6 +22,7 @@ export {
   podExitCodeAnnotation,
   podRunDurationAnnotation,
 } from './pod-lifecycle-annotations.js';
+export { type PodOutcome, type PodOutcomeDefaults, podOutcome } from './pod-outcome.js';
 export { podTemplateHash, podTemplateHashLabel } from './pod-template-hash.js';
 export {
   type ClusterErrorRecord,

@@ -12,13 +12,16 @@ import {
   type Json,
   namespacedKey,
   numberOr,
+  objectOr,
   objectsOf,
   specOf,
   splitKey,
   statusOf,
   stringOr,
 } from './json.js';
+import { type PodOutcome, podOutcome } from './pod-outcome.js';
 import type { ReconcileResult } from './reconcile-loop.js';
+import { nodeAddress, simulatedNode } from './simulated-node.js';
 
 /** The phases a Pod can be finished with. */
 export type FinishedPhase = 'Succeeded' | 'Failed';
@@ -30,10 +33,24 @@ export interface KubeletOptions {
   podStartDelayMs: number;
   /** Cap on the simulated time a gracefully deleted Pod takes to stop. */
   podStopDelayMs: number;
+  /** How long a finishing Pod runs without the run-duration annotation, in ms. */
+  podRunDurationMs: number;
+  /** The exit code of a finishing Pod without the exit-code annotation (0 to 255). */
+  podExitCode: number;
 }
 
-/** The address of the simulated node. */
-export const nodeAddress = '172.18.0.2';
+/** What the kubelet remembers of a Pod while it lives. */
+interface Seen {
+  uid: string;
+  /** When the kubelet first saw it. */
+  at: number;
+  /** When it wrote it Running (ms precision; the Pod's `startedAt` has seconds only). */
+  runningAt?: number;
+  /** When a Pod being deleted is to stop. */
+  stopAt?: number;
+}
+
+export { nodeAddress };
 
 const nodeKey = 'node';
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -52,14 +69,21 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
  * - Stops a Pod being deleted after `min(podStopDelayMs, deletionGracePeriodSeconds)`: its
  *   containers end with exit code 0 (phase Succeeded unless it had ended already), then it
  *   is deleted with grace period 0.
+ * - Finishes Pods whose `restartPolicy` is `Never` or `OnFailure` once they have run for their
+ *   run duration (see {@link podOutcome}: annotations, else `podRunDurationMs` and
+ *   `podExitCode`), counted from their containers' `startedAt`, so a restarted kubelet keeps
+ *   the schedule: exit code 0 -> Succeeded / Completed, else Failed / Error. A bad annotation
+ *   value is reported once, as a Warning event on the Pod when it starts running, and the
+ *   fallback is used. Pods with `restartPolicy: Always` run until deleted.
  * - {@link finishPod} ends a Pod's containers with a given phase and exit code. Restarts are
- *   not simulated: a finished Pod stays finished whatever its restartPolicy.
+ *   not simulated: a finished Pod stays finished whatever its restartPolicy, and a terminal
+ *   Pod is never written again.
  *
  * Keys are `namespace/name` of Pods, and `node` for the Node.
  */
 export class Kubelet implements Controller {
   readonly name = 'kubelet';
-  private readonly seen = new Map<string, { uid: string; at: number; stopAt?: number }>();
+  private readonly seen = new Map<string, Seen>();
   private readonly podIPs = new Map<string, string>();
   private nextIP = 0;
   private readonly bootID = randomUUID();
@@ -75,6 +99,10 @@ export class Kubelet implements Controller {
       .filter((pod) => specOf(pod).nodeName === this.options.nodeName)
       .flatMap((pod) => namespacedKey(pod) ?? []);
     return [nodeKey, ...pods];
+  }
+
+  keysToCancel(resource: string, event: StoreEvent): string[] {
+    return resource === '/pods' && event.type === 'DELETED' ? [event.current.key] : [];
   }
 
   keysFor(resource: string, event: StoreEvent): string[] {
@@ -111,13 +139,78 @@ export class Kubelet implements Controller {
       this.seen.set(key, seen);
     }
     if (pod.metadata?.deletionTimestamp !== undefined) return this.stop(pod, seen, now);
-    if (isPodTerminal(pod) || this.isRunning(pod)) return undefined;
+    if (isPodTerminal(pod)) return undefined;
+    if (this.isRunning(pod)) return this.finishWhenDue(pod, seen, now);
     const startAt = seen.at + this.options.podStartDelayMs;
     if (now < startAt) return { requeueAfterMs: startAt - now };
     const running = structuredClone(pod);
     running.status = this.runningStatus(pod, new Date(seen.at), new Date(now));
-    await this.client.update('', 'pods', running, 'status');
+    const written = await this.client.update('', 'pods', running, 'status');
+    seen.runningAt = now;
+    const outcome = this.outcomeOf(written);
+    if (outcome === undefined) return undefined;
+    for (const problem of outcome.problems) await this.warn(written, problem);
+    return { requeueAfterMs: outcome.runDurationMs };
+  }
+
+  /** The outcome of a Pod that runs to completion, undefined for `restartPolicy: Always`. */
+  private outcomeOf(pod: KubernetesObject): PodOutcome | undefined {
+    const policy = stringOr(specOf(pod).restartPolicy, 'Always');
+    if (policy !== 'Never' && policy !== 'OnFailure') return undefined;
+    return podOutcome(pod.metadata?.annotations ?? {}, {
+      runDurationMs: this.options.podRunDurationMs,
+      exitCode: this.options.podExitCode,
+    });
+  }
+
+  /** Finishes a running Pod whose run duration has passed; else says when to look again. */
+  private async finishWhenDue(
+    pod: KubernetesObject,
+    seen: Seen,
+    now: number,
+  ): Promise<ReconcileResult | undefined> {
+    const outcome = this.outcomeOf(pod);
+    if (outcome === undefined) return undefined;
+    // A restarted kubelet knows the start from the Pod only, to the second.
+    const started = objectsOf(statusOf(pod).containerStatuses)
+      .map((s) => Date.parse(stringOr(objectOr(objectOr(s.state).running).startedAt)))
+      .filter((at) => !Number.isNaN(at));
+    const since = seen.runningAt ?? (started.length > 0 ? Math.max(...started) : now);
+    const due = since + outcome.runDurationMs;
+    if (now < due) return { requeueAfterMs: due - now };
+    const finished = structuredClone(pod);
+    const phase: FinishedPhase = outcome.exitCode === 0 ? 'Succeeded' : 'Failed';
+    finished.status = this.finishedStatus(pod, phase, outcome.exitCode, new Date(now));
+    await this.client.update('', 'pods', finished, 'status');
     return undefined;
+  }
+
+  /** Records a Warning event on a Pod (reason `InvalidAnnotation`). */
+  private async warn(pod: KubernetesObject, message: string): Promise<void> {
+    const meta = pod.metadata ?? {};
+    const at = timestamp(new Date());
+    await this.client.create('', 'events', meta.namespace ?? '', {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${meta.name ?? ''}.${randomUUID().replaceAll('-', '').slice(0, 16)}` },
+      involvedObject: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        namespace: meta.namespace,
+        name: meta.name,
+        uid: meta.uid,
+        resourceVersion: meta.resourceVersion,
+      },
+      reason: 'InvalidAnnotation',
+      message,
+      type: 'Warning',
+      source: { component: 'kubelet', host: this.options.nodeName },
+      reportingComponent: 'kubelet',
+      reportingInstance: this.options.nodeName,
+      firstTimestamp: at,
+      lastTimestamp: at,
+      count: 1,
+    } as KubernetesObject);
   }
 
   /**
@@ -352,87 +445,7 @@ export class Kubelet implements Controller {
   private async registerNode(): Promise<void> {
     const name = this.options.nodeName;
     if (this.client.get('', 'nodes', '', name) !== undefined) return;
-    const at = timestamp(new Date());
-    const condition = (type: string, status: string, reason: string, message: string) => ({
-      type,
-      status,
-      lastHeartbeatTime: at,
-      lastTransitionTime: at,
-      reason,
-      message,
-    });
-    const resources = {
-      cpu: '8',
-      memory: '16384Mi',
-      pods: '110',
-      'ephemeral-storage': '100Gi',
-      'hugepages-2Mi': '0',
-    };
-    const node: KubernetesObject = {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name,
-        labels: {
-          'kubernetes.io/hostname': name,
-          'kubernetes.io/os': 'linux',
-          'kubernetes.io/arch': 'amd64',
-          'beta.kubernetes.io/os': 'linux',
-          'beta.kubernetes.io/arch': 'amd64',
-        },
-        annotations: {
-          'node.alpha.kubernetes.io/ttl': '0',
-          'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
-        },
-      },
-      spec: {
-        podCIDR: '10.244.0.0/16',
-        podCIDRs: ['10.244.0.0/16'],
-        providerID: `local://${name}`,
-      },
-      status: {
-        capacity: resources,
-        allocatable: resources,
-        conditions: [
-          condition(
-            'MemoryPressure',
-            'False',
-            'KubeletHasSufficientMemory',
-            'kubelet has sufficient memory available',
-          ),
-          condition(
-            'DiskPressure',
-            'False',
-            'KubeletHasNoDiskPressure',
-            'kubelet has no disk pressure',
-          ),
-          condition(
-            'PIDPressure',
-            'False',
-            'KubeletHasSufficientPID',
-            'kubelet has sufficient PID available',
-          ),
-          condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
-        ],
-        addresses: [
-          { type: 'InternalIP', address: nodeAddress },
-          { type: 'Hostname', address: name },
-        ],
-        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-        nodeInfo: {
-          machineID: sha256(`machine/${name}`).slice(0, 32),
-          systemUUID: randomUUID(),
-          bootID: this.bootID,
-          kernelVersion: '6.8.0',
-          osImage: 'Debian GNU/Linux 12 (bookworm)',
-          containerRuntimeVersion: 'containerd://2.1.1',
-          kubeletVersion: 'v1.33.0',
-          kubeProxyVersion: 'v1.33.0',
-          operatingSystem: 'linux',
-          architecture: 'amd64',
-        },
-      },
-    };
+    const node = simulatedNode(name, this.bootID, new Date());
     try {
       await this.client.create('', 'nodes', '', node);
     } catch (error) {

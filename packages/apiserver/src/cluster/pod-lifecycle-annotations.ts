@@ -1,7 +1,7 @@
 /**
  * The per-Pod annotations that steer how a Pod runs to completion without a container
  * runtime, the same on every control plane of this project: the local server's simulated
- * kubelet (issue #11) and the kwok stages of envtest's `cluster` plane read these names.
+ * kubelet and the kwok stages of envtest's `cluster` plane read these names.
  *
  * They apply to Pods whose `restartPolicy` is `Never` or `OnFailure`; Pods with `Always` (the
  * default, and every Deployment's) keep running whatever they say.

@@ -14,6 +14,23 @@ function loopWith(reconcile: (key: string) => Promise<{ requeueAfterMs?: number 
 }
 
 describe('ReconcileLoop', () => {
+  it('cancels a key: its timer no longer fires and the loop is idle at once', async () => {
+    const runs: string[] = [];
+    const { loop } = loopWith(async (key) => {
+      runs.push(key);
+      return undefined;
+    });
+    loop.addAfter('late', 60_000);
+    loop.add('soon');
+    expect(loop.isIdle()).toBe(false);
+    loop.cancel('late');
+    loop.cancel('soon');
+    expect(loop.isIdle()).toBe(true);
+    await loop.whenIdle();
+    await sleep(20);
+    expect(runs).toEqual([]);
+  });
+
   it('coalesces keys added before they run, and never runs them synchronously', async () => {
     const runs: string[] = [];
     const { loop } = loopWith(async (key) => {

@@ -101,6 +101,22 @@ export class ReconcileLoop {
     this.timers.set(key, { timer, at });
   }
 
+  /**
+   * Forgets a key: cancels its timer and drops it from the queue (a running reconcile of it
+   * finishes, but is not run again for an earlier add).
+   */
+  cancel(key: string): void {
+    const pending = this.timers.get(key);
+    if (pending !== undefined) {
+      clearTimeout(pending.timer);
+      this.timers.delete(key);
+    }
+    this.queue.delete(key);
+    this.dirty.delete(key);
+    this.failures.delete(key);
+    this.notifyIdle();
+  }
+
   /** Whether nothing is queued, running or waiting on a timer. */
   isIdle(): boolean {
     return (

@@ -13,7 +13,6 @@ import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import {
   controllerKeys,
-  controllerReference,
   controllerUid,
   type Json,
   namespacedKey,
@@ -24,6 +23,7 @@ import {
   splitKey,
   statusOf,
 } from './json.js';
+import { podFromTemplate } from './pod-from-template.js';
 import type { ReconcileResult } from './reconcile-loop.js';
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -103,7 +103,7 @@ export class ReplicaSetController implements Controller {
     const wanted = Math.max(0, numberOr(specOf(rs).replicas, 1));
     if (active.length < wanted) {
       for (let i = active.length; i < wanted; i++)
-        await this.client.create('', 'pods', namespace, this.podFor(rs));
+        await this.client.create('', 'pods', namespace, podFromTemplate(rs));
     } else if (active.length > wanted) {
       const victims = [...active].sort(comparePodsForDeletion).slice(0, active.length - wanted);
       for (const pod of victims) {
@@ -112,25 +112,6 @@ export class ReplicaSetController implements Controller {
         });
       }
     }
-  }
-
-  private podFor(rs: KubernetesObject): KubernetesObject {
-    const template = objectOr(specOf(rs).template);
-    const templateMeta = objectOr(template.metadata);
-    const metadata: Json = {
-      generateName: `${rs.metadata?.name ?? ''}-`,
-      namespace: rs.metadata?.namespace,
-      ownerReferences: [controllerReference(rs)],
-    };
-    for (const field of ['labels', 'annotations', 'finalizers']) {
-      if (templateMeta[field] !== undefined) metadata[field] = structuredClone(templateMeta[field]);
-    }
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata,
-      spec: structuredClone(objectOr(template.spec)),
-    };
   }
 
   private async updateStatus(

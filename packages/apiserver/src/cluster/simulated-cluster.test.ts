@@ -78,6 +78,7 @@ describe('SimulatedCluster', () => {
       endpoints: false,
       garbageCollector: false,
       namespaces: false,
+      jobs: false,
     });
     const c = f;
     expect(c.cluster.controllers).toEqual(['deployment', 'replicaset']);
@@ -147,6 +148,7 @@ describe('SimulatedCluster', () => {
         'deployment',
         'replicaset',
         'endpoints',
+        'job',
         'scheduler',
         'kubelet',
       ]);
@@ -159,7 +161,8 @@ describe('SimulatedCluster', () => {
           pods,
           'default',
           {
-            metadata: { name },
+            // Finished by the test, not by the kubelet's run duration.
+            metadata: { name, annotations: { 'ops-ts.github.io/run-duration': '1h' } },
             spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] },
           },
           admin,

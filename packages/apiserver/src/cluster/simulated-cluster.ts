@@ -11,6 +11,7 @@ import { type ClusterHost, ControllerClient, clusterUsers } from './controller-c
 import { DeploymentController } from './deployment-controller.js';
 import { EndpointsController } from './endpoints-controller.js';
 import { GarbageCollector } from './garbage-collector.js';
+import { JobController } from './job-controller.js';
 import { type FinishedPhase, Kubelet } from './kubelet.js';
 import { NamespaceController } from './namespace-controller.js';
 import { type ClusterErrorRecord, ReconcileLoop } from './reconcile-loop.js';
@@ -21,7 +22,7 @@ const keptErrors = 100;
 
 /**
  * The cluster around the local API server: what kube-controller-manager (garbage collector,
- * namespace, Deployment, ReplicaSet, endpoints and EndpointSlice controllers), kube-scheduler
+ * namespace, Deployment, ReplicaSet, Job, endpoints and EndpointSlice controllers), kube-scheduler
  * and one kubelet would do, each switchable with {@link ClusterOptions}.
  *
  * Controllers follow every store write (`ObjectStore.subscribeAll`), queue the keys it
@@ -55,12 +56,15 @@ export class SimulatedCluster {
     if (this.options.workloads)
       controllers.push(new DeploymentController(manager), new ReplicaSetController(manager));
     if (this.options.endpoints) controllers.push(new EndpointsController(manager));
+    if (this.options.jobs) controllers.push(new JobController(manager));
     if (this.options.kubelet) {
       const nodeName = this.options.nodeName;
       this.kubelet = new Kubelet(new ControllerClient(host, clusterUsers.kubelet(nodeName)), {
         nodeName,
         podStartDelayMs: this.options.podStartDelayMs,
         podStopDelayMs: this.options.podStopDelayMs,
+        podRunDurationMs: this.options.podRunDurationMs,
+        podExitCode: this.options.podExitCode,
       });
       controllers.push(
         new Scheduler(new ControllerClient(host, clusterUsers.scheduler), nodeName),
@@ -176,6 +180,7 @@ export class SimulatedCluster {
   private dispatch(resource: string, event: StoreEvent): void {
     for (const { controller, loop } of this.loops) {
       try {
+        for (const key of controller.keysToCancel?.(resource, event) ?? []) loop.cancel(key);
         for (const key of controller.keysFor(resource, event)) loop.add(key);
       } catch (error) {
         this.report({ controller: controller.name, key: event.current.key, error, at: new Date() });

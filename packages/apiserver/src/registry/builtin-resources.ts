@@ -223,6 +223,15 @@ const specs: BuiltinSpec[] = [
     categories: ['all'],
     status: true,
     selectableFields: ['status.successful'],
+    columns: [
+      { name: 'Status', type: 'string', jsonPath: '@jobStatus' },
+      { name: 'Completions', type: 'string', jsonPath: '@jobCompletions' },
+      { name: 'Duration', type: 'string', jsonPath: '@jobDuration' },
+      age,
+      { name: 'Containers', type: 'string', jsonPath: '@templateContainers', priority: 1 },
+      { name: 'Images', type: 'string', jsonPath: '@templateImages', priority: 1 },
+      { name: 'Selector', type: 'string', jsonPath: '@selector', priority: 1 },
+    ],
   },
   {
     group: 'discovery.k8s.io',

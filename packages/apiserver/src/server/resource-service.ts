@@ -180,6 +180,9 @@ export class ResourceService {
     resetSystemFields(admitted);
     (admitted.metadata as ObjectMeta).generation = 1;
     applySchema(type, admitted, context);
+    const uid = randomUUID();
+    (admitted.metadata as ObjectMeta).uid = uid;
+    strategy.completeCreate?.(admitted);
     validateObject(type, admitted, undefined);
     await this.admission.validate(attributes, admitted, undefined);
     const finalName = admitted.metadata?.name ?? '';
@@ -188,7 +191,7 @@ export class ResourceService {
     if (this.store.get(storageKeyOf(type), key) !== undefined)
       throw StatusError.alreadyExists(type, finalName);
     const finalMeta = admitted.metadata as ObjectMeta;
-    finalMeta.uid = randomUUID();
+    finalMeta.uid = uid;
     finalMeta.creationTimestamp = timestamp(this.now());
     if (context.dryRun) return admitted;
     const revision = this.store.nextRevision();

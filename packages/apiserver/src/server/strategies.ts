@@ -16,6 +16,11 @@ export interface StrategyContext {
 export interface Strategy {
   prepareForCreate?(object: Obj, context: StrategyContext): void;
   prepareForUpdate?(object: Obj, old: Obj): void;
+  /**
+   * Runs on create after admission, once `metadata.uid` is set and before validation (where
+   * kube-apiserver's Job strategy generates a Job's selector from its uid).
+   */
+  completeCreate?(object: Obj): void;
   validate?(object: Obj, old: Obj | undefined): FieldError[];
   /** Create keeps the given status (Nodes, Namespaces, Events...); otherwise it is reset. */
   keepStatusOnCreate?: boolean;
@@ -191,6 +196,83 @@ const workload: Strategy = {
   validate: validateSelectorMatchesTemplate,
 };
 
+/** Labels kube-apiserver puts on a Job's Pod template, each naming the Job. */
+export const jobLabels = {
+  controllerUid: 'batch.kubernetes.io/controller-uid',
+  jobName: 'batch.kubernetes.io/job-name',
+  legacyControllerUid: 'controller-uid',
+  legacyJobName: 'job-name',
+} as const;
+
+/** The defaults of batch/v1 Job: parallelism and completions 1, backoffLimit 6, NonIndexed. */
+function defaultJob(object: Obj): void {
+  const spec: Json = isObject(object.spec) ? object.spec : {};
+  object.spec = spec;
+  if (spec.completions === undefined && spec.parallelism === undefined) spec.completions = 1;
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= 6;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+  if (spec.podFailurePolicy === undefined) spec.podReplacementPolicy ??= 'TerminatingOrFailed';
+  if (isObject(spec.template) && isObject(spec.template.spec)) defaultPodSpec(spec.template.spec);
+}
+
+/**
+ * Unless `spec.manualSelector` is true: selects the Job's Pods by its uid and labels its Pod
+ * template with the uid and name (both the `batch.kubernetes.io/` and the legacy labels).
+ */
+function generateJobSelector(object: Obj): void {
+  const spec = object.spec;
+  if (!isObject(spec) || spec.manualSelector === true) return;
+  const uid = object.metadata?.uid ?? '';
+  const name = object.metadata?.name ?? '';
+  const template: Json = isObject(spec.template) ? spec.template : {};
+  spec.template = template;
+  const metadata: Json = isObject(template.metadata) ? template.metadata : {};
+  template.metadata = metadata;
+  metadata.labels = {
+    ...(isObject(metadata.labels) ? metadata.labels : {}),
+    [jobLabels.controllerUid]: uid,
+    [jobLabels.jobName]: name,
+    [jobLabels.legacyControllerUid]: uid,
+    [jobLabels.legacyJobName]: name,
+  };
+  spec.selector ??= { matchLabels: { [jobLabels.controllerUid]: uid } };
+}
+
+/** A Job's Pod template is a valid Pod spec that runs to completion, matched by the selector. */
+function validateJob(object: Obj, old: Obj | undefined): FieldError[] {
+  const spec = object.spec;
+  if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
+  const template = isObject(spec.template) ? spec.template : {};
+  const errors = [
+    ...validateSelectorMatchesTemplate(object, old),
+    ...validatePodSpec(template.spec, 'spec.template.spec'),
+  ];
+  const policy = isObject(template.spec) ? template.spec.restartPolicy : undefined;
+  if (policy !== 'Never' && policy !== 'OnFailure') {
+    errors.push({
+      type: 'FieldValueNotSupported',
+      field: 'spec.template.spec.restartPolicy',
+      value: policy ?? '',
+      detail: 'supported values: "OnFailure", "Never"',
+    });
+  }
+  for (const field of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds']) {
+    const value = spec[field];
+    if (value === undefined || value === null) continue;
+    const minimum = field === 'activeDeadlineSeconds' ? 1 : 0;
+    if (!Number.isInteger(value) || value < minimum)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `spec.${field}`,
+        value,
+        detail: `must be greater than or equal to ${minimum}`,
+      });
+  }
+  return errors;
+}
+
 function podUpdateProblems(object: Obj, old: Obj): FieldError[] {
   // Pod specs are immutable but for container images and a few scheduling fields.
   const normalize = (spec: unknown): string => {
@@ -348,6 +430,17 @@ const strategies: Record<string, Strategy> = {
   '/nodes': { keepStatusOnCreate: true },
   '/events': { keepStatusOnCreate: true },
   'events.k8s.io/events': { keepStatusOnCreate: true },
+  'batch/jobs': {
+    prepareForCreate: defaultJob,
+    prepareForUpdate(object, old) {
+      defaultJob(object);
+      // The selector and the labels it generated are the Job's for life.
+      if (isObject(object.spec) && isObject(old.spec) && old.spec.selector !== undefined)
+        object.spec.selector = old.spec.selector;
+    },
+    completeCreate: generateJobSelector,
+    validate: validateJob,
+  },
   'apps/deployments': workload,
   'apps/replicasets': workload,
   'apps/statefulsets': workload,

@@ -48,13 +48,7 @@ const computed: Record<string, (object: Json) => unknown> = {
     const containers = arr(get(o, 'spec', 'containers'));
     return `${statuses.filter((s) => isObject(s) && s.ready === true).length}/${containers.length}`;
   },
-  '@podStatus': (o) => {
-    if (get(o, 'metadata', 'deletionTimestamp')) return 'Terminating';
-    const waiting = arr(get(o, 'status', 'containerStatuses'))
-      .map((s) => get(s, 'state', 'waiting', 'reason'))
-      .find((r) => typeof r === 'string');
-    return waiting ?? get(o, 'status', 'reason') ?? get(o, 'status', 'phase') ?? 'Unknown';
-  },
+  '@podStatus': podStatus,
   '@podRestarts': (o) =>
     String(
       arr(get(o, 'status', 'containerStatuses')).reduce<number>(
@@ -109,11 +103,123 @@ const computed: Record<string, (object: Json) => unknown> = {
       .map((l) => l.slice(24));
     return roles.length > 0 ? roles.join(',') : '<none>';
   },
+  '@jobStatus': (o) => {
+    const is = (type: string) =>
+      arr(get(o, 'status', 'conditions')).some(
+        (c) => get(c, 'type') === type && get(c, 'status') === 'True',
+      );
+    if (is('Complete')) return 'Complete';
+    if (is('Failed')) return 'Failed';
+    if (get(o, 'metadata', 'deletionTimestamp')) return 'Terminating';
+    for (const type of ['Suspended', 'FailureTarget', 'SuccessCriteriaMet'])
+      if (is(type)) return type;
+    return 'Running';
+  },
+  '@jobCompletions': (o) => {
+    const succeeded = Number(get(o, 'status', 'succeeded') ?? 0);
+    const completions = get(o, 'spec', 'completions');
+    if (typeof completions === 'number') return `${succeeded}/${completions}`;
+    const parallelism = Number(get(o, 'spec', 'parallelism') ?? 0);
+    return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+  },
+  '@jobDuration': (o) => {
+    const start = Date.parse(String(get(o, 'status', 'startTime') ?? ''));
+    if (Number.isNaN(start)) return '';
+    const end = Date.parse(String(get(o, 'status', 'completionTime') ?? ''));
+    return humanDuration(((Number.isNaN(end) ? Date.now() : end) - start) / 1000);
+  },
+  '@templateContainers': (o) =>
+    arr(get(o, 'spec', 'template', 'spec', 'containers'))
+      .map((c) => String(get(c, 'name') ?? ''))
+      .join(','),
+  '@templateImages': (o) =>
+    arr(get(o, 'spec', 'template', 'spec', 'containers'))
+      .map((c) => String(get(c, 'image') ?? ''))
+      .join(','),
+  '@selector': (o) => {
+    const selector = get(o, 'spec', 'selector');
+    const parts = Object.entries(
+      isObject(get(selector, 'matchLabels')) ? (get(selector, 'matchLabels') as Json) : {},
+    ).map(([key, value]) => `${key}=${String(value)}`);
+    for (const expression of arr(get(selector, 'matchExpressions'))) {
+      const key = String(get(expression, 'key') ?? '');
+      const values = arr(get(expression, 'values')).map(String).join(',');
+      const operator = String(get(expression, 'operator') ?? '');
+      if (operator === 'Exists') parts.push(key);
+      else if (operator === 'DoesNotExist') parts.push(`!${key}`);
+      else parts.push(`${key} ${operator.toLowerCase()} (${values})`);
+    }
+    return parts.length > 0 ? parts.join(',') : '<none>';
+  },
   '@eventLastSeen': (o) =>
     get(o, 'lastTimestamp') ?? get(o, 'eventTime') ?? get(o, 'metadata', 'creationTimestamp'),
   '@eventObject': (o) =>
     `${String(get(o, 'involvedObject', 'kind') ?? '').toLowerCase()}/${String(get(o, 'involvedObject', 'name') ?? '')}`,
 };
+
+/**
+ * The STATUS of `kubectl get pods`, by kube's printPod rules: the phase (or `status.reason`);
+ * `Init:` states while init containers have not all completed; then, last container first,
+ * a waiting container's reason, or a terminated one's (`Completed`, `Error`, else
+ * `Signal:<n>` / `ExitCode:<n>`); `Completed` with a container still running reads `Running`
+ * (`NotReady` without a Ready condition); `Terminating` for a Pod being deleted that has not
+ * ended.
+ */
+function podStatus(o: Json): string {
+  const phase = String(get(o, 'status', 'phase') ?? '');
+  let reason = String(get(o, 'status', 'reason') ?? '') || phase || 'Unknown';
+  const conditions = arr(get(o, 'status', 'conditions'));
+  const terminatedReason = (state: unknown, prefix: string): string | undefined => {
+    const terminated = get(state, 'terminated');
+    if (!isObject(terminated)) return undefined;
+    if (typeof terminated.reason === 'string' && terminated.reason !== '')
+      return `${prefix}${terminated.reason}`;
+    return Number(terminated.signal ?? 0) !== 0
+      ? `${prefix}Signal:${Number(terminated.signal)}`
+      : `${prefix}ExitCode:${Number(terminated.exitCode ?? 0)}`;
+  };
+  const initSpecs = arr(get(o, 'spec', 'initContainers'));
+  let initializing = false;
+  arr(get(o, 'status', 'initContainerStatuses')).some((status, index) => {
+    const state = get(status, 'state');
+    if (get(state, 'terminated', 'exitCode') === 0) return false;
+    if (get(initSpecs[index], 'restartPolicy') === 'Always' && get(status, 'started') === true)
+      return false;
+    initializing = true;
+    const waiting = get(state, 'waiting', 'reason');
+    reason =
+      terminatedReason(state, 'Init:') ??
+      (typeof waiting === 'string' && waiting !== '' && waiting !== 'PodInitializing'
+        ? `Init:${waiting}`
+        : `Init:${index}/${initSpecs.length}`);
+    return true;
+  });
+  const initialized = conditions.some(
+    (c) => get(c, 'type') === 'Initialized' && get(c, 'status') === 'True',
+  );
+  if (!initializing || initialized) {
+    let hasRunning = false;
+    const statuses = arr(get(o, 'status', 'containerStatuses'));
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const state = get(statuses[i], 'state');
+      const waiting = get(state, 'waiting', 'reason');
+      const terminated = terminatedReason(state, '');
+      if (typeof waiting === 'string' && waiting !== '') reason = waiting;
+      else if (terminated !== undefined) reason = terminated;
+      else if (get(statuses[i], 'ready') === true && isObject(get(state, 'running')))
+        hasRunning = true;
+    }
+    if (reason === 'Completed' && hasRunning)
+      reason = conditions.some((c) => get(c, 'type') === 'Ready' && get(c, 'status') === 'True')
+        ? 'Running'
+        : 'NotReady';
+  }
+  if (get(o, 'metadata', 'deletionTimestamp')) {
+    if (get(o, 'status', 'reason') === 'NodeLost') reason = 'Unknown';
+    else if (phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
+  }
+  return reason;
+}
 
 function get(value: unknown, ...path: string[]): unknown {
   let node = value;
