@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { podExitCodeAnnotation } from '@ops/apiserver';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
 import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
 import pino from 'pino';
@@ -28,7 +27,8 @@ export const completedCondition = (job: MyJob) =>
 /**
  * The myjob-operator as it runs in a cluster, on the control plane `@ops/envtest` starts for a
  * suite that needs Pods (`requires: 'pods'`: the local API server's simulated cluster, or with
- * `OPS_ENVTEST_CONTROL_PLANE=binaries` the cluster plane of kwok nodes): the manager runs as
+ * `OPS_ENVTEST_CONTROL_PLANE=binaries` the cluster plane of kwok nodes; both finish a Pod by its
+ * run-duration and exit-code annotations): the manager runs as
  * its ServiceAccount under the RBAC `kubectl kustomize config/default` renders, so the API
  * server's authorizer checks the generated role. Every object lives in `default`.
  */
@@ -126,22 +126,6 @@ export class MyJobHarness {
       },
       { description: `MyJob ${name} completed`, timeoutMs: 30_000 },
     );
-  }
-
-  /**
-   * Lets Pod `name` finish once it runs: on the cluster plane kwok finishes it by its
-   * run-duration and exit-code annotations; the local plane's simulated kubelet is told to
-   * finish it with the exit code of its annotation.
-   */
-  async finish(name: string): Promise<void> {
-    const server = this.env.server;
-    if (!server) return;
-    const pod = await eventually(async () => {
-      const found = await this.pod(name).catch(() => undefined);
-      return found?.status?.phase === 'Running' && found;
-    });
-    const code = Number(pod.metadata?.annotations?.[podExitCodeAnnotation] ?? '0');
-    await server.cluster.finishPod(namespace, name, code === 0 ? 'Succeeded' : 'Failed', code);
   }
 
   /** The reasons of the Events about the object `name`. */

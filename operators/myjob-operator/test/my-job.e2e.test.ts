@@ -3,7 +3,8 @@
 // `kubectl kustomize config/default`, both as `pnpm run manifests` generated them. `pnpm test`
 // runs it on the local API server (@ops/envtest), `pnpm test:binaries` on the cluster plane
 // (kube-apiserver, kube-controller-manager, kube-scheduler, kwok nodes), whose authorizer then
-// judges the generated ClusterRole and whose kwok stages finish Pods by their annotations.
+// judges the generated ClusterRole. Both planes finish a Pod with restartPolicy Never after its
+// `ops-ts.github.io/run-duration` annotation (default 1s) with its `ops-ts.github.io/exit-code`.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +56,6 @@ describe('myjob-operator, end to end', () => {
         command: sample.spec.template.spec.containers[0]?.command,
       }),
     ]);
-    await harness.finish(name);
     const done = await harness.completed(name);
     expect(done.status).toMatchObject({
       phase: 'completed',
@@ -75,12 +75,8 @@ describe('myjob-operator, end to end', () => {
     expect(await harness.kubectl(['get', 'myjobs'])).toMatch(
       /NAME\s+PHASE\s+POD PHASE\s+AGE\n.*myjob-sample\s+completed\s+Succeeded\s+\d+s/,
     );
-    // kube-apiserver's table says Completed (the container's reason); the local server's says
-    // the Pod phase until its Pod lifecycle (the other half of issue #11) lands.
     expect(await harness.kubectl(['get', 'pods', name])).toMatch(
-      harness.env.server
-        ? /myjob-sample\s+0\/1\s+(Completed|Succeeded)\s/
-        : /myjob-sample\s+0\/1\s+Completed\s/,
+      /myjob-sample\s+0\/1\s+Completed\s/,
     );
   });
 
@@ -110,7 +106,6 @@ describe('myjob-operator, end to end', () => {
 
   it('records a failed Pod with its exit code', async () => {
     await harness.createMyJob('fails', template('0s', 3));
-    await harness.finish('fails');
     const done = await harness.completed('fails');
     expect(done.status).toMatchObject({ podPhase: 'Failed', exitCodes: { main: 3 } });
     expect(completedCondition(done)?.reason).toBe('PodFailed');
@@ -184,8 +179,9 @@ describe('myjob-operator, end to end', () => {
       return job.status?.podUID !== undefined && job;
     });
     await harness.stopOperator();
-    await harness.finish('fast');
-    await eventually(async () => (await harness.pod('fast')).status?.phase === 'Succeeded');
+    await eventually(async () => (await harness.pod('fast')).status?.phase === 'Succeeded', {
+      timeoutMs: 15_000,
+    });
     await harness.startOperator();
     const fast = await harness.completed('fast');
     expect(['pending', 'running']).toContain(pending.status?.phase);

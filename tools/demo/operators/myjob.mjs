@@ -25,8 +25,9 @@ export const myJobDemo = {
   },
 
   /**
-   * Reports Pods and MyJobs of `default` as they change; calls `onReady` once the sample's
-   * Pod runs or the sample is completed. Resolves with `{ poll, close }`.
+   * Reports Pods and MyJobs of `default` as they change; calls `onReady` once the sample is
+   * completed (its Pod ran for the cluster's default run duration, 1s). Resolves with
+   * `{ poll, close }`.
    */
   async watch(kubeConfig, say, onReady) {
     const pods = await openWatch(kubeConfig, '/api/v1/namespaces/default/pods?watch=true');
@@ -54,12 +55,11 @@ export const myJobDemo = {
           say(
             `${at()} MyJob ${j.metadata.name} ${event.type.toLowerCase()}: phase=${j.status?.phase ?? '(none)'}${condition ? ` (${condition.reason})` : ''}`,
           );
-          const phase = j.status?.phase;
-          if ((phase === 'running' || phase === 'completed') && !readyShown) {
+          if (j.status?.phase === 'completed' && !readyShown) {
             readyShown = true;
-            onReady(`the sample MyJob is ${phase}`, [
-              'kubectl get myjobs -w        # pending -> running -> completed',
-              'kubectl get pods',
+            onReady('the sample MyJob is completed', [
+              'kubectl get myjobs -o wide',
+              'kubectl get pods             # myjob-sample ... Completed',
               'kubectl describe myjob myjob-sample',
             ]);
           }
