@@ -83,6 +83,9 @@ export {
   EmbeddedResource,
   IntOrString,
   PreserveUnknownFields,
+  type TEmbeddedResource,
+  type TIntOrString,
+  type TUnknownObject,
 } from './crd/kubernetes-schema-types.js';
 export type { PolicyRule } from './crd/policy-rule.js';
 export { ApiError, type ApiErrorReason } from './errors/api-error.js';

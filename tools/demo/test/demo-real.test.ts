@@ -55,4 +55,24 @@ describe('the demo with --real', () => {
     expect(await demo.exited).toBe(0);
     expect(demo.output()).toContain('demo: stopped');
   });
+
+  it("runs the myjob-operator on a real cluster: the kwok node finishes the sample MyJob's Pod", {
+    timeout: 180_000,
+  }, async () => {
+    const demo = await runDemo(['myjob', '--real']);
+    try {
+      await demo.waitFor('MyJob myjob-sample modified: phase=completed (PodSucceeded)', 150_000);
+      expect(demo.output()).toContain('Press Ctrl-C to stop.');
+      const kubeconfig = /export KUBECONFIG=(\S+)/.exec(demo.output())?.[1] ?? '';
+      const kubectlArgs = (args: string[]) => run(kubectl, ['--kubeconfig', kubeconfig, ...args]);
+      const { stdout: pods } = await kubectlArgs(['get', 'pods']);
+      expect(pods).toMatch(/^myjob-sample\s+0\/1\s+Completed\s/m);
+      const { stdout: myJobs } = await kubectlArgs(['get', 'myjobs']);
+      expect(myJobs).toMatch(/^myjob-sample\s+completed\s+Succeeded\s/m);
+    } finally {
+      demo.child.kill('SIGINT');
+    }
+    expect(await demo.exited).toBe(0);
+    expect(demo.output()).toContain('demo: stopped');
+  });
 });

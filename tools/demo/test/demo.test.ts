@@ -23,6 +23,34 @@ describe('the demo', () => {
     expect(code).toBe(0);
   });
 
+  it('picks the myjob-operator by its short name: the sample MyJob runs its Pod to completed', {
+    timeout: 60_000,
+  }, async () => {
+    const demo = await runDemo(['myjob', '--exit-when-ready']);
+    const code = await demo.exited;
+    const output = demo.output();
+    expect(output).toMatch(
+      /demo: myjob-operator started \(pid \d+\); metrics on :\d+, probes on :\d+, no webhooks/,
+    );
+    expect(output).toContain('demo: applying the sample MyJob myjob-sample (config/samples)');
+    expect(output).toMatch(/MyJob myjob-sample modified: phase=pending \(PodPending\)/);
+    expect(output).toMatch(/Pod myjob-sample modified: Running/);
+    expect(output).toMatch(/Pod myjob-sample modified: Succeeded \(pi exited 0\)/);
+    expect(output).toMatch(/MyJob myjob-sample modified: phase=completed \(PodSucceeded\)/);
+    expect(output).toContain('export KUBECONFIG=');
+    expect(output).toContain('Press Ctrl-C to stop.');
+    expect(output).toContain('demo: stopped');
+    expect(code).toBe(0);
+  });
+
+  it('names the operators it knows when given another', { timeout: 30_000 }, async () => {
+    const demo = await runDemo(['nosuch']);
+    expect(await demo.exited).toBe(2);
+    expect(demo.output()).toContain(
+      'demo: no operator named "nosuch": run ./scripts/demo.sh [application|myjob] (the operator\'s name without -operator; application when omitted)',
+    );
+  });
+
   it('with --real on a machine that cannot build the control plane, says what to install', {
     timeout: 30_000,
   }, async () => {

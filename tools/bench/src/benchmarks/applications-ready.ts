@@ -7,7 +7,8 @@ import { addApplicationController } from '../../../../operators/application-oper
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
 import { formatNumber } from '../harness/format.js';
 import { startManager } from '../harness/manager.js';
-import { sleep, waitUntil } from '../harness/wait.js';
+import { waitUntil } from '../harness/wait.js';
+import { writesAtRest } from '../harness/writes-at-rest.js';
 
 const namespace = 'applications';
 const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -65,16 +66,7 @@ export const applicationsReadyBenchmark: BenchmarkModule = {
     await waitUntil(() => readyCount() === count, `${count} Applications to be ready`, 300_000, 20);
     const ready = performance.now();
     const writesToReady = operatorWrites;
-    // At rest: wait out stragglers, then count writes over a quiet period.
-    let last = operatorWrites;
-    for (;;) {
-      await sleep(300);
-      if (operatorWrites === last) break;
-      last = operatorWrites;
-    }
-    const settled = operatorWrites;
-    await sleep(options.quietMs);
-    const quietWrites = operatorWrites - settled;
+    const { settled, quietWrites } = await writesAtRest(() => operatorWrites, options.quietMs);
     await running.stop();
     const seconds = (ready - started) / 1000;
     return {

@@ -12,6 +12,7 @@ describe('benchmark registry', () => {
       'steady-writes',
       'apiserver',
       'applications',
+      'myjobs',
     ]);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9-]*$/);
     for (const module of benchmarks) expect(module.description.length).toBeGreaterThan(10);

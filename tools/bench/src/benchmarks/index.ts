@@ -4,6 +4,7 @@ import { applicationsReadyBenchmark } from './applications-ready.js';
 import { coldSyncBenchmark } from './cold-sync.js';
 import { eventLatencyBenchmark } from './event-latency.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
+import { myJobsCompletedBenchmark } from './myjobs-completed.js';
 import { steadyWritesBenchmark } from './steady-writes.js';
 import { throughputBenchmark } from './throughput.js';
 
@@ -21,6 +22,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   steadyWritesBenchmark,
   apiServerBenchmark,
   applicationsReadyBenchmark,
+  myJobsCompletedBenchmark,
 ];
 
 /**

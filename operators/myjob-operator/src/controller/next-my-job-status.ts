@@ -1,0 +1,170 @@
+import type { MyJob, MyJobPhase } from '../api/v1beta1/my-job.js';
+import type { Pod } from './pod.js';
+
+/** What a MyJob's status should say, and what to do to get there. */
+export interface MyJobDecision {
+  /** Create the MyJob's Pod (it has none and never had one). */
+  createPod: boolean;
+  /** The phase after this step. */
+  phase: MyJobPhase;
+  /** The `Completed` condition: status, reason and message. */
+  condition: { status: 'True' | 'False'; reason: string; message: string };
+  /** Fields of `status` that describe the Pod (set only when known). */
+  pod: {
+    podPhase?: string;
+    podUID?: string;
+    startTime?: string;
+    completionTime?: string;
+    exitCodes?: Record<string, number>;
+  };
+}
+
+/** What the MyJob's status and Pod look like, as the reconciler read them. */
+export interface MyJobObservation {
+  myJob: MyJob;
+  /** The Pod of the MyJob's name, whoever owns it; undefined when there is none. */
+  pod: Pod | undefined;
+  /** Whether `pod` is controlled by `myJob`. */
+  owned: boolean;
+  /** The current time, for a completion the Pod does not date. */
+  now: Date;
+}
+
+const finishedPhases = new Set(['Succeeded', 'Failed']);
+
+/** Exit codes of the Pod's terminated containers, by container name. */
+function exitCodesOf(pod: Pod): Record<string, number> | undefined {
+  const codes: Record<string, number> = {};
+  for (const container of pod.status?.containerStatuses ?? []) {
+    const terminated = container.state?.terminated;
+    if (terminated) codes[container.name] = terminated.exitCode;
+  }
+  return Object.keys(codes).length > 0 ? codes : undefined;
+}
+
+/** The latest `finishedAt` of the Pod's containers, if any ended. */
+function finishedAtOf(pod: Pod): string | undefined {
+  const times = (pod.status?.containerStatuses ?? [])
+    .map((container) => container.state?.terminated?.finishedAt)
+    .filter((time): time is string => time !== undefined);
+  return times.sort().at(-1);
+}
+
+/**
+ * The next step of a MyJob, decided from its status and its Pod alone (no I/O):
+ *
+ * - completed stays completed, whatever the Pod does: nothing is created again;
+ * - a Pod of its name that it does not control: it stays `pending`, condition reason
+ *   `PodConflict`, and nothing is created or deleted;
+ * - no Pod: when the MyJob never had one (`status.podUID` unset and never `running`), create
+ *   it and stay `pending`; when it had one, the Pod was deleted before it finished:
+ *   `completed` with pod phase `Deleted`;
+ * - its Pod Succeeded or Failed, or being deleted: `completed` (from `pending` too), with
+ *   the Pod's final phase, exit codes, start time and completion time (the last container's
+ *   `finishedAt`, else `now`);
+ * - its Pod Running: `running`; otherwise `pending`.
+ */
+export function nextMyJobStatus({ myJob, pod, owned, now }: MyJobObservation): MyJobDecision {
+  const status = myJob.status ?? {};
+  const name = myJob.metadata.name ?? '';
+  const recorded = {
+    ...(status.podPhase ? { podPhase: status.podPhase } : {}),
+    ...(status.podUID ? { podUID: status.podUID } : {}),
+    ...(status.startTime ? { startTime: status.startTime } : {}),
+    ...(status.completionTime ? { completionTime: status.completionTime } : {}),
+    ...(status.exitCodes ? { exitCodes: status.exitCodes } : {}),
+  };
+  const completedCondition = status.conditions?.find((c) => c.type === 'Completed');
+  if (status.phase === 'completed') {
+    return {
+      createPod: false,
+      phase: 'completed',
+      condition: {
+        status: 'True',
+        reason: completedCondition?.reason ?? 'PodFinished',
+        message: completedCondition?.message ?? `Pod ${name} finished`,
+      },
+      pod: recorded,
+    };
+  }
+  if (pod && !owned) {
+    return {
+      createPod: false,
+      phase: status.phase ?? 'pending',
+      condition: {
+        status: 'False',
+        reason: 'PodConflict',
+        message: `Pod ${name} exists and is not controlled by MyJob ${name}; delete or rename that Pod, and the MyJob will create its own`,
+      },
+      pod: recorded,
+    };
+  }
+  if (!pod) {
+    if (status.podUID || status.phase === 'running') {
+      return {
+        createPod: false,
+        phase: 'completed',
+        condition: {
+          status: 'True',
+          reason: 'PodDeleted',
+          message: `Pod ${name} was deleted before it finished; it is not started again`,
+        },
+        pod: { ...recorded, podPhase: 'Deleted', completionTime: now.toISOString() },
+      };
+    }
+    return {
+      createPod: true,
+      phase: 'pending',
+      condition: { status: 'False', reason: 'PodCreated', message: `created Pod ${name}` },
+      pod: recorded,
+    };
+  }
+  const podPhase = pod.status?.phase ?? 'Pending';
+  const seen = {
+    ...recorded,
+    podPhase,
+    ...(pod.metadata?.uid ? { podUID: pod.metadata.uid } : {}),
+    ...(pod.status?.startTime ? { startTime: pod.status.startTime } : {}),
+  };
+  const deleting = pod.metadata?.deletionTimestamp !== undefined;
+  if (finishedPhases.has(podPhase) || deleting) {
+    const finished = finishedPhases.has(podPhase);
+    const exitCodes = exitCodesOf(pod);
+    const reason = finished ? `Pod${podPhase}` : 'PodDeleted';
+    return {
+      createPod: false,
+      phase: 'completed',
+      condition: {
+        status: 'True',
+        reason,
+        message: finished
+          ? `Pod ${name} ${podPhase}${exitCodes ? ` (exit codes ${JSON.stringify(exitCodes)})` : ''}`
+          : `Pod ${name} was deleted before it finished; it is not started again`,
+      },
+      pod: {
+        ...seen,
+        podPhase: finished ? podPhase : 'Deleted',
+        completionTime: (finished && finishedAtOf(pod)) || now.toISOString(),
+        ...(exitCodes ? { exitCodes } : {}),
+      },
+    };
+  }
+  if (podPhase === 'Running') {
+    return {
+      createPod: false,
+      phase: 'running',
+      condition: { status: 'False', reason: 'PodRunning', message: `Pod ${name} is running` },
+      pod: seen,
+    };
+  }
+  return {
+    createPod: false,
+    phase: 'pending',
+    condition: {
+      status: 'False',
+      reason: 'PodPending',
+      message: `waiting for Pod ${name} to run (phase ${podPhase})`,
+    },
+    pod: seen,
+  };
+}

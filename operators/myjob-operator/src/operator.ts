@@ -1,0 +1,41 @@
+import { Client, type Manager, type OperatorDefinition } from '@ops/core';
+import { myJobResource } from './api/v1beta1/my-job.js';
+import { myJobReconciler } from './controller/my-job.js';
+
+/**
+ * Adds the MyJob controller to a manager: it reconciles every MyJob, owns their Pods, and
+ * watches Pods it does not own for the MyJob of the same name (to report, then clear, a name
+ * conflict).
+ */
+export function addMyJobController(manager: Manager): void {
+  const apiReader = new Client({ transport: manager.transport, restMapper: manager.restMapper });
+  manager
+    .controller('my-job')
+    .for(myJobResource)
+    .owns({ apiVersion: 'v1', kind: 'Pod' })
+    .watches({ apiVersion: 'v1', kind: 'Pod' }, (pod) => {
+      const owned = (pod.metadata?.ownerReferences ?? []).some(
+        (ref) => ref.controller && ref.kind === myJobResource.kind,
+      );
+      return owned
+        ? []
+        : [{ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }];
+    })
+    .complete(
+      myJobReconciler({
+        client: manager.client,
+        apiReader,
+        recorder: manager.eventRecorder('myjob-operator'),
+      }),
+    );
+}
+
+/**
+ * The myjob-operator for `runOperator` (src/main.ts): its name (also the kustomize namePrefix of
+ * config/default), its Lease and its controller.
+ */
+export const myjobOperator: OperatorDefinition = {
+  name: 'myjob-operator',
+  leaderElectionId: 'myjob-operator.myjob.github.com',
+  setup: addMyJobController,
+};

@@ -1,0 +1,164 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
+import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
+import pino from 'pino';
+import YAML from 'yaml';
+import { type MyJob, myJobResource } from '../src/api/v1beta1/my-job.js';
+import { type Pod, pods } from '../src/controller/pod.js';
+import { addMyJobController } from '../src/operator.js';
+
+const run = promisify(execFile);
+const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
+const events = objectKind<KubernetesObject & { reason?: string }>('v1', 'Event');
+const namespace = 'default';
+
+/** The Pod of the e2e suites: a Pod with the fields they read. */
+export type E2ePod = Pod & {
+  spec?: { containers?: Array<{ name: string; image?: string; command?: string[] }> };
+};
+
+/** The `Completed` condition of a MyJob, if it has one. */
+export const completedCondition = (job: MyJob) =>
+  job.status?.conditions?.find((condition) => condition.type === 'Completed');
+
+/**
+ * The myjob-operator as it runs in a cluster, on the control plane `@ops/envtest` starts for a
+ * suite that needs Pods (`requires: 'pods'`: the local API server's simulated cluster, or with
+ * `OPS_ENVTEST_CONTROL_PLANE=binaries` the cluster plane of kwok nodes; both finish a Pod by its
+ * run-duration and exit-code annotations): the manager runs as
+ * its ServiceAccount under the RBAC `kubectl kustomize config/default` renders, so the API
+ * server's authorizer checks the generated role. Every object lives in `default`.
+ */
+export class MyJobHarness {
+  readonly admin: Client;
+  /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
+  readonly writes: string[] = [];
+  private stopManager: AbortController | undefined;
+  private running: Promise<void> | undefined;
+
+  private constructor(
+    readonly env: Environment,
+    readonly identity: ServiceAccountIdentity,
+  ) {
+    this.admin = new Client({ kubeConfig: env.kubeConfig });
+  }
+
+  static async start(): Promise<MyJobHarness> {
+    const env = await Environment.start({
+      apiServer: { rbac: true },
+      crdDirectoryPaths: [join(operatorRoot, 'config', 'crd', 'bases')],
+      requires: 'pods',
+    });
+    try {
+      const { stdout } = await run(process.env.KUBECTL || 'kubectl', [
+        'kustomize',
+        join(operatorRoot, 'config', 'default'),
+      ]);
+      const identity = await env.serviceAccount({
+        namespace: 'myjob-operator-system',
+        name: 'myjob-operator-controller-manager',
+        rbac: YAML.parseAllDocuments(stdout).map((doc) => doc.toJS() as KubernetesObject),
+      });
+      return new MyJobHarness(env, identity);
+    } catch (error) {
+      await env.stop();
+      throw error;
+    }
+  }
+
+  /** Starts (or restarts) the operator's manager as its ServiceAccount; resolves once it leads. */
+  async startOperator(): Promise<void> {
+    const manager = new Manager({
+      kubeConfig: this.identity.kubeConfig,
+      logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
+      metricsBindAddress: false,
+      healthProbeBindAddress: false,
+      onRequest: (verb, resource) => {
+        if (!['get', 'list', 'watch'].includes(verb)) this.writes.push(`${verb} ${resource}`);
+      },
+    });
+    addMyJobController(manager);
+    this.stopManager = new AbortController();
+    this.running = manager.start(this.stopManager.signal);
+    await eventually(() => manager.isLeader(), { description: 'the operator leads' });
+  }
+
+  /** Stops the operator's manager (as SIGTERM would). */
+  async stopOperator(): Promise<void> {
+    this.stopManager?.abort();
+    await this.running;
+  }
+
+  createMyJob(name: string, template: Record<string, unknown>): Promise<KubernetesObject> {
+    return this.admin.create({
+      apiVersion: 'myjob.github.com/v1beta1',
+      kind: 'MyJob',
+      metadata: { name, namespace },
+      spec: { template },
+    });
+  }
+
+  myJob(name: string): Promise<MyJob> {
+    return this.admin.get(myJobResource, name, namespace);
+  }
+
+  pod(name: string): Promise<E2ePod> {
+    return this.admin.get(pods, name, namespace) as Promise<E2ePod>;
+  }
+
+  /** Whether the Pod `name` is gone (404). */
+  async podGone(name: string): Promise<boolean> {
+    return this.pod(name).then(
+      () => false,
+      (error: { code?: number }) => error.code === 404,
+    );
+  }
+
+  /** Resolves with MyJob `name` once it is completed. */
+  completed(name: string): Promise<MyJob> {
+    return eventually(
+      async () => {
+        const job = await this.myJob(name);
+        return job.status?.phase === 'completed' && job;
+      },
+      { description: `MyJob ${name} completed`, timeoutMs: 30_000 },
+    );
+  }
+
+  /** The reasons of the Events about the object `name`. */
+  async eventReasons(name: string): Promise<string[]> {
+    const list = await this.admin.list(events, {
+      namespace,
+      fieldSelector: `involvedObject.name=${name}`,
+    });
+    return list.items.map((event) => event.reason ?? '');
+  }
+
+  /** Waits for the operator's queue to drain: its writes stop for a moment. */
+  async settle(): Promise<void> {
+    let count = -1;
+    while (count !== this.writes.length) {
+      count = this.writes.length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  /** Runs the real kubectl as the admin user. */
+  async kubectl(args: string[]): Promise<string> {
+    const { stdout } = await run(process.env.KUBECTL || 'kubectl', [
+      '--kubeconfig',
+      this.env.kubeconfigPath,
+      ...args,
+    ]);
+    return stdout;
+  }
+
+  async stop(): Promise<void> {
+    await this.stopOperator();
+    this.admin.close();
+    await this.env.stop();
+  }
+}
