@@ -94,6 +94,10 @@ const types = [
   'StatusCause',
   'StatusDetails',
   'StatusWriter',
+  // The TypeBox types of the schema helpers above, so an operator's CRD schema can be named.
+  'TEmbeddedResource',
+  'TIntOrString',
+  'TUnknownObject',
   'WriteOptions',
   'Writer',
 ];
