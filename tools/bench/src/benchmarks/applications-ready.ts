@@ -1,4 +1,4 @@
-import { Client, type KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/core';
 import {
   type Application,
   applicationResource,
@@ -6,12 +6,9 @@ import {
 import { addApplicationController } from '../../../../operators/application-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
 import { formatNumber } from '../harness/format.js';
-import { startManager } from '../harness/manager.js';
-import { waitUntil } from '../harness/wait.js';
-import { writesAtRest } from '../harness/writes-at-rest.js';
+import { runOperatorAtScale } from '../harness/operator-at-scale.js';
 
 const namespace = 'applications';
-const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 /**
  * The application-operator at scale: N Applications are created at once on a local API
@@ -30,51 +27,34 @@ export const applicationsReadyBenchmark: BenchmarkModule = {
   async run({ options, startServer, log }: BenchContext): Promise<BenchmarkResult> {
     const count = options.steadyObjects;
     const server = await startServer({ cluster: true });
-    const admin = new Client({ kubeConfig: server.kubeConfig() });
-    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-    await admin.create(applicationResource.crd() as unknown as KubernetesObject);
-    let operatorWrites = 0;
-    const running = await startManager(
-      server,
-      namespace,
-      (manager) => addApplicationController(manager),
-      {
-        onRequest: (verb) => {
-          if (writeVerbs.has(verb)) operatorWrites++;
-        },
-      },
-    );
-    const readyCount = () =>
-      running.manager.cache
-        .list(applicationResource.apiVersion, applicationResource.kind, { namespace })
-        .filter((object) => (object as Application).status?.ready === true).length;
     log(`creating ${count} Applications`);
-    const started = performance.now();
-    for (let i = 0; i < count; i += 50) {
-      await Promise.all(
-        Array.from({ length: Math.min(50, count - i) }, (_, j) =>
-          admin.create({
-            apiVersion: applicationResource.apiVersion,
-            kind: 'Application',
-            metadata: { name: `app-${i + j}`, namespace },
-            spec: { image: `nginx:1.${20 + ((i + j) % 7)}` },
-          }),
-        ),
-      );
-    }
-    const created = performance.now();
-    await waitUntil(() => readyCount() === count, `${count} Applications to be ready`, 300_000, 20);
-    const ready = performance.now();
-    const writesToReady = operatorWrites;
-    const { settled, quietWrites } = await writesAtRest(() => operatorWrites, options.quietMs);
-    await running.stop();
-    const seconds = (ready - started) / 1000;
+    const { seconds, createSeconds, writesToDone, settled, quietWrites } = await runOperatorAtScale(
+      server,
+      {
+        namespace,
+        crd: applicationResource.crd() as unknown as KubernetesObject,
+        apiVersion: applicationResource.apiVersion,
+        kind: applicationResource.kind,
+        configure: (manager) => addApplicationController(manager),
+        object: (index) => ({
+          apiVersion: applicationResource.apiVersion,
+          kind: 'Application',
+          metadata: { name: `app-${index}`, namespace },
+          spec: { image: `nginx:1.${20 + (index % 7)}` },
+        }),
+        done: (object) => (object as Application).status?.ready === true,
+        description: `${count} Applications to be ready`,
+      },
+      count,
+      options.quietMs,
+    );
+    const writesToReady = writesToDone;
     return {
       id: this.id,
       title: this.title,
       metrics: [
         { name: `time until ${count} Applications are ready`, value: seconds, unit: 's' },
-        { name: 'of which creating them', value: (created - started) / 1000, unit: 's' },
+        { name: 'of which creating them', value: createSeconds, unit: 's' },
         { name: 'Applications ready per second', value: count / seconds, unit: '/s' },
         {
           name: 'operator writes until all ready, per Application',

@@ -1,5 +1,5 @@
 import { podExitCodeAnnotation, podRunDurationAnnotation } from '@ops/apiserver';
-import { Client, type KubernetesObject } from '@ops/core';
+import type { KubernetesObject } from '@ops/core';
 import {
   type MyJob,
   myJobResource,
@@ -7,12 +7,9 @@ import {
 import { addMyJobController } from '../../../../operators/myjob-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
 import { formatNumber } from '../harness/format.js';
-import { startManager } from '../harness/manager.js';
-import { waitUntil } from '../harness/wait.js';
-import { writesAtRest } from '../harness/writes-at-rest.js';
+import { runOperatorAtScale } from '../harness/operator-at-scale.js';
 
 const namespace = 'myjobs';
-const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 /**
  * The myjob-operator at scale: N MyJobs are created at once on a local API server whose
@@ -32,61 +29,44 @@ export const myJobsCompletedBenchmark: BenchmarkModule = {
   async run({ options, startServer, log }: BenchContext): Promise<BenchmarkResult> {
     const count = options.steadyObjects;
     const server = await startServer({ cluster: true });
-    const admin = new Client({ kubeConfig: server.kubeConfig() });
-    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-    await admin.create(myJobResource.crd() as unknown as KubernetesObject);
-    let operatorWrites = 0;
-    const running = await startManager(server, namespace, addMyJobController, {
-      onRequest: (verb) => {
-        if (writeVerbs.has(verb)) operatorWrites++;
-      },
-    });
-    const completedCount = () =>
-      running.manager.cache
-        .list(myJobResource.apiVersion, myJobResource.kind, { namespace })
-        .filter((object) => (object as MyJob).status?.phase === 'completed').length;
     log(`creating ${count} MyJobs`);
-    const started = performance.now();
-    for (let i = 0; i < count; i += 50) {
-      await Promise.all(
-        Array.from({ length: Math.min(50, count - i) }, (_, j) =>
-          admin.create({
-            apiVersion: myJobResource.apiVersion,
-            kind: 'MyJob',
-            metadata: { name: `job-${i + j}`, namespace },
-            spec: {
-              template: {
-                metadata: {
-                  annotations: { [podRunDurationAnnotation]: '0s', [podExitCodeAnnotation]: '0' },
-                },
-                spec: {
-                  containers: [{ name: 'main', image: 'busybox', command: ['true'] }],
-                  restartPolicy: 'Never',
-                },
+    const { seconds, createSeconds, writesToDone, settled, quietWrites } = await runOperatorAtScale(
+      server,
+      {
+        namespace,
+        crd: myJobResource.crd() as unknown as KubernetesObject,
+        apiVersion: myJobResource.apiVersion,
+        kind: myJobResource.kind,
+        configure: addMyJobController,
+        object: (index) => ({
+          apiVersion: myJobResource.apiVersion,
+          kind: 'MyJob',
+          metadata: { name: `job-${index}`, namespace },
+          spec: {
+            template: {
+              metadata: {
+                annotations: { [podRunDurationAnnotation]: '0s', [podExitCodeAnnotation]: '0' },
+              },
+              spec: {
+                containers: [{ name: 'main', image: 'busybox', command: ['true'] }],
+                restartPolicy: 'Never',
               },
             },
-          }),
-        ),
-      );
-    }
-    const created = performance.now();
-    await waitUntil(
-      () => completedCount() === count,
-      `${count} MyJobs to be completed`,
-      300_000,
-      20,
+          },
+        }),
+        done: (object) => (object as MyJob).status?.phase === 'completed',
+        description: `${count} MyJobs to be completed`,
+      },
+      count,
+      options.quietMs,
     );
-    const completed = performance.now();
-    const writesToCompleted = operatorWrites;
-    const { settled, quietWrites } = await writesAtRest(() => operatorWrites, options.quietMs);
-    await running.stop();
-    const seconds = (completed - started) / 1000;
+    const writesToCompleted = writesToDone;
     return {
       id: this.id,
       title: this.title,
       metrics: [
         { name: `time until ${count} MyJobs are completed`, value: seconds, unit: 's' },
-        { name: 'of which creating them', value: (created - started) / 1000, unit: 's' },
+        { name: 'of which creating them', value: createSeconds, unit: 's' },
         { name: 'MyJobs completed per second', value: count / seconds, unit: '/s' },
         {
           name: 'operator writes until all completed, per MyJob',
