@@ -18,6 +18,8 @@ export function addBalancerController(
   manager
     .controller('balancer')
     .for(balancerResource)
+    // A reconcile mostly waits for the API server (up to six writes): four at a time.
+    .withOptions({ maxConcurrentReconciles: 4 })
     .owns({ apiVersion: 'v1', kind: 'Service' })
     .owns({ apiVersion: 'v1', kind: 'ConfigMap' })
     .owns({ apiVersion: 'apps/v1', kind: 'Deployment' })

@@ -67,6 +67,8 @@ interface Child<T extends KubernetesObject> {
 
 /** Objects that bear a child's name but that this Balancer does not control. */
 type Conflicts = string[];
+/** The children a reconcile created and updated, as `Kind name`: one Event each. */
+type Changes = { created: string[]; updated: string[] };
 
 const kindAndName = (object: KubernetesObject) => `${object.kind} ${object.metadata?.name ?? ''}`;
 
@@ -96,11 +98,15 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
   const now = deps.now ?? (() => new Date());
   const recheckMs = deps.conflictRecheckMs ?? conflictRecheckMs;
 
-  /** Creates or updates one child unless another owner has its name; says what it did. */
+  /**
+   * Creates or updates one child unless another owner has its name; notes what it did in
+   * `changes` (`created` or `updated`, each a list of `Kind name`).
+   */
   async function ensure<T extends KubernetesObject>(
     balancer: Balancer,
     child: Child<T>,
     conflicts: Conflicts,
+    changes: Changes,
     log: ReconcileContext['log'],
   ): Promise<T | undefined> {
     const { desired } = child;
@@ -114,13 +120,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
       setControllerReference(balancer, live);
     });
     if (result !== 'unchanged') {
-      const verb = result === 'created' ? 'Created' : 'Updated';
-      recorder.event(
-        balancer,
-        'Normal',
-        `${verb}${desired.kind}`,
-        `${verb} ${kindAndName(desired)}`,
-      );
+      changes[result].push(kindAndName(desired));
       log.info({ kind: desired.kind, name: desired.metadata?.name }, `${result} ${desired.kind}`);
     }
     return object;
@@ -132,29 +132,40 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
     );
     if (balancer === undefined || balancer.metadata.deletionTimestamp) return undefined;
     const conflicts: Conflicts = [];
+    const changes: Changes = { created: [], updated: [] };
     const conf = nginxConfig(balancer);
 
     // 1. The backend Services, then nginx's config and Deployment, then the front Service.
-    let active = 0;
-    for (const backend of balancer.spec.backends) {
-      const desired = backendService(balancer, backend);
-      const service = await ensure(
-        balancer,
-        {
-          desired,
-          shape: (live: Service) => {
-            overlay(live, { metadata: { labels: desired.metadata?.labels } });
-            const spec = live.spec ?? {};
-            live.spec = spec;
-            spec.selector = desired.spec?.selector ?? {};
-            overlay(spec, { ports: desired.spec?.ports });
+    // In parallel (they are independent), noted in spec order.
+    const backendChanges = balancer.spec.backends.map(
+      (): Changes => ({ created: [], updated: [] }),
+    );
+    const backendServices = await Promise.all(
+      balancer.spec.backends.map((backend, index) => {
+        const desired = backendService(balancer, backend);
+        return ensure(
+          balancer,
+          {
+            desired,
+            shape: (live: Service) => {
+              overlay(live, { metadata: { labels: desired.metadata?.labels } });
+              const spec = live.spec ?? {};
+              live.spec = spec;
+              spec.selector = desired.spec?.selector ?? {};
+              overlay(spec, { ports: desired.spec?.ports });
+            },
           },
-        },
-        conflicts,
-        log,
-      );
-      if (service) active += 1;
+          conflicts,
+          backendChanges[index] ?? changes,
+          log,
+        );
+      }),
+    );
+    for (const noted of backendChanges) {
+      changes.created.push(...noted.created);
+      changes.updated.push(...noted.updated);
     }
+    const active = backendServices.filter((service) => service !== undefined).length;
     const configMap = proxyConfigMap(balancer, conf);
     await ensure(
       balancer,
@@ -166,6 +177,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
         },
       },
       conflicts,
+      changes,
       log,
     );
     const deployment = proxyDeployment(balancer, conf);
@@ -179,6 +191,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
         },
       },
       conflicts,
+      changes,
       log,
     );
     const front = frontService(balancer);
@@ -195,8 +208,17 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
         },
       },
       conflicts,
+      changes,
       log,
     );
+
+    // One Event for what this reconcile created and one for what it updated.
+    if (changes.created.length > 0) {
+      recorder.event(balancer, 'Normal', 'Created', `Created ${changes.created.join(', ')}`);
+    }
+    if (changes.updated.length > 0) {
+      recorder.event(balancer, 'Normal', 'Updated', `Updated ${changes.updated.join(', ')}`);
+    }
 
     // 2. Backend Services this Balancer controls that the spec no longer lists.
     const wanted = new Set(balancer.spec.backends.map((backend) => backend.name));
