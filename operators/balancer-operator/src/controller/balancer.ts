@@ -70,6 +70,18 @@ type Conflicts = string[];
 /** The children a reconcile created and updated, as `Kind name`: one Event each. */
 type Changes = { created: string[]; updated: string[] };
 
+/**
+ * Brings a live Service in line with `desired`: its labels added, the selector exactly
+ * `desired`'s (a removed key must go), the ports overlaid (keeping what the API server filled).
+ */
+function shapeService(live: Service, desired: Service): void {
+  overlay(live, { metadata: { labels: desired.metadata?.labels } });
+  const spec = live.spec ?? {};
+  live.spec = spec;
+  spec.selector = { ...desired.spec?.selector };
+  overlay(spec, { ports: desired.spec?.ports });
+}
+
 const kindAndName = (object: KubernetesObject) => `${object.kind} ${object.metadata?.name ?? ''}`;
 
 /**
@@ -147,13 +159,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
           balancer,
           {
             desired,
-            shape: (live: Service) => {
-              overlay(live, { metadata: { labels: desired.metadata?.labels } });
-              const spec = live.spec ?? {};
-              live.spec = spec;
-              spec.selector = desired.spec?.selector ?? {};
-              overlay(spec, { ports: desired.spec?.ports });
-            },
+            shape: (live: Service) => shapeService(live, desired),
           },
           conflicts,
           backendChanges[index] ?? changes,
@@ -199,13 +205,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
       balancer,
       {
         desired: front,
-        shape: (live: Service) => {
-          overlay(live, { metadata: { labels: front.metadata?.labels } });
-          const spec = live.spec ?? {};
-          live.spec = spec;
-          spec.selector = front.spec?.selector ?? {};
-          overlay(spec, { ports: front.spec?.ports });
-        },
+        shape: (live: Service) => shapeService(live, front),
       },
       conflicts,
       changes,

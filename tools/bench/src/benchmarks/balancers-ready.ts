@@ -5,8 +5,8 @@ import {
 } from '../../../../operators/balancer-operator/src/api/v1alpha1/balancer.js';
 import { addBalancerController } from '../../../../operators/balancer-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
-import { formatNumber } from '../harness/format.js';
 import { runOperatorAtScale } from '../harness/operator-at-scale.js';
+import { operatorAtScaleResult } from '../harness/operator-at-scale-result.js';
 
 const namespace = 'balancers';
 const backends = 3;
@@ -31,7 +31,7 @@ export const balancersReadyBenchmark: BenchmarkModule = {
     const count = options.steadyObjects;
     const server = await startServer({ cluster: true });
     log(`creating ${count} Balancers of ${backends} backends`);
-    const { seconds, createSeconds, writesToDone, settled, quietWrites } = await runOperatorAtScale(
+    const measured = await runOperatorAtScale(
       server,
       {
         namespace,
@@ -68,32 +68,13 @@ export const balancersReadyBenchmark: BenchmarkModule = {
       count,
       options.quietMs,
     );
-    return {
-      id: this.id,
-      title: this.title,
-      metrics: [
-        { name: `time until ${count} Balancers are ready`, value: seconds, unit: 's' },
-        { name: 'of which creating them', value: createSeconds, unit: 's' },
-        { name: 'Balancers ready per second', value: count / seconds, unit: '/s' },
-        {
-          name: 'operator writes until all ready, per Balancer',
-          value: writesToDone / count,
-          unit: 'writes',
-        },
-        { name: 'operator writes at rest', value: quietWrites, unit: 'writes' },
-      ],
-      targets: [
-        {
-          target: '0 writes while nothing changes',
-          measured: `${quietWrites} writes in ${formatNumber(options.quietMs / 1000)} s`,
-          met: quietWrites === 0,
-        },
-      ],
-      charts: [],
-      notes: [
-        `${count} Balancers of ${backends} backends and one TCP port created in batches of 50 on a local API server with its simulated cluster, which runs each proxy Deployment's Pod. Ready = activeBackendsNum ${backends}, obsoleteBackendsNum 0, observedGeneration current and Ready=True (the proxy Deployment rolled out), read from the operator's cache. Writes are the operator's (children created, status patches, Events).`,
-      ],
-      samples: { count, seconds, writesToDone, settled, quietWrites },
-    };
+    return operatorAtScaleResult(
+      this,
+      count,
+      measured,
+      options.quietMs,
+      { plural: 'Balancers', singular: 'Balancer', state: 'ready' },
+      `${count} Balancers of ${backends} backends and one TCP port created in batches of 50 on a local API server with its simulated cluster, which runs each proxy Deployment's Pod. Ready = activeBackendsNum ${backends}, obsoleteBackendsNum 0, observedGeneration current and Ready=True (the proxy Deployment rolled out), read from the operator's cache. Writes are the operator's (children created, status patches, Events).`,
+    );
   },
 };
