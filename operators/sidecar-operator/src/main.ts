@@ -2,6 +2,6 @@
 // @ops/core's runOperator (`node dist/main.js --help`); the operator itself is
 // src/operator.ts. runOperator never exits the process: it resolves to the exit code.
 import { runOperator } from '@ops/core';
-import { sidecarOperator } from './operator.js';
+import { createSidecarOperator } from './operator.js';
 
-process.exitCode = await runOperator(sidecarOperator);
+process.exitCode = await runOperator(createSidecarOperator());
