@@ -21,7 +21,9 @@ const podDescriptor: ResourceDescriptor = {
  * Adds the SidecarSet controller to a manager. It reconciles every SidecarSet, and Pod
  * events wake the SidecarSets they concern ({@link sidecarSetsForPod}; on an update, for the
  * Pod's old labels too, so a Pod relabelled away is uncounted). The Pod informer gets the
- * label index the reconciler finds a SidecarSet's Pods with. Nothing polls.
+ * label index the reconciler finds a SidecarSet's Pods with. Nothing polls. Assumes a manager
+ * over all namespaces (as `runOperator` makes it): SidecarSets are cluster-scoped and select
+ * Pods everywhere, so the index is on the informer of Pods in every namespace.
  */
 export function addSidecarSetController(manager: Manager): void {
   const podInformer = manager.cache.getInformer(podDescriptor);
