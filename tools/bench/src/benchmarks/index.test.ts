@@ -13,6 +13,7 @@ describe('benchmark registry', () => {
       'apiserver',
       'applications',
       'myjobs',
+      'sidecar-admission',
       'balancers',
     ]);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9-]*$/);
