@@ -1,6 +1,7 @@
 import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api';
 import { LabelSelectorError, labelSelectorFromObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
+import { configMapSizeErrors, secretSizeErrors } from '../limits/data-size.js';
 import { validateStructuralSchema } from '../schema/index.js';
 import { stableStringify } from './object-metadata.js';
 
@@ -426,7 +427,9 @@ const strategies: Record<string, Strategy> = {
   '/secrets': {
     prepareForCreate: normalizeSecret,
     prepareForUpdate: normalizeSecret,
+    validate: secretSizeErrors,
   },
+  '/configmaps': { validate: configMapSizeErrors },
   '/nodes': { keepStatusOnCreate: true },
   '/events': { keepStatusOnCreate: true },
   'events.k8s.io/events': { keepStatusOnCreate: true },
