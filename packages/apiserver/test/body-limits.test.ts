@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiServer } from '../src/index.js';
-import { expectServing, rawRequest } from './raw-http.js';
+import { expectRefusal, expectServing, rawRequest } from './raw-http.js';
 
 // Request bodies and stored objects within the limits kube-apiserver and etcd set, refused
 // before anything is stored; whatever is stored can be read, listed, watched, patched and
@@ -43,25 +43,14 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function expectRefused(
+const expectRefused = (
   method: string,
   path: string,
   body: string,
   code: number,
   message: string | RegExp,
   contentType?: string,
-) {
-  const res = await rawRequest(
-    server,
-    method,
-    path,
-    body,
-    contentType ? { 'content-type': contentType } : {},
-  );
-  expect(res.status, res.text.slice(0, 300)).toBe(code);
-  expect(res.json().message).toMatch(message);
-  await expectServing(server, lists);
-}
+) => expectRefusal(server, { method, path, body, code, message, contentType }, lists);
 
 describe('nesting depth', () => {
   const tooDeep = /exceeded max depth: objects and arrays may nest at most 1000 levels deep/;

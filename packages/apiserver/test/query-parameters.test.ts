@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiServer } from '../src/index.js';
-import { expectServing, rawRequest } from './raw-http.js';
+import { expectRefusal, rawRequest } from './raw-http.js';
 
 // Every query parameter as kube-apiserver parses it (apimachinery's parameter codec and
 // ValidateListOptions/ValidateCreateOptions/ValidateDeleteOptions), over real HTTP; the
@@ -19,19 +19,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function expectStatus(
-  method: string,
-  path: string,
-  code: number,
-  message: string,
-  data?: string,
-) {
-  const res = await rawRequest(server, method, path, data);
-  expect(res.status, res.text).toBe(code);
-  expect(res.json()).toMatchObject({ kind: 'Status', code, message });
-  await expectServing(server);
-  return res.json();
-}
+const expectStatus = (method: string, path: string, code: number, message: string, body?: string) =>
+  expectRefusal(server, { method, path, body, code, message });
 
 describe('integer parameters', () => {
   it.each([

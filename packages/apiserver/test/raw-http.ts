@@ -73,3 +73,36 @@ export async function expectServing(
     expect(Array.isArray(list.json().items)).toBe(true);
   }
 }
+
+/** A request that the server must refuse, and how. */
+export interface Refusal {
+  method: string;
+  path: string;
+  body?: string;
+  contentType?: string;
+  code: number;
+  /** The Status message: exactly, or matching a pattern. */
+  message: string | RegExp;
+}
+
+/**
+ * Sends a request that must be refused, asserts the Status code and message, then
+ * {@link expectServing} with `lists`; resolves with the Status.
+ */
+export async function expectRefusal(
+  server: ApiServer,
+  refusal: Refusal,
+  lists?: string[],
+): Promise<any> {
+  const headers: Record<string, string> = refusal.contentType
+    ? { 'content-type': refusal.contentType }
+    : {};
+  const res = await rawRequest(server, refusal.method, refusal.path, refusal.body, headers);
+  expect(res.status, res.text.slice(0, 300)).toBe(refusal.code);
+  const status = res.json();
+  expect(status).toMatchObject({ kind: 'Status', code: refusal.code });
+  if (typeof refusal.message === 'string') expect(status.message).toBe(refusal.message);
+  else expect(status.message).toMatch(refusal.message);
+  await expectServing(server, lists);
+  return status;
+}

@@ -177,7 +177,8 @@ const workload: Strategy = {
     const spec: Json = isObject(object.spec) ? object.spec : {};
     object.spec = spec;
     spec.replicas ??= 1;
-    spec.revisionHistoryLimit ??= 10;
+    // ReplicaSetSpec has no revisionHistoryLimit (the other workloads default it to 10).
+    if (object.kind !== 'ReplicaSet') spec.revisionHistoryLimit ??= 10;
     if (object.kind === 'Deployment') {
       spec.progressDeadlineSeconds ??= 600;
       spec.strategy ??= {
