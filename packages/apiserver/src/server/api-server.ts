@@ -10,11 +10,14 @@ import { WebhookAdmission } from '../admission/index.js';
 import { StatusError } from '../api/status-error.js';
 import {
   type AuthenticatedUser,
+  type AuthorizationDecision,
   authorize,
   forbiddenError,
+  impersonatedUser,
+  openPolicy,
   type RbacPolicy,
+  type RequestAttributes,
   requestAttributesFrom,
-  serviceAccountUser,
 } from '../auth/index.js';
 import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
 import { virtualResources } from '../registry/builtin-resources.js';
@@ -30,11 +33,14 @@ import { coreVersions, groupDocument, groupList, resourceList, versionInfo } fro
 import { type FaultRule, FaultRules } from './faults.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
 import { listenOn } from './port-in-use-error.js';
+import { checkRbacEscalation } from './rbac-escalation-check.js';
 import { readRequestBody } from './read-request-body.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
 import { sendError, sendJson, sendText } from './responses.js';
 import { serveVerb, verbOf } from './serve-verb.js';
 import { wantsTable } from './table.js';
+import { TokenAuthenticator } from './token-authenticator.js';
+import { createTokenRequest } from './token-request.js';
 import type { ActiveWatch } from './watch-response.js';
 
 type Json = Record<string, unknown>;
@@ -65,6 +71,8 @@ export interface ApiServerOptions {
   certificates?: ServingCertificates;
   /** The simulated cluster (controllers, scheduler, kubelet): on by default; see {@link ClusterOptions}. */
   cluster?: boolean | ClusterOptions;
+  /** The clock service account tokens are issued and checked by (default: the system clock). */
+  now?: () => Date;
 }
 
 /** What a request was found to be. */
@@ -94,7 +102,8 @@ export class ApiServer {
   readonly cluster: SimulatedCluster;
   /** Token of the built-in `admin` user (group `system:masters`). */
   readonly adminToken: string;
-  private readonly tokens = new Map<string, AuthenticatedUser>();
+  private readonly tokens: TokenAuthenticator;
+  private readonly now: () => Date;
   private readonly watches = new Set<ActiveWatch>();
   private readonly sockets = new Set<Socket>();
   private server: http.Server | https.Server | undefined;
@@ -104,6 +113,8 @@ export class ApiServer {
     Pick<ApiServerOptions, 'bookmarkIntervalMs' | 'defaultWatchTimeoutSeconds' | 'maxBodyBytes'>
   >;
   private policyCache: RbacPolicy | undefined;
+  private openPolicyCache: RbacPolicy | undefined;
+  private openPolicyBase: RbacPolicy | undefined;
   private baseUrl = '';
   private readonly webhookAdmission: WebhookAdmission;
 
@@ -116,13 +127,28 @@ export class ApiServer {
       defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds ?? 1800,
       maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     };
-    this.tokens.set(this.adminToken, {
+    this.now = options.now ?? (() => new Date());
+    this.tokens = new TokenAuthenticator(
+      (plural, namespace, name) => this.store.get(`/${plural}`, `${namespace}/${name}`)?.object,
+      this.now,
+    );
+    this.tokens.addUserToken(this.adminToken, {
       name: 'admin',
       groups: ['system:masters', 'system:authenticated'],
     });
     this.resources = new ResourceService({
       store: this.store,
-      hooks: { afterWrite: (type, event, object) => this.afterWrite(type, event, object) },
+      hooks: {
+        afterWrite: (type, event, object) => this.afterWrite(type, event, object),
+        beforeWrite: (type, object, old, context) =>
+          checkRbacEscalation(
+            { type, object, old, user: context.user },
+            {
+              authorize: (attributes) => this.decide(attributes),
+              policy: () => this.effectivePolicy(),
+            },
+          ),
+      },
     });
     this.webhookAdmission = new WebhookAdmission({
       store: this.store,
@@ -207,16 +233,26 @@ export class ApiServer {
     this.webhookAdmission.restoreTls();
   }
 
-  /** A token that authenticates as `user`. */
+  /** A token that authenticates as `user`, for as long as the server runs. */
   issueToken(user: AuthenticatedUser): string {
-    const token = randomBytes(24).toString('hex');
-    this.tokens.set(token, user);
-    return token;
+    return this.tokens.issueUserToken(user);
   }
 
-  /** A token for the service account `namespace/name` (the account need not exist). */
-  serviceAccountToken(namespace: string, name: string): string {
-    return this.issueToken(serviceAccountUser(namespace, name));
+  /**
+   * A token for the service account `namespace/name`, signed as the TokenRequest API signs
+   * them. When the account exists, the token is bound to its uid and stops working (401)
+   * once the account is deleted; when it does not exist yet, the token is bound to no uid and
+   * works whether or not the account exists. It expires after `expirationSeconds`, or never
+   * when that is omitted.
+   */
+  serviceAccountToken(namespace: string, name: string, expirationSeconds?: number): string {
+    const account = this.store.get('/serviceaccounts', `${namespace}/${name}`)?.object;
+    return this.tokens.issueServiceAccountToken({
+      namespace,
+      name,
+      uid: account?.metadata?.uid ?? '',
+      ...(expirationSeconds === undefined ? {} : { expirationSeconds }),
+    }).token;
   }
 
   /**
@@ -226,7 +262,7 @@ export class ApiServer {
   kubeconfig(options: { token?: string; namespace?: string; name?: string } = {}): string {
     const token = options.token ?? this.adminToken;
     const name = options.name ?? 'ops-local';
-    const user = this.tokens.get(token)?.name ?? 'user';
+    const user = this.tokens.userOf(token)?.name ?? 'user';
     const cluster: Json = { server: this.baseUrl };
     if (this.certificates)
       cluster['certificate-authority-data'] = Buffer.from(this.certificates.caCert).toString(
@@ -298,7 +334,8 @@ export class ApiServer {
     event: 'create' | 'update' | 'delete',
     object: KubernetesObject,
   ): void {
-    if (type.group === 'rbac.authorization.k8s.io') this.policyCache = undefined;
+    if (type.group === 'rbac.authorization.k8s.io' || type.group === 'apiextensions.k8s.io')
+      this.policyCache = undefined;
     if (type.group === 'apiextensions.k8s.io' && type.plural === 'customresourcedefinitions') {
       const name = object.metadata?.name ?? '';
       if (event === 'delete') {
@@ -326,14 +363,36 @@ export class ApiServer {
     return this.policyCache;
   }
 
+  /**
+   * The policy requests are decided by: the stored RBAC objects with RBAC enforced; without,
+   * the same plus everything for authenticated users and the ordinary verbs on everything
+   * but Secrets for anonymous ones (see `openPolicy`).
+   */
+  private effectivePolicy(): RbacPolicy {
+    const policy = this.policy();
+    if (this.rbacEnabled) return policy;
+    if (this.openPolicyCache === undefined || this.openPolicyBase !== policy) {
+      this.openPolicyCache = openPolicy(policy, this.registry.all());
+      this.openPolicyBase = policy;
+    }
+    return this.openPolicyCache;
+  }
+
+  /** The server's authorizer: `system:masters` may do anything, others as the policy says. */
+  private decide(attributes: RequestAttributes): AuthorizationDecision {
+    return authorize(attributes, this.effectivePolicy());
+  }
+
+  /**
+   * Who a request acts as: the user its bearer token authenticates (anonymous without one;
+   * 401 for a bad one), or the user it impersonates with `Impersonate-*` headers, when the
+   * authenticated user may (`impersonatedUser`).
+   */
   private authenticate(req: IncomingMessage): AuthenticatedUser {
-    const header = req.headers.authorization;
-    if (header === undefined)
-      return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    const user = match ? this.tokens.get((match[1] ?? '').trim()) : undefined;
-    if (user === undefined) throw new StatusError(401, 'Unauthorized', 'Unauthorized');
-    return user;
+    const user = this.tokens.authenticate(req.headers.authorization);
+    return impersonatedUser(user, req.headersDistinct, req.url ?? '/', (attributes) =>
+      this.decide(attributes),
+    );
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -342,9 +401,9 @@ export class ApiServer {
     const method = (req.method ?? 'GET').toUpperCase();
     const user = this.authenticate(req);
     const query = url.searchParams;
-    if (this.rbacEnabled && !user.groups.includes('system:masters')) {
+    if (!user.groups.includes('system:masters')) {
       const attributes = requestAttributesFrom(method, path, query, user);
-      const decision = authorize(attributes, this.policy());
+      const decision = this.decide(attributes);
       if (!decision.allowed) throw forbiddenError(attributes);
     }
     if (path === '/healthz' || path === '/livez' || path === '/readyz')
@@ -439,6 +498,7 @@ export class ApiServer {
     if (subresource === 'status') return type.subresources.status;
     if (subresource === 'scale') return type.subresources.scale;
     if (subresource === 'finalize') return type.group === '' && type.plural === 'namespaces';
+    if (subresource === 'token') return type.group === '' && type.plural === 'serviceaccounts';
     return false;
   }
 
@@ -461,6 +521,23 @@ export class ApiServer {
     const table = wantsTable(req.headers.accept);
     const watch = route.watchPath || query.get('watch') === 'true' || query.get('watch') === '1';
     const verb = verbOf(method, name, watch);
+    if (subresource === 'token') {
+      if (method !== 'POST')
+        throw StatusError.methodNotAllowed(
+          'the server does not allow this method on the requested resource',
+        );
+      const body = await readRequestBody(this.options.maxBodyBytes, req);
+      return sendJson(
+        res,
+        201,
+        createTokenRequest(namespace, name, body, {
+          lookup: (plural, ns, objectName) =>
+            this.store.get(`/${plural}`, `${ns}/${objectName}`)?.object,
+          authenticator: this.tokens,
+          now: this.now,
+        }),
+      );
+    }
     if (!type.verbs.includes(verb) && !(subresource && ['get', 'update', 'patch'].includes(verb))) {
       throw StatusError.methodNotAllowed(
         `the server does not allow this method on the requested resource`,
@@ -473,11 +550,7 @@ export class ApiServer {
     }
     if (virtualResources.has(storageKeyOf(type))) {
       const body = await readRequestBody(this.options.maxBodyBytes, req);
-      return sendJson(
-        res,
-        201,
-        reviewAccess(type, body, user, this.rbacEnabled ? this.policy() : undefined),
-      );
+      return sendJson(res, 201, reviewAccess(type, body, user, this.effectivePolicy()));
     }
     return serveVerb(verb, req, res, route, query, context, table, {
       store: this.store,
