@@ -55,7 +55,11 @@ export interface ApiServerOptions {
   host?: string;
   /** Serve HTTPS with a generated CA (default true); false serves plain HTTP. */
   https?: boolean;
-  /** Enforce RBAC for every user outside `system:masters` (default false: everyone may do anything). */
+  /**
+   * Enforce RBAC for every user outside `system:masters` (default false: authenticated users
+   * may do anything, anonymous ones everything but Secrets, tokens, impersonation and RBAC
+   * writes; see `openPolicy` and the README's "Security and limits").
+   */
   rbac?: boolean;
   /** Events kept per resource for watches and paging (default 10,000). */
   historySize?: number;
