@@ -95,7 +95,7 @@ describe.each([
       status: 403,
       body: {
         message:
-          'users "admin" is forbidden: User "system:anonymous" cannot impersonate resource "users" in API group "" at the cluster scope',
+          'secrets "db" is forbidden: User "system:anonymous" cannot impersonate-on:user-info:get resource "secrets" in API group "" in the namespace "default"',
       },
     });
     const grant = await httpRequest(

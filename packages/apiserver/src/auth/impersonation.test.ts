@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../api/status-error.js';
 import { impersonatedUser, impersonationRequests } from './impersonation.js';
-import type { RequestAttributes } from './request-attributes.js';
+import { type RequestAttributes, requestAttributesFrom } from './request-attributes.js';
 
 const admin = { name: 'admin', groups: ['system:masters'] };
 const allowAll = () => ({ allowed: true, reason: '' });
@@ -97,5 +97,45 @@ describe('impersonatedUser', () => {
       ['impersonate', 'users', 'jane'],
       ['impersonate', 'groups', 'ops'],
     ]);
+  });
+
+  it('checks the constrained action, then each identity, and falls back to the legacy verb', () => {
+    const action = requestAttributesFrom('GET', '/api/v1/namespaces/team/pods', undefined, admin);
+    const asked: string[] = [];
+    const only = (allowed: string[]) => (attributes: RequestAttributes) => {
+      const key = `${attributes.verb} ${attributes.apiGroup}/${attributes.resource} ${attributes.namespace}/${attributes.name}`;
+      asked.push(key);
+      return { allowed: allowed.includes(key), reason: '' };
+    };
+    const headers = {
+      'impersonate-user': ['system:serviceaccount:team:ci'],
+      'impersonate-group': ['g'],
+    };
+    const constrained = [
+      'impersonate-on:serviceaccount:list /pods team/',
+      'impersonate:serviceaccount authentication.k8s.io/serviceaccounts team/ci',
+      'impersonate:user-info authentication.k8s.io/groups /g',
+    ];
+    expect(impersonatedUser(admin, headers, '/', only(constrained), action)).toEqual({
+      name: 'system:serviceaccount:team:ci',
+      groups: ['g', 'system:authenticated'],
+    });
+    expect(asked).toEqual(constrained);
+    asked.length = 0;
+    const legacy = ['impersonate /serviceaccounts team/ci', 'impersonate /groups /g'];
+    expect(impersonatedUser(admin, headers, '/', only(legacy), action).name).toBe(
+      'system:serviceaccount:team:ci',
+    );
+    expect(asked).toEqual([constrained[0], ...legacy]);
+    expect(() =>
+      impersonatedUser(admin, headers, '/', only([constrained[0] ?? '']), action),
+    ).toThrow(
+      'serviceaccounts.authentication.k8s.io "ci" is forbidden: User "admin" cannot impersonate:serviceaccount resource "serviceaccounts" in API group "authentication.k8s.io" in the namespace "team"',
+    );
+    expect(() =>
+      impersonatedUser(admin, { 'impersonate-user': ['system:node:n1'] }, '/', only([]), action),
+    ).toThrow(
+      'pods is forbidden: User "admin" cannot impersonate-on:arbitrary-node:list resource "pods" in API group "" in the namespace "team"',
+    );
   });
 });

@@ -156,40 +156,52 @@ function impersonateAttributes(
   }
 }
 
-/**
- * The user a request acts as, following kube-apiserver's impersonation filter
- * (k8s.io/apiserver `pkg/endpoints/filters/impersonation.go`): `requestor` itself when no
- * `Impersonate-*` header was sent; otherwise each {@link impersonationRequests} entry must be
- * allowed by `authorize` with the verb `impersonate` on `users`, `groups` or
- * `serviceaccounts` (core group, the account's namespace), `userextras/<key>` or `uids`
- * (`authentication.k8s.io`), named by the value. The new user has the requested name, uid and
- * extras; its groups are those requested (a ServiceAccount without `Impersonate-Group` gets
- * `system:serviceaccounts` and `system:serviceaccounts:<namespace>`), plus
- * `system:authenticated` unless it is `system:anonymous` or the groups already hold
- * `system:authenticated` or `system:unauthenticated` (`system:anonymous` gets
- * `system:unauthenticated` unless it is already there).
- *
- * @throws {StatusError} 403 at the first request not allowed, worded as kube-apiserver's
- *   (`users "jane" is forbidden: User "bob" cannot impersonate resource "users" in API group
- *   "" at the cluster scope`); 500 as {@link impersonationRequests}.
- */
-export function impersonatedUser(
+/** The constrained-impersonation mode of a request (KEP-5284), by the user it impersonates. */
+type Mode = 'user-info' | 'serviceaccount' | 'arbitrary-node';
+
+const nodePrefix = 'system:node:';
+
+function modeOf(requests: readonly ImpersonationRequest[]): Mode {
+  const user = requests[0];
+  if (user?.kind === 'ServiceAccount') return 'serviceaccount';
+  if (user?.kind === 'User' && user.name.startsWith(nodePrefix)) return 'arbitrary-node';
+  return 'user-info';
+}
+
+/** The identity check of constrained impersonation for one request, in `authentication.k8s.io`. */
+function identityAttributes(
   requestor: AuthenticatedUser,
-  headers: DistinctHeaders,
-  uri: string,
-  authorize: (attributes: RequestAttributes) => AuthorizationDecision,
+  request: ImpersonationRequest,
+): RequestAttributes {
+  const legacy = impersonateAttributes(requestor, request);
+  const base = { ...legacy, apiGroup: 'authentication.k8s.io', apiVersion: 'v1' };
+  switch (request.kind) {
+    case 'ServiceAccount':
+      return { ...base, verb: 'impersonate:serviceaccount' };
+    case 'User':
+      return request.name.startsWith(nodePrefix)
+        ? {
+            ...base,
+            verb: 'impersonate:arbitrary-node',
+            resource: 'nodes',
+            name: request.name.slice(nodePrefix.length),
+          }
+        : { ...base, verb: 'impersonate:user-info' };
+    default:
+      return { ...base, verb: 'impersonate:user-info' };
+  }
+}
+
+/** The user the requests make, with kube's group rules. */
+function buildUser(
+  requests: readonly ImpersonationRequest[],
+  groupsSpecified: boolean,
 ): AuthenticatedUser {
-  const requests = impersonationRequests(headers, uri);
-  if (requests.length === 0) return requestor;
-  const groupsSpecified = (headers[groupHeader] ?? []).length > 0;
   let name = '';
   let uid = '';
   let groups: string[] = [];
   const extra: Record<string, string[]> = {};
   for (const request of requests) {
-    const attributes = impersonateAttributes(requestor, request);
-    const decision = authorize(attributes);
-    if (!decision.allowed) throw forbiddenError(attributes, decision.reason);
     switch (request.kind) {
       case 'ServiceAccount':
         name = serviceAccountUsername(request.namespace, request.name);
@@ -222,4 +234,67 @@ export function impersonatedUser(
     ...(uid === '' ? {} : { uid }),
     ...(Object.keys(extra).length === 0 ? {} : { extra }),
   };
+}
+
+/**
+ * The user a request acts as, following kube-apiserver's impersonation filters
+ * (k8s.io/apiserver `pkg/endpoints/filters/impersonation.go`, with constrained impersonation,
+ * KEP-5284, on by default since v1.36): `requestor` itself when no `Impersonate-*` header was
+ * sent. Otherwise:
+ *
+ * 1. Constrained impersonation, when `action` (the request as the requestor makes it) is
+ *    given: the mode is `serviceaccount` for a ServiceAccount user, `arbitrary-node` for
+ *    `system:node:<name>`, else `user-info`. `authorize` must allow the request's own verb
+ *    prefixed `impersonate-on:<mode>:` (`impersonate-on:user-info:list` on `pods`, or on a
+ *    path), then each {@link impersonationRequests} entry with `impersonate:<mode>` (groups,
+ *    extras and uids `impersonate:user-info`) on `users`, `serviceaccounts` (its namespace),
+ *    `nodes`, `groups`, `userextras/<key>` or `uids` of `authentication.k8s.io`.
+ * 2. Else the legacy rule: each entry with `impersonate` on `users`, `groups` or
+ *    `serviceaccounts` (core group), `userextras/<key>` or `uids` (`authentication.k8s.io`).
+ *
+ * The new user has the requested name, uid and extras; its groups are those requested (a
+ * ServiceAccount without `Impersonate-Group` gets `system:serviceaccounts` and
+ * `system:serviceaccounts:<namespace>`), plus `system:authenticated` unless it is
+ * `system:anonymous` or the groups already hold `system:authenticated` or
+ * `system:unauthenticated` (`system:anonymous` gets `system:unauthenticated`).
+ *
+ * @throws {StatusError} 403 when both refuse, naming the first constrained check that failed
+ *   (the legacy one when `action` is not given), worded as kube-apiserver's
+ *   (`pods is forbidden: User "bob" cannot impersonate-on:user-info:list resource "pods" in
+ *   API group "" in the namespace "team"`); 500 as {@link impersonationRequests}.
+ */
+export function impersonatedUser(
+  requestor: AuthenticatedUser,
+  headers: DistinctHeaders,
+  uri: string,
+  authorize: (attributes: RequestAttributes) => AuthorizationDecision,
+  action?: RequestAttributes,
+): AuthenticatedUser {
+  const requests = impersonationRequests(headers, uri);
+  if (requests.length === 0) return requestor;
+  const user = buildUser(requests, (headers[groupHeader] ?? []).length > 0);
+  let refusal: { attributes: RequestAttributes; reason: string } | undefined;
+  if (action !== undefined) {
+    const checks = [
+      { ...action, user: requestor, verb: `impersonate-on:${modeOf(requests)}:${action.verb}` },
+      ...requests.map((request) => identityAttributes(requestor, request)),
+    ];
+    for (const attributes of checks) {
+      const decision = authorize(attributes);
+      if (!decision.allowed) {
+        refusal = { attributes, reason: decision.reason };
+        break;
+      }
+    }
+    if (refusal === undefined) return user;
+  }
+  for (const request of requests) {
+    const attributes = impersonateAttributes(requestor, request);
+    const decision = authorize(attributes);
+    if (!decision.allowed) {
+      const reported = refusal ?? { attributes, reason: decision.reason };
+      throw forbiddenError(reported.attributes, reported.reason);
+    }
+  }
+  return user;
 }

@@ -392,10 +392,20 @@ export class ApiServer {
    * 401 for a bad one), or the user it impersonates with `Impersonate-*` headers, when the
    * authenticated user may (`impersonatedUser`).
    */
-  private authenticate(req: IncomingMessage): AuthenticatedUser {
+  private authenticate(
+    req: IncomingMessage,
+    path: string,
+    query: URLSearchParams,
+  ): AuthenticatedUser {
     const user = this.tokens.authenticate(req.headers.authorization);
-    return impersonatedUser(user, req.headersDistinct, req.url ?? '/', (attributes) =>
-      this.decide(attributes),
+    if (!Object.keys(req.headersDistinct).some((header) => header.startsWith('impersonate-')))
+      return user;
+    return impersonatedUser(
+      user,
+      req.headersDistinct,
+      req.url ?? '/',
+      (attributes) => this.decide(attributes),
+      requestAttributesFrom((req.method ?? 'GET').toUpperCase(), path, query, user),
     );
   }
 
@@ -403,8 +413,8 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = (req.method ?? 'GET').toUpperCase();
-    const user = this.authenticate(req);
     const query = url.searchParams;
+    const user = this.authenticate(req, path, query);
     if (!user.groups.includes('system:masters')) {
       const attributes = requestAttributesFrom(method, path, query, user);
       const decision = this.decide(attributes);
