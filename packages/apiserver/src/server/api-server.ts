@@ -8,17 +8,7 @@ import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api'
 import YAML from 'yaml';
 import { WebhookAdmission } from '../admission/index.js';
 import { StatusError } from '../api/status-error.js';
-import {
-  type AuthenticatedUser,
-  type AuthorizationDecision,
-  authorize,
-  forbiddenError,
-  impersonatedUser,
-  openPolicy,
-  type RbacPolicy,
-  type RequestAttributes,
-  requestAttributesFrom,
-} from '../auth/index.js';
+import type { AuthenticatedUser } from '../auth/index.js';
 import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
 import { virtualResources } from '../registry/builtin-resources.js';
 import { ResourceRegistry } from '../registry/resource-registry.js';
@@ -33,14 +23,13 @@ import { coreVersions, groupDocument, groupList, resourceList, versionInfo } fro
 import { type FaultRule, FaultRules } from './faults.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
 import { listenOn } from './port-in-use-error.js';
-import { checkRbacEscalation } from './rbac-escalation-check.js';
 import { readRequestBody } from './read-request-body.js';
+import { RequestAccess } from './request-access.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
 import { sendError, sendJson, sendText } from './responses.js';
 import { serveVerb, verbOf } from './serve-verb.js';
 import { wantsTable } from './table.js';
-import { TokenAuthenticator } from './token-authenticator.js';
-import { createTokenRequest } from './token-request.js';
+import { serveTokenRequest } from './token-request.js';
 import type { ActiveWatch } from './watch-response.js';
 
 type Json = Record<string, unknown>;
@@ -106,25 +95,20 @@ export class ApiServer {
   readonly cluster: SimulatedCluster;
   /** Token of the built-in `admin` user (group `system:masters`). */
   readonly adminToken: string;
-  private readonly tokens: TokenAuthenticator;
+  private readonly access: RequestAccess;
   private readonly now: () => Date;
   private readonly watches = new Set<ActiveWatch>();
   private readonly sockets = new Set<Socket>();
   private server: http.Server | https.Server | undefined;
   private certificates: ServingCertificates | undefined;
-  private rbacEnabled: boolean;
   private readonly options: Required<
     Pick<ApiServerOptions, 'bookmarkIntervalMs' | 'defaultWatchTimeoutSeconds' | 'maxBodyBytes'>
   >;
-  private policyCache: RbacPolicy | undefined;
-  private openPolicyCache: RbacPolicy | undefined;
-  private openPolicyBase: RbacPolicy | undefined;
   private baseUrl = '';
   private readonly webhookAdmission: WebhookAdmission;
 
   private constructor(options: ApiServerOptions) {
     this.store = new ObjectStore({ historySize: options.historySize ?? 10_000 });
-    this.rbacEnabled = options.rbac ?? false;
     this.adminToken = options.adminToken ?? randomBytes(24).toString('hex');
     this.options = {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 5_000,
@@ -132,11 +116,11 @@ export class ApiServer {
       maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     };
     this.now = options.now ?? (() => new Date());
-    this.tokens = new TokenAuthenticator(
-      (plural, namespace, name) => this.store.get(`/${plural}`, `${namespace}/${name}`)?.object,
-      this.now,
-    );
-    this.tokens.addUserToken(this.adminToken, {
+    this.access = new RequestAccess(this.store, this.registry, {
+      rbac: options.rbac ?? false,
+      now: this.now,
+    });
+    this.access.tokens.addUserToken(this.adminToken, {
       name: 'admin',
       groups: ['system:masters', 'system:authenticated'],
     });
@@ -145,13 +129,7 @@ export class ApiServer {
       hooks: {
         afterWrite: (type, event, object) => this.afterWrite(type, event, object),
         beforeWrite: (type, object, old, context) =>
-          checkRbacEscalation(
-            { type, object, old, user: context.user },
-            {
-              authorize: (attributes) => this.decide(attributes),
-              policy: () => this.effectivePolicy(),
-            },
-          ),
+          this.access.checkWrite(type, object, old, context),
       },
     });
     this.webhookAdmission = new WebhookAdmission({
@@ -210,11 +188,11 @@ export class ApiServer {
 
   /** Whether RBAC is enforced. */
   get rbac(): boolean {
-    return this.rbacEnabled;
+    return this.access.rbac;
   }
 
   set rbac(enabled: boolean) {
-    this.rbacEnabled = enabled;
+    this.access.rbac = enabled;
   }
 
   /** Sets the admission chain (webhooks) run around every write. */
@@ -239,7 +217,7 @@ export class ApiServer {
 
   /** A token that authenticates as `user`, for as long as the server runs. */
   issueToken(user: AuthenticatedUser): string {
-    return this.tokens.issueUserToken(user);
+    return this.access.tokens.issueUserToken(user);
   }
 
   /**
@@ -251,7 +229,7 @@ export class ApiServer {
    */
   serviceAccountToken(namespace: string, name: string, expirationSeconds?: number): string {
     const account = this.store.get('/serviceaccounts', `${namespace}/${name}`)?.object;
-    return this.tokens.issueServiceAccountToken({
+    return this.access.tokens.issueServiceAccountToken({
       namespace,
       name,
       uid: account?.metadata?.uid ?? '',
@@ -266,7 +244,7 @@ export class ApiServer {
   kubeconfig(options: { token?: string; namespace?: string; name?: string } = {}): string {
     const token = options.token ?? this.adminToken;
     const name = options.name ?? 'ops-local';
-    const user = this.tokens.userOf(token)?.name ?? 'user';
+    const user = this.access.tokens.userOf(token)?.name ?? 'user';
     const cluster: Json = { server: this.baseUrl };
     if (this.certificates)
       cluster['certificate-authority-data'] = Buffer.from(this.certificates.caCert).toString(
@@ -339,7 +317,7 @@ export class ApiServer {
     object: KubernetesObject,
   ): void {
     if (type.group === 'rbac.authorization.k8s.io' || type.group === 'apiextensions.k8s.io')
-      this.policyCache = undefined;
+      this.access.invalidate();
     if (type.group === 'apiextensions.k8s.io' && type.plural === 'customresourcedefinitions') {
       const name = object.metadata?.name ?? '';
       if (event === 'delete') {
@@ -353,73 +331,12 @@ export class ApiServer {
     }
   }
 
-  private policy(): RbacPolicy {
-    if (this.policyCache === undefined) {
-      const read = (plural: string) =>
-        this.store.list(`rbac.authorization.k8s.io/${plural}`).map((s) => s.object);
-      this.policyCache = {
-        roles: read('roles'),
-        clusterRoles: read('clusterroles'),
-        roleBindings: read('rolebindings'),
-        clusterRoleBindings: read('clusterrolebindings'),
-      } as RbacPolicy;
-    }
-    return this.policyCache;
-  }
-
-  /**
-   * The policy requests are decided by: the stored RBAC objects with RBAC enforced; without,
-   * the same plus everything for authenticated users and the ordinary verbs on everything
-   * but Secrets for anonymous ones (see `openPolicy`).
-   */
-  private effectivePolicy(): RbacPolicy {
-    const policy = this.policy();
-    if (this.rbacEnabled) return policy;
-    if (this.openPolicyCache === undefined || this.openPolicyBase !== policy) {
-      this.openPolicyCache = openPolicy(policy, this.registry.all());
-      this.openPolicyBase = policy;
-    }
-    return this.openPolicyCache;
-  }
-
-  /** The server's authorizer: `system:masters` may do anything, others as the policy says. */
-  private decide(attributes: RequestAttributes): AuthorizationDecision {
-    return authorize(attributes, this.effectivePolicy());
-  }
-
-  /**
-   * Who a request acts as: the user its bearer token authenticates (anonymous without one;
-   * 401 for a bad one), or the user it impersonates with `Impersonate-*` headers, when the
-   * authenticated user may (`impersonatedUser`).
-   */
-  private authenticate(
-    req: IncomingMessage,
-    path: string,
-    query: URLSearchParams,
-  ): AuthenticatedUser {
-    const user = this.tokens.authenticate(req.headers.authorization);
-    if (!Object.keys(req.headersDistinct).some((header) => header.startsWith('impersonate-')))
-      return user;
-    return impersonatedUser(
-      user,
-      req.headersDistinct,
-      req.url ?? '/',
-      (attributes) => this.decide(attributes),
-      requestAttributesFrom((req.method ?? 'GET').toUpperCase(), path, query, user),
-    );
-  }
-
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = (req.method ?? 'GET').toUpperCase();
     const query = url.searchParams;
-    const user = this.authenticate(req, path, query);
-    if (!user.groups.includes('system:masters')) {
-      const attributes = requestAttributesFrom(method, path, query, user);
-      const decision = this.decide(attributes);
-      if (!decision.allowed) throw forbiddenError(attributes);
-    }
+    const user = this.access.admit(req, method, path, query);
     if (path === '/healthz' || path === '/livez' || path === '/readyz')
       return sendText(res, 200, 'ok');
     if (path === '/version') return sendJson(res, 200, versionInfo());
@@ -535,23 +452,12 @@ export class ApiServer {
     const table = wantsTable(req.headers.accept);
     const watch = route.watchPath || query.get('watch') === 'true' || query.get('watch') === '1';
     const verb = verbOf(method, name, watch);
-    if (subresource === 'token') {
-      if (method !== 'POST')
-        throw StatusError.methodNotAllowed(
-          'the server does not allow this method on the requested resource',
-        );
-      const body = await readRequestBody(this.options.maxBodyBytes, req);
-      return sendJson(
-        res,
-        201,
-        createTokenRequest(namespace, name, body, {
-          lookup: (plural, ns, objectName) =>
-            this.store.get(`/${plural}`, `${ns}/${objectName}`)?.object,
-          authenticator: this.tokens,
-          now: this.now,
-        }),
-      );
-    }
+    if (subresource === 'token')
+      return serveTokenRequest(req, res, method, namespace, name, {
+        maxBodyBytes: this.options.maxBodyBytes,
+        authenticator: this.access.tokens,
+        now: this.now,
+      });
     if (!type.verbs.includes(verb) && !(subresource && ['get', 'update', 'patch'].includes(verb))) {
       throw StatusError.methodNotAllowed(
         `the server does not allow this method on the requested resource`,
@@ -564,7 +470,7 @@ export class ApiServer {
     }
     if (virtualResources.has(storageKeyOf(type))) {
       const body = await readRequestBody(this.options.maxBodyBytes, req);
-      return sendJson(res, 201, reviewAccess(type, body, user, this.effectivePolicy()));
+      return sendJson(res, 201, reviewAccess(type, body, user, this.access.policy()));
     }
     return serveVerb(verb, req, res, route, query, context, table, {
       store: this.store,

@@ -50,7 +50,8 @@ export class TokenAuthenticator {
   private readonly signer: ServiceAccountTokenSigner;
 
   constructor(
-    private readonly lookup: CoreObjectLookup,
+    /** How the authenticator finds accounts and bound objects. */
+    readonly lookup: CoreObjectLookup,
     private readonly now: () => Date,
     readonly issuer: string = defaultTokenIssuer,
   ) {

@@ -1,9 +1,12 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubernetesObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import type { BoundObject } from '../auth/service-account-token.js';
 import { isObject, type Json } from '../cluster/json.js';
 import { timestamp } from './object-metadata.js';
+import { readRequestBody } from './read-request-body.js';
+import { sendJson } from './responses.js';
 import type { CoreObjectLookup, TokenAuthenticator } from './token-authenticator.js';
 
 const tokenRequestRef = {
@@ -168,4 +171,29 @@ export function createTokenRequest(
       expirationTimestamp: timestamp(new Date(now.getTime() + expirationSeconds * 1000)),
     },
   };
+}
+
+/**
+ * Serves `.../serviceaccounts/<name>/token`: a POST is read (at most `maxBodyBytes`) and
+ * answered 201 by {@link createTokenRequest}, the account and bound objects looked up by
+ * `authenticator`; any other method is 405, as kube-apiserver answers.
+ */
+export async function serveTokenRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  namespace: string,
+  name: string,
+  deps: Omit<TokenRequestDeps, 'lookup'> & { maxBodyBytes: number },
+): Promise<void> {
+  if (method !== 'POST')
+    throw StatusError.methodNotAllowed(
+      'the server does not allow this method on the requested resource',
+    );
+  const body = await readRequestBody(deps.maxBodyBytes, req);
+  sendJson(
+    res,
+    201,
+    createTokenRequest(namespace, name, body, { ...deps, lookup: deps.authenticator.lookup }),
+  );
 }
