@@ -70,15 +70,9 @@ export class BalancerHarness {
       requires: 'pods',
     });
     try {
-      const { stdout } = await run(process.env.KUBECTL || 'kubectl', [
-        'kustomize',
+      const { identity } = await env.operatorServiceAccount(
         join(operatorRoot, 'config', 'default'),
-      ]);
-      const identity = await env.serviceAccount({
-        namespace: 'balancer-operator-system',
-        name: 'balancer-operator-controller-manager',
-        rbac: YAML.parseAllDocuments(stdout).map((doc) => doc.toJS() as KubernetesObject),
-      });
+      );
       return new BalancerHarness(env, identity);
     } catch (error) {
       await env.stop();

@@ -5,7 +5,6 @@ import { promisify } from 'node:util';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
 import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
 import pino from 'pino';
-import YAML from 'yaml';
 import { type MyJob, myJobResource } from '../src/api/v1beta1/my-job.js';
 import { type Pod, pods } from '../src/controller/pod.js';
 import { addMyJobController } from '../src/operator.js';
@@ -53,15 +52,9 @@ export class MyJobHarness {
       requires: 'pods',
     });
     try {
-      const { stdout } = await run(process.env.KUBECTL || 'kubectl', [
-        'kustomize',
+      const { identity } = await env.operatorServiceAccount(
         join(operatorRoot, 'config', 'default'),
-      ]);
-      const identity = await env.serviceAccount({
-        namespace: 'myjob-operator-system',
-        name: 'myjob-operator-controller-manager',
-        rbac: YAML.parseAllDocuments(stdout).map((doc) => doc.toJS() as KubernetesObject),
-      });
+      );
       return new MyJobHarness(env, identity);
     } catch (error) {
       await env.stop();

@@ -9,15 +9,12 @@ import { WebhookServer } from '@ops/core/webhook';
 import { Environment, eventually, freePort, type ServiceAccountIdentity } from '@ops/envtest';
 import { readOperatorProject, routeWebhooksForTest } from '@ops/operator-cli';
 import pino from 'pino';
-import YAML from 'yaml';
 import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
 import { createSidecarOperator, registerWebhooks } from '../src/operator.js';
 import { type Pod, pods } from '../src/pod.js';
-import { operatorNamespace } from '../src/webhook/pod-injector.js';
 
 const run = promisify(execFile);
 export const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
-const serviceAccount = 'sidecar-operator-controller-manager';
 /** The Pod webhook's configuration, as config/default names it. */
 export const mutatingConfiguration = 'sidecar-operator-mutating-webhook-configuration';
 export const mutatingConfigurations = objectKind<
@@ -69,16 +66,9 @@ export class SidecarHarness {
     });
     const certDir = await mkdtemp(join(tmpdir(), 'sidecar-operator-certs-'));
     try {
-      const { stdout } = await run(process.env.KUBECTL || 'kubectl', [
-        'kustomize',
+      const { identity, rendered } = await env.operatorServiceAccount(
         join(operatorRoot, 'config', 'default'),
-      ]);
-      const rendered = YAML.parseAllDocuments(stdout).map((doc) => doc.toJS() as KubernetesObject);
-      const identity = await env.serviceAccount({
-        namespace: operatorNamespace,
-        name: serviceAccount,
-        rbac: rendered,
-      });
+      );
       const port = await freePort();
       await routeWebhooksForTest(readOperatorProject(operatorRoot), env, {
         port,

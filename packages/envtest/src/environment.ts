@@ -14,6 +14,7 @@ import { ensureControlPlaneAssets } from './control-plane-assets.js';
 import { eventually } from './eventually.js';
 import { kubeRequest } from './kube-request.js';
 import { loadManifests } from './load-manifests.js';
+import { renderOperator } from './rendered-operator.js';
 import {
   createServiceAccountIdentity,
   type ServiceAccountIdentity,
@@ -307,6 +308,23 @@ export class Environment {
       directory: this.directory,
       timeoutMs: this.timeoutMs,
     });
+  }
+
+  /**
+   * An operator as it runs in a cluster: renders its kustomize `configDir` (usually
+   * `config/default`; {@link renderOperator}) and gives the ServiceAccount its manager
+   * Deployment runs as, under the rendered RBAC ({@link serviceAccount}), so the API server's
+   * authorizer judges the generated roles. Also returns the rendered objects (webhook
+   * configurations to install, for one).
+   *
+   * @throws {Error} as {@link renderOperator} and {@link serviceAccount}.
+   */
+  async operatorServiceAccount(
+    configDir: string,
+  ): Promise<{ identity: ServiceAccountIdentity; rendered: KubernetesObject[] }> {
+    const { objects, serviceAccount } = await renderOperator(configDir);
+    const identity = await this.serviceAccount({ ...serviceAccount, rbac: objects });
+    return { identity, rendered: objects };
   }
 
   /**

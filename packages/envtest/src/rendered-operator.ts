@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { KubernetesObject } from '@ops/api';
+import { parseManifests } from './load-manifests.js';
+
+const run = promisify(execFile);
+
+/** An operator's kustomize config as `kubectl kustomize` renders it for a cluster. */
+export interface RenderedOperator {
+  /** Every object of the rendered install, in order. */
+  objects: KubernetesObject[];
+  /** The ServiceAccount its manager Deployment runs as. */
+  serviceAccount: { namespace: string; name: string };
+}
+
+/**
+ * Renders `configDir` (an operator's `config/default`, or another overlay) with `kubectl
+ * kustomize` (`kubectl`: default `$KUBECTL`, then `kubectl` on the PATH) and finds the
+ * ServiceAccount its Deployment runs as: the operator's identity in a cluster.
+ *
+ * @throws {Error} naming the directory when kubectl fails (its stderr included), or when
+ * the install holds no Deployment, or more than one, naming a ServiceAccount.
+ */
+export async function renderOperator(
+  configDir: string,
+  kubectl: string = process.env.KUBECTL || 'kubectl',
+): Promise<RenderedOperator> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(kubectl, ['kustomize', configDir], { maxBuffer: 64 * 1024 * 1024 }));
+  } catch (error) {
+    const failure = error as { stderr?: string; message: string };
+    throw new Error(
+      `kubectl kustomize ${configDir} failed: ${(failure.stderr || failure.message).trim()}`,
+    );
+  }
+  const objects = parseManifests(stdout, configDir);
+  const accounts = objects.flatMap((object) => {
+    if (object.kind !== 'Deployment') return [];
+    const spec = (object as { spec?: { template?: { spec?: { serviceAccountName?: string } } } })
+      .spec;
+    const name = spec?.template?.spec?.serviceAccountName;
+    const namespace = object.metadata?.namespace;
+    return name && namespace ? [{ namespace, name }] : [];
+  });
+  if (accounts.length !== 1) {
+    throw new Error(
+      `kubectl kustomize ${configDir} renders ${accounts.length} Deployments with a serviceAccountName and a namespace; expected the operator's one manager Deployment`,
+    );
+  }
+  return { objects, serviceAccount: accounts[0] as { namespace: string; name: string } };
+}
