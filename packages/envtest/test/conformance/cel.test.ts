@@ -120,6 +120,21 @@ describe('CEL validation rules on custom resources', () => {
     );
   });
 
+  it('sees date-time and duration strings as timestamps and durations', async () => {
+    const window = (end: string) => ({ start: '2024-01-01T00:00:00Z', end, grace: '1h' });
+    const ok = await cluster.request(
+      'POST',
+      base,
+      widget('w-win', { window: window('2024-01-01T02:00:00Z') }),
+    );
+    expect(ok.status).toBe(201);
+    expect(
+      (await rejected(widget('w-win2', { window: window('2024-01-01T00:30:00Z') }))).message,
+    ).toBe(
+      'Widget.cel.ops.dev "w-win2" is invalid: spec.window: Invalid value: the window must outlast its grace period',
+    );
+  });
+
   it('evaluates rules on the root with apiVersion, kind and metadata.name in scope', async () => {
     expect((await rejected(widget('bad', {}))).message).toBe(
       'Widget.cel.ops.dev "bad" is invalid: <nil>: Invalid value: the name must start with w-',

@@ -2,7 +2,7 @@
  * A CRD whose schema carries CEL validation rules (`x-kubernetes-validations`) of every kind
  * kube-apiserver evaluates: plain rules with `message`, the default message, `messageExpression`,
  * `reason` and `fieldPath`, a transition rule on `oldSelf`, an `optionalOldSelf` rule, rules on
- * list items, map values and the status subresource. The CEL suites install it on both planes.
+ * list items, map values, timestamps and durations, and the status subresource. The CEL suites install it on both planes.
  */
 export const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -76,6 +76,20 @@ export const widgetCrd = {
                     type: 'array',
                     items: { type: 'string' },
                     'x-kubernetes-validations': [{ rule: 'self.all(t, t.size() <= 5)' }],
+                  },
+                  window: {
+                    type: 'object',
+                    properties: {
+                      start: { type: 'string', format: 'date-time' },
+                      end: { type: 'string', format: 'date-time' },
+                      grace: { type: 'string', format: 'duration' },
+                    },
+                    'x-kubernetes-validations': [
+                      {
+                        rule: '!has(self.grace) || self.start + self.grace < self.end',
+                        message: 'the window must outlast its grace period',
+                      },
+                    ],
                   },
                   ports: {
                     type: 'object',

@@ -110,3 +110,19 @@ export function createCelEnvironment(): Environment {
     })
     .registerFunction('string.reverse(): string', (text: string) => [...text].reverse().join(''));
 }
+
+let durationParser: Environment | undefined;
+
+/**
+ * A CEL duration for a Go duration string (`1h30m`, `1.5s`), as a `format: duration` string
+ * becomes in kube-apiserver's CEL view, or `undefined` when the text is not a duration. The
+ * parser environment is created on first use and kept (it holds no configuration).
+ */
+export function celDuration(text: string): unknown {
+  durationParser ??= createCelEnvironment().registerVariable('text', 'string');
+  try {
+    return durationParser.evaluate('duration(text)', { text });
+  } catch {
+    return undefined;
+  }
+}

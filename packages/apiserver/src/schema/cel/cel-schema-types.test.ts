@@ -7,7 +7,14 @@ describe('SchemaTypes', () => {
     const types = new SchemaTypes(createCelEnvironment());
     expect(types.typeOf({ type: 'integer' }, false)).toBe('int');
     expect(types.typeOf({ type: 'number' }, false)).toBe('double');
-    expect(types.typeOf({ type: 'string', format: 'date-time' }, false)).toBe('string');
+    expect(types.typeOf({ type: 'string', format: 'date-time' }, false)).toBe(
+      'google.protobuf.Timestamp',
+    );
+    expect(types.typeOf({ type: 'string', format: 'duration' }, false)).toBe(
+      'google.protobuf.Duration',
+    );
+    expect(types.typeOf({ type: 'string', format: 'byte' }, false)).toBe('bytes');
+    expect(types.typeOf({ type: 'string', format: 'email' }, false)).toBe('string');
     expect(types.typeOf({ 'x-kubernetes-int-or-string': true }, false)).toBe('dyn');
     expect(types.typeOf({ type: 'array', items: { type: 'boolean' } }, false)).toBe('list<bool>');
     expect(types.typeOf({ type: 'array' }, false)).toBeUndefined();

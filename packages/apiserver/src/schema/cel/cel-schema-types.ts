@@ -10,8 +10,9 @@
  * {@link escapeCelName}), int-or-string → dyn. A resource root (the CR itself, or an
  * `x-kubernetes-embedded-resource`) also has `apiVersion`, `kind` and `metadata` with only
  * `name` and `generateName`. Nodes of no known type (an array without items) are left out.
- * Not modelled: the `date`, `date-time`, `duration` and `byte` string formats (kube types them
- * as timestamp, duration and bytes; here they stay strings).
+ * Strings of format `date` and `date-time` are timestamps, `duration` durations and `byte`
+ * bytes, as in kube-apiserver; a value that does not parse stays a string (the schema's format
+ * check reports it).
  */
 
 import type { Environment } from '@marcbachmann/cel-js';
@@ -23,7 +24,15 @@ import {
   jsonEqual,
   propertyEntries,
 } from '../json-value.js';
+import { celDuration } from './cel-environment.js';
 import { escapeCelName } from './cel-name.js';
+
+const formatTypes: Record<string, string> = {
+  date: 'google.protobuf.Timestamp',
+  'date-time': 'google.protobuf.Timestamp',
+  duration: 'google.protobuf.Duration',
+  byte: 'bytes',
+};
 
 const metadataSchema: JSONSchemaProps = {
   type: 'object',
@@ -92,7 +101,7 @@ export class SchemaTypes {
       case 'boolean':
         return 'bool';
       case 'string':
-        return 'string';
+        return formatTypes[String(schema.format)] ?? 'string';
       case 'array': {
         const items = itemsSchema(schema);
         const itemType = items && this.typeOf(items, isEmbedded(items));
@@ -161,7 +170,26 @@ export function celValueOf(
   if (typeof value === 'number' && schema.type === 'integer' && Number.isInteger(value)) {
     return BigInt(value);
   }
+  if (typeof value === 'string' && schema.type === 'string') return formattedValue(schema, value);
   return value;
+}
+
+function formattedValue(schema: JSONSchemaProps, value: string): unknown {
+  switch (schema.format) {
+    case 'date':
+    case 'date-time': {
+      const date = new Date(value);
+      return Number.isNaN(date.getTime()) ? value : date;
+    }
+    case 'duration':
+      return celDuration(value) ?? value;
+    case 'byte':
+      return /^[A-Za-z0-9+/]*={0,2}$/.test(value)
+        ? new Uint8Array(Buffer.from(value, 'base64'))
+        : value;
+    default:
+      return value;
+  }
 }
 
 function dynValueOf(value: unknown): unknown {

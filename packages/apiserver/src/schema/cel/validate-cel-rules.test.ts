@@ -295,4 +295,28 @@ describe('validateCelRules', () => {
   it('returns nothing without rules', () => {
     expect(validateCelRules(undefined, { spec: {} })).toEqual({ errors: [], warnings: [] });
   });
+
+  it('sees date-time, duration and byte strings as timestamps, durations and bytes', () => {
+    const schema = spec(
+      {
+        start: { type: 'string', format: 'date-time' },
+        end: { type: 'string', format: 'date-time' },
+        timeout: { type: 'string', format: 'duration' },
+        key: { type: 'string', format: 'byte' },
+      },
+      [
+        { rule: 'self.start + self.timeout <= self.end', message: 'too late' },
+        { rule: "self.timeout < duration('1h')", message: 'timeout' },
+        { rule: 'self.key.size() == 3', message: 'key' },
+      ],
+    );
+    const object = (end: string, timeout: string) => ({
+      spec: { start: '2024-01-01T00:00:00Z', end, timeout, key: 'YWJj' },
+    });
+    expect(check(schema, object('2024-01-01T00:30:00Z', '30m')).errors).toEqual([]);
+    expect(check(schema, object('2024-01-01T00:10:00Z', '2h')).errors).toEqual([
+      'spec: Invalid value: too late',
+      'spec: Invalid value: timeout',
+    ]);
+  });
 });
