@@ -264,6 +264,18 @@ describe('CEL validation rules when a CRD is written', () => {
         `${rulePath}.optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule`,
       ],
       [
+        { rule: 'self.a > 1', message: 'a\nb' },
+        `${rulePath}.message: Invalid value: "a\\nb": must not contain line breaks`,
+      ],
+      [
+        { rule: 'self.a > 1', message: '  ' },
+        `${rulePath}.message: Invalid value: "  ": must be non-empty if specified`,
+      ],
+      [
+        { rule: 'true', messageExpression: 'self.s.nope' },
+        `${rulePath}.messageExpression: Invalid value: {"Rule":"true","Message":"","MessageExpression":"self.s.nope","Reason":null,"FieldPath":"","OptionalOldSelf":null}: messageExpression compilation failed: ERROR: <input>:1:7: type 'string' does not support field selection\n | self.s.nope\n | ......^`,
+      ],
+      [
         { rule: 'self.a > 1\n && true' },
         `${rulePath}.message: Required value: message must be specified if rule contains line breaks`,
       ],
@@ -273,6 +285,46 @@ describe('CEL validation rules when a CRD is written', () => {
         `CustomResourceDefinition.apiextensions.k8s.io "gadgets.cel.ops.dev" is invalid: ${message}`,
       );
     }
+  });
+
+  it('refuses oldSelf under the items of a list that is not a map list', async () => {
+    const crd = gadgetCrd([]);
+    const spec = crd.spec.versions[0]?.schema.openAPIV3Schema.properties.spec;
+    const listed = {
+      ...crd,
+      spec: {
+        ...crd.spec,
+        versions: [
+          {
+            ...crd.spec.versions[0],
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    ...spec,
+                    properties: {
+                      l: {
+                        type: 'array',
+                        maxItems: 10,
+                        items: {
+                          type: 'string',
+                          maxLength: 10,
+                          'x-kubernetes-validations': [{ rule: 'self == oldSelf' }],
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    expect((await rejected(listed, crds)).message).toBe(
+      'CustomResourceDefinition.apiextensions.k8s.io "gadgets.cel.ops.dev" is invalid: spec.validation.openAPIV3Schema.properties[spec].properties[l].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[spec].properties[l]',
+    );
   });
 
   it('prints the compile error through kubectl', async () => {

@@ -55,6 +55,10 @@ export function celGoCompileError(
     const dot = source.lastIndexOf('.', start);
     return located(source, dot >= 0 ? dot : start, `undefined field '${noKey[1]}'`);
   }
+  const index = /^Cannot index type '(.+)'$/.exec(summary);
+  if (index && source[start - 1] === '.') {
+    return located(source, start - 1, `type '${index[1]}' does not support field selection`);
+  }
   const call =
     /^found no matching overload for '(?:[^.(']+\.)?([A-Za-z_][A-Za-z0-9_]*)\((.*)\)'$/.exec(
       summary,

@@ -108,6 +108,45 @@ describe('compileValidationRules', () => {
     ).toEqual([]);
   });
 
+  it('checks messages: non-empty and on one line', () => {
+    expect(problems([{ rule: 'true', message: '  ' }])).toEqual([
+      `${at}.message: Invalid value: "  ": must be non-empty if specified`,
+    ]);
+    expect(problems([{ rule: 'true', message: 'a\nb' }])).toEqual([
+      `${at}.message: Invalid value: "a\\nb": must not contain line breaks`,
+    ]);
+  });
+
+  it('refuses oldSelf under the items of lists other than map lists', () => {
+    const transition = {
+      type: 'string',
+      'x-kubernetes-validations': [{ rule: 'self == oldSelf' }],
+    };
+    expect(
+      problems([], {
+        l: { type: 'array', items: transition as JSONSchemaProps },
+        keyed: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['k'],
+          items: {
+            type: 'object',
+            properties: { k: { type: 'string' }, v: transition as JSONSchemaProps },
+            'x-kubernetes-validations': [{ rule: 'self.v == oldSelf.v' }],
+          },
+        },
+      }),
+    ).toEqual([
+      'properties[spec].properties[l].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within properties[spec].properties[l]',
+    ]);
+  });
+
+  it('words field selection on a scalar as cel-go does', () => {
+    expect(problems([{ rule: 'true', messageExpression: 'self.s.nope' }])[0]).toContain(
+      "messageExpression compilation failed: ERROR: <input>:1:7: type 'string' does not support field selection\n | self.s.nope\n | ......^",
+    );
+  });
+
   it('finds rules under items, additionalProperties and nested properties', () => {
     const result = compileValidationRules(
       schemaWith([], {

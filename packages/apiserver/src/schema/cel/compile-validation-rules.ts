@@ -45,6 +45,12 @@ export interface RuleNode {
   additionalProperties?: RuleNode;
 }
 
+/** A reason to reject the CRD; `within` names the uncorrelatable list a transition rule is under. */
+export interface RuleProblem extends FieldError {
+  /** For `oldSelf` under list items: the list's path, relative like `field`. */
+  within?: string;
+}
+
 /** The outcome of compiling a schema's rules. */
 export interface CompiledValidationRules {
   /** The rule tree, or `undefined` when the schema has no (valid) rules. */
@@ -53,7 +59,7 @@ export interface CompiledValidationRules {
    * What makes kube-apiserver reject the CRD, at paths relative to the schema
    * (`properties[spec].x-kubernetes-validations[0].rule`).
    */
-  problems: FieldError[];
+  problems: RuleProblem[];
 }
 
 const reasons = [
@@ -130,7 +136,7 @@ interface Compiler {
   runtimeOptional: Environment;
   types: SchemaTypes;
   functions: ReadonlySet<string>;
-  problems: FieldError[];
+  problems: RuleProblem[];
 }
 
 function ruleProblems(
@@ -138,6 +144,7 @@ function ruleProblems(
   node: JSONSchemaProps,
   isResourceRoot: boolean,
   path: string,
+  uncorrelatable: string | undefined,
 ): CompiledRule[] {
   const rules = node['x-kubernetes-validations'];
   if (!Array.isArray(rules) || rules.length === 0) return [];
@@ -156,6 +163,21 @@ function ruleProblems(
     });
     const before = compiler.problems.length;
     const oldSelf = usesOldSelf(rule.rule);
+    if (typeof rule.message === 'string' && rule.message.trim() === '') {
+      compiler.problems.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.message`,
+        value: rule.message,
+        detail: 'must be non-empty if specified',
+      });
+    } else if (typeof rule.message === 'string' && /[\n\r]/.test(rule.message)) {
+      compiler.problems.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.message`,
+        value: rule.message,
+        detail: 'must not contain line breaks',
+      });
+    }
     if (/[\n\r]/.test(rule.rule) && !rule.message) {
       compiler.problems.push({
         type: 'FieldValueRequired',
@@ -191,6 +213,15 @@ function ruleProblems(
         field: `${at}.optionalOldSelf`,
         value: true,
         detail: 'may not be set if oldSelf is not used in rule',
+      });
+    }
+    if (oldSelf && uncorrelatable !== undefined) {
+      compiler.problems.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.rule`,
+        value: rule.rule,
+        detail: `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`,
+        within: uncorrelatable,
       });
     }
     if (compiler.problems.length > before) return;
@@ -261,8 +292,9 @@ function compileNode(
   schema: JSONSchemaProps,
   isResourceRoot: boolean,
   path: string,
+  uncorrelatable?: string,
 ): RuleNode | undefined {
-  const rules = ruleProblems(compiler, schema, isResourceRoot, path);
+  const rules = ruleProblems(compiler, schema, isResourceRoot, path, uncorrelatable);
   const properties = new Map<string, RuleNode>();
   for (const [name, child] of propertyEntries(schema)) {
     const embedded = child['x-kubernetes-embedded-resource'] === true;
@@ -271,6 +303,7 @@ function compileNode(
       child,
       embedded,
       `${path === '' ? '' : `${path}.`}properties[${name}]`,
+      uncorrelatable,
     );
     if (compiled) properties.set(name, compiled);
   }
@@ -281,6 +314,8 @@ function compileNode(
         itemSchema,
         itemSchema['x-kubernetes-embedded-resource'] === true,
         `${path === '' ? '' : `${path}.`}items`,
+        // Only items of `map` lists correlate with old items (by their keys).
+        uncorrelatable ?? (schema['x-kubernetes-list-type'] === 'map' ? undefined : path),
       )
     : undefined;
   const valueSchema = additionalPropertiesSchema(schema);
@@ -290,6 +325,7 @@ function compileNode(
         valueSchema,
         valueSchema['x-kubernetes-embedded-resource'] === true,
         `${path === '' ? '' : `${path}.`}additionalProperties`,
+        uncorrelatable,
       )
     : undefined;
   if (rules.length === 0 && properties.size === 0 && !items && !additionalProperties)

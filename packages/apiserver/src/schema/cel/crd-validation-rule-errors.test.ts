@@ -33,4 +33,36 @@ describe('crdValidationRuleErrors', () => {
     expect(crdValidationRuleErrors([version('v1', 'self == oldSelf')])).toEqual([]);
     expect(crdValidationRuleErrors([null, { name: 'v1' }])).toEqual([]);
   });
+
+  it('names the uncorrelatable list by its full path', () => {
+    const errors = crdValidationRuleErrors([
+      {
+        name: 'v1',
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              l: {
+                type: 'array',
+                items: {
+                  type: 'string',
+                  'x-kubernetes-validations': [{ rule: 'self == oldSelf' }],
+                },
+              },
+            },
+          },
+        },
+      },
+    ]);
+    expect(errors).toEqual([
+      {
+        type: 'FieldValueInvalid',
+        field:
+          'spec.validation.openAPIV3Schema.properties[l].items.x-kubernetes-validations[0].rule',
+        value: 'self == oldSelf',
+        detail:
+          'oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[l]',
+      },
+    ]);
+  });
 });

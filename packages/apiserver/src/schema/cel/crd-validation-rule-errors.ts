@@ -24,8 +24,12 @@ export function crdValidationRuleErrors(versions: readonly unknown[]): FieldErro
     const at = shared
       ? 'spec.validation.openAPIV3Schema'
       : `spec.versions[${index}].schema.openAPIV3Schema`;
-    for (const problem of validationRulesOf(schema).problems) {
-      errors.push({ ...problem, field: `${at}.${problem.field}` });
+    for (const { within, ...problem } of validationRulesOf(schema).problems) {
+      const detail =
+        within === undefined
+          ? problem.detail
+          : `oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.${within}`;
+      errors.push({ ...problem, field: `${at}.${problem.field}`, ...(detail ? { detail } : {}) });
     }
   });
   return errors;
