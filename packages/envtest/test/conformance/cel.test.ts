@@ -135,6 +135,18 @@ describe('CEL validation rules on custom resources', () => {
     );
   });
 
+  it('has the quantity library, and reports rules that fail to evaluate', async () => {
+    expect((await cluster.request('POST', base, widget('w-q', { memory: '512Mi' }))).status).toBe(
+      201,
+    );
+    expect((await rejected(widget('w-q2', { memory: '2Gi' }))).message).toBe(
+      'Widget.cel.ops.dev "w-q2" is invalid: spec.memory: Invalid value: "2Gi": memory must be below 1Gi',
+    );
+    expect((await rejected(widget('w-q3', { memory: 'lots' }))).message).toBe(
+      'Widget.cel.ops.dev "w-q3" is invalid: spec.memory: Invalid value: "string": quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\' evaluating rule: memory must be below 1Gi',
+    );
+  });
+
   it('evaluates rules on the root with apiVersion, kind and metadata.name in scope', async () => {
     expect((await rejected(widget('bad', {}))).message).toBe(
       'Widget.cel.ops.dev "bad" is invalid: <nil>: Invalid value: the name must start with w-',

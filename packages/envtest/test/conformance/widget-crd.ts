@@ -2,7 +2,7 @@
  * A CRD whose schema carries CEL validation rules (`x-kubernetes-validations`) of every kind
  * kube-apiserver evaluates: plain rules with `message`, the default message, `messageExpression`,
  * `reason` and `fieldPath`, a transition rule on `oldSelf`, an `optionalOldSelf` rule, rules on
- * list items, map values, timestamps and durations, and the status subresource. The CEL suites install it on both planes.
+ * list items, map values, timestamps, durations and quantities, and the status subresource. The CEL suites install it on both planes.
  */
 export const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -88,6 +88,16 @@ export const widgetCrd = {
                       {
                         rule: '!has(self.grace) || self.start + self.grace < self.end',
                         message: 'the window must outlast its grace period',
+                      },
+                    ],
+                  },
+                  memory: {
+                    type: 'string',
+                    maxLength: 20,
+                    'x-kubernetes-validations': [
+                      {
+                        rule: "quantity(self).isLessThan(quantity('1Gi'))",
+                        message: 'memory must be below 1Gi',
                       },
                     ],
                   },

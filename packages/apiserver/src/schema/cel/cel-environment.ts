@@ -7,14 +7,16 @@
  * - lists: `isSorted()`, `sum()`, `min()`, `max()`, `indexOf(x)`, `lastIndexOf(x)`;
  * - regex: `find(re)`, `findAll(re)`, `findAll(re, n)`;
  * - strings: `replace(a, b)`, `replace(a, b, n)`, `charAt(i)`, `reverse()` (the rest of the
- *   strings extension is built into cel-js).
+ *   strings extension is built into cel-js);
+ * - quantities: see {@link registerQuantityLibrary}.
  *
  * Regular expressions are ECMAScript's, not RE2: the syntax rules use (classes, anchors,
- * repetition) behaves alike. Not provided: the `url`, `quantity`, `ip`, `cidr`, `semver` and
+ * repetition) behaves alike. Not provided: the `url`, `ip`, `cidr`, `semver` and
  * `format` libraries; a rule using them fails to compile with `undeclared reference`.
  */
 
 import { Environment } from '@marcbachmann/cel-js';
+import { registerQuantityLibrary } from './cel-quantity.js';
 
 type Scalar = bigint | number | string | boolean;
 
@@ -69,7 +71,9 @@ function replace(text: string, from: string, to: string, limit: bigint): string 
  * Creating one costs a few milliseconds: create it once per CRD schema, not per request.
  */
 export function createCelEnvironment(): Environment {
-  return new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false })
+  return registerQuantityLibrary(
+    new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false }),
+  )
     .registerFunction('list.isSorted(): bool', (list: unknown[]) =>
       list.every((item, index) => index === 0 || compare(list[index - 1], item) <= 0),
     )

@@ -46,6 +46,7 @@ describe('compileValidationRules', () => {
         { rule: 'self.?a.orValue(0) >= 0' },
         { rule: '!oldSelf.hasValue() || self.a >= oldSelf.value().a', optionalOldSelf: true },
         { rule: 'self.a > 1', messageExpression: "'a is ' + string(self.a)" },
+        { rule: "quantity(self.s).isLessThan(quantity('1Gi')) && isQuantity(self.s)" },
       ]),
     ).toEqual([]);
   });
@@ -66,8 +67,8 @@ describe('compileValidationRules', () => {
     expect(problems([{ rule: 'self.a + 1' }])[0]).toMatch(
       /\.rule: Invalid value: \{.*\}: cel expression must evaluate to a bool$/,
     );
-    expect(problems([{ rule: 'self.quantity(1)' }])[0]).toContain(
-      "undeclared reference to 'quantity'",
+    expect(problems([{ rule: 'self.s.isSemver()' }])[0]).toContain(
+      "undeclared reference to 'isSemver'",
     );
   });
 

@@ -236,10 +236,10 @@ describe('validateCelRules', () => {
     });
     const errors = check(schema, { spec: { n: 0, v: 'x' } }).errors;
     expect(errors[0]).toMatch(
-      /^spec\.n: Invalid value: 0: .*division by zero.* evaluating rule: 10 \/ self > 1$/i,
+      /^spec\.n: Invalid value: "integer": .*division by zero.* evaluating rule: 10 \/ self > 1$/i,
     );
     expect(errors[1]).toMatch(
-      /^spec\.v: Invalid value: "x": 'no such overload.*': call arguments did not match a supported operator, function or macro signature for rule: self > 1$/,
+      /^spec\.v: Invalid value: "": 'no such overload.*': call arguments did not match a supported operator, function or macro signature for rule: self > 1$/,
     );
   });
 

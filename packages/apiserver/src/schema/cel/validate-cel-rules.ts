@@ -113,9 +113,9 @@ function evaluateRules(
       const detail = text.startsWith('no such overload')
         ? `'${text}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(compiled.rule)}`
         : `${text} evaluating rule: ${ruleErrorString(compiled.rule)}`;
-      walk.errors.push(
-        withValue({ type: 'FieldValueInvalid', field: fieldOf(path), detail }, value),
-      );
+      // kube-apiserver names the schema type here, not the value (`Invalid value: "string"`).
+      const type = typeof node.schema.type === 'string' ? node.schema.type : '';
+      walk.errors.push({ type: 'FieldValueInvalid', field: fieldOf(path), value: type, detail });
       continue;
     }
     if (result === true) continue;
@@ -187,9 +187,10 @@ function correlatedItems(node: RuleNode, old: unknown): ((item: unknown) => unkn
  * with `oldSelf` as an optional. A false rule yields `<path>: Invalid value: <value>: <message>`
  * (scalar values printed, objects and lists not; `<nil>` at the root), or the error its
  * `reason` names, at `fieldPath` when given; the message is `messageExpression`'s result, else
- * `message`, else `failed rule: <rule>`. A rule that fails to evaluate yields `<error>
- * evaluating rule: <rule>`. On update, errors of non-transition rules on a value equal to its
- * old value are ratcheted: returned as warnings. Never throws. Not enforced: cost budgets.
+ * `message`, else `failed rule: <rule>`. A rule that fails to evaluate yields `<path>: Invalid
+ * value: "<schema type>": <error> evaluating rule: <rule>`. On update, errors of
+ * non-transition rules on a value equal to its old value are ratcheted: returned as warnings.
+ * Never throws. Not enforced: cost budgets.
  */
 export function validateCelRules(
   root: RuleNode | undefined,
