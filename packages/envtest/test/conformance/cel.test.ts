@@ -249,6 +249,9 @@ describe('CEL validation rules when a CRD is written', () => {
     expect((await rejected(gadgetCrd([{ rule: 'self.s.foo()' }]), crds)).message).toContain(
       "compilation failed: ERROR: <input>:1:11: undeclared reference to 'foo' (in container '')",
     );
+    expect((await rejected(gadgetCrd([{ rule: 'has(self.zzz)' }]), crds)).message).toContain(
+      "compilation failed: ERROR: <input>:1:4: undefined field 'zzz'\n | has(self.zzz)\n | ...^",
+    );
     expect((await rejected(gadgetCrd([{ rule: 'self.a + 1' }]), crds)).message).toContain(
       `${rulePath}.rule: Invalid value: {"Rule":"self.a + 1","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: cel expression must evaluate to a bool`,
     );

@@ -27,7 +27,8 @@ const operatorNames: Record<string, string> = {
   in: '@in',
 };
 
-function located(source: string, offset: number, text: string): string {
+/** A cel-go error line for `text` at `offset` of `source`, with the source line and a caret. */
+export function celGoError(source: string, offset: number, text: string): string {
   const at = Math.max(0, Math.min(offset, source.length));
   const lineStart = source.lastIndexOf('\n', at - 1) + 1;
   const lineEnd = source.indexOf('\n', at);
@@ -53,11 +54,11 @@ export function celGoCompileError(
   const noKey = /^No such key: (.+)$/.exec(summary);
   if (noKey) {
     const dot = source.lastIndexOf('.', start);
-    return located(source, dot >= 0 ? dot : start, `undefined field '${noKey[1]}'`);
+    return celGoError(source, dot >= 0 ? dot : start, `undefined field '${noKey[1]}'`);
   }
   const index = /^Cannot index type '(.+)'$/.exec(summary);
   if (index && source[start - 1] === '.') {
-    return located(source, start - 1, `type '${index[1]}' does not support field selection`);
+    return celGoError(source, start - 1, `type '${index[1]}' does not support field selection`);
   }
   const call =
     /^found no matching overload for '(?:[^.(']+\.)?([A-Za-z_][A-Za-z0-9_]*)\((.*)\)'$/.exec(
@@ -65,7 +66,7 @@ export function celGoCompileError(
     );
   if (call?.[1] && !knownFunctions.has(call[1])) {
     const paren = source.indexOf(`${call[1]}(`, start);
-    return located(
+    return celGoError(
       source,
       paren >= 0 ? paren + call[1].length : start,
       `undeclared reference to '${call[1]}' (in container '')`,
@@ -74,12 +75,12 @@ export function celGoCompileError(
   const operator = /^no such overload: (.+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(summary);
   if (operator?.[2]) {
     const at = source.indexOf(operator[2], start);
-    return located(
+    return celGoError(
       source,
       at >= 0 ? at : start,
       `found no matching overload for '${operatorNames[operator[2]]}' applied to '(${operator[1]}, ${operator[3]})'`,
     );
   }
-  if (celError.name === 'ParseError') return located(source, start, `Syntax error: ${summary}`);
-  return located(source, start, summary);
+  if (celError.name === 'ParseError') return celGoError(source, start, `Syntax error: ${summary}`);
+  return celGoError(source, start, summary);
 }

@@ -72,6 +72,13 @@ describe('compileValidationRules', () => {
     );
   });
 
+  it('refuses has() of an undeclared field, as cel-go does', () => {
+    expect(problems([{ rule: "self.s == 'has(self.x)' || has(self.zzz)" }])[0]).toContain(
+      "compilation failed: ERROR: <input>:1:31: undefined field 'zzz'\n | self.s == 'has(self.x)' || has(self.zzz)\n | ..............................^",
+    );
+    expect(problems([{ rule: 'has(self.s) && self.l.all(i, has(i.x) || true)' }])).toEqual([]);
+  });
+
   it('locates errors on later lines', () => {
     expect(problems([{ rule: 'self.a > 1 &&\n  self.zz', message: 'm' }])[0]).toContain(
       "ERROR: <input>:2:7: undefined field 'zz'\n |   self.zz\n | ......^",

@@ -17,7 +17,7 @@ import {
   itemsSchema,
   propertyEntries,
 } from '../json-value.js';
-import { celGoCompileError } from './cel-compile-error.js';
+import { celGoCompileError, celGoError } from './cel-compile-error.js';
 import { createCelEnvironment } from './cel-environment.js';
 import { SchemaTypes } from './cel-schema-types.js';
 
@@ -69,8 +69,12 @@ const reasons = [
   'FieldValueRequired',
 ];
 
+/** `source` with the insides of string literals blanked, offsets kept. */
 function stripStrings(source: string): string {
-  return source.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, '""');
+  return source.replace(
+    /'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g,
+    (literal) => `"${' '.repeat(literal.length - 2)}"`,
+  );
 }
 
 /** Whether `source` refers to the `oldSelf` variable (outside string literals). */
@@ -127,6 +131,26 @@ export function normalizeFieldPath(path: string, schema: JSONSchemaProps): strin
     }
   }
   return tokens.length === 0 ? undefined : normalized;
+}
+
+/**
+ * cel-go refuses `has(self.undeclared)` where cel-js's checker lets it pass: the
+ * cel-go error for the first `has()` over `self`/`oldSelf` whose field is not declared,
+ * pointed at the macro's `(`, or `undefined`. `checkArgument` type-checks an expression and
+ * returns its cel-go error.
+ */
+function undeclaredHasField(
+  source: string,
+  checkArgument: (expression: string) => string | undefined,
+): string | undefined {
+  const stripped = stripStrings(source);
+  for (const match of stripped.matchAll(/\bhas\(\s*((?:self|oldSelf)\.[\w.]+)\s*\)/g)) {
+    const error = checkArgument(match[1] ?? '');
+    const field = error === undefined ? undefined : /undefined field '([^']+)'/.exec(error)?.[1];
+    if (field === undefined) continue;
+    return celGoError(source, (match.index ?? 0) + 3, `undefined field '${field}'`);
+  }
+  return undefined;
 }
 
 interface Compiler {
@@ -250,6 +274,7 @@ function ruleProblems(
       }
     };
     const checked = check(rule.rule);
+    checked.error ??= undeclaredHasField(rule.rule, (argument) => check(argument).error);
     if (checked.error !== undefined) {
       compiler.problems.push(invalid('rule', `compilation failed: ${checked.error}`));
       return;
