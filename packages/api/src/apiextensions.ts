@@ -7,8 +7,8 @@
 import type { KubernetesObject, ObjectMeta } from './kubernetes-object.js';
 
 /**
- * One `x-kubernetes-validations[]` rule (a CEL expression). Carried as written: the local API
- * server does not evaluate CEL.
+ * One `x-kubernetes-validations[]` rule (a CEL expression), which the local API server
+ * compiles when the CRD is written and evaluates on every write of the custom resource.
  */
 export interface ValidationRule {
   rule: string;

@@ -39,9 +39,9 @@ function rootSchema(schema: JSONSchemaProps): JSONSchemaProps {
  * (`must be of type string: "null"`) unless the field is `nullable`.
  *
  * Not checked: `metadata` (beyond the CRD's own `metadata.name`/`generateName` constraints;
- * object metadata rules live elsewhere) and `x-kubernetes-validations` (CEL rules are not
- * evaluated: they never produce errors here). Never throws: a malformed schema or a value of
- * the wrong shape yields errors (or none), not exceptions.
+ * object metadata rules live elsewhere) and `x-kubernetes-validations` (CEL rules run after
+ * these checks, in `validateCelRules`). Never throws: a malformed schema or a value of the
+ * wrong shape yields errors (or none), not exceptions.
  */
 export function validateCustomResource(schema: JSONSchemaProps, object: unknown): FieldError[] {
   const root = isRecord(schema) ? rootSchema(schema) : {};

@@ -191,7 +191,7 @@ export class ResourceService {
     const uid = randomUUID();
     (admitted.metadata as ObjectMeta).uid = uid;
     strategy.completeCreate?.(admitted);
-    validateObject(type, admitted, undefined);
+    validateObject(type, admitted, undefined, context.warnings);
     await this.admission.validate(attributes, admitted, undefined);
     const finalName = admitted.metadata?.name ?? '';
     if (type.namespaced) checkNamespaceAccepts(this.store, namespace, finalName);
@@ -338,7 +338,7 @@ export class ResourceService {
       let admitted = await this.admission.mutate(attributes, next, old);
       admitted = decodeObject(type, admitted, namespace);
       keepSystemFields(admitted, old);
-      validateObject(type, admitted, old);
+      validateObject(type, admitted, old, context.warnings);
       checkFinalizersWhileDeleting(type, admitted, old);
       await this.admission.validate(attributes, admitted, old);
       const latest = this.store.get(storageKey, key);

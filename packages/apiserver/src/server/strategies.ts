@@ -2,7 +2,7 @@ import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api'
 import { LabelSelectorError, labelSelectorFromObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { configMapSizeErrors, secretSizeErrors } from '../limits/data-size.js';
-import { validateStructuralSchema } from '../schema/index.js';
+import { crdValidationRuleErrors, validateStructuralSchema } from '../schema/index.js';
 import { stableStringify } from './object-metadata.js';
 
 /** What strategies may ask of the server. */
@@ -588,6 +588,7 @@ function validateCrd(object: Obj): FieldError[] {
       errors.push({ ...problem, field: problem.field ? `${at}.${problem.field}` : at });
     }
   });
+  errors.push(...crdValidationRuleErrors(versions));
   return errors;
 }
 

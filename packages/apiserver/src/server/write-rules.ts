@@ -11,7 +11,13 @@ import { isObject } from '../cluster/json.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import { builtinKindSchema } from '../schema/builtin-openapi.js';
 import { checkBuiltinObject } from '../schema/check-builtin-object.js';
-import { applyDefaults, pruneUnknownFields, validateCustomResource } from '../schema/index.js';
+import {
+  applyDefaults,
+  pruneUnknownFields,
+  validateCelRules,
+  validateCustomResource,
+  validationRulesOf,
+} from '../schema/index.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { AdmissionAttributes } from './admission.js';
 import { validateObjectMeta } from './object-metadata.js';
@@ -206,17 +212,62 @@ function checkBuiltinTypes(
   if (mode === 'Warn') context.warnings?.push(...unknown);
 }
 
-/** Validates metadata, the custom resource schema and the kind's own rules: 422 with every error. */
+/**
+ * Validates metadata, the custom resource schema, its CEL rules and the kind's own rules: 422
+ * with every error. Ratcheted CEL errors (unchanged values on update) go to `warnings`.
+ */
 export function validateObject(
   type: ResourceType,
   object: KubernetesObject,
   old: KubernetesObject | undefined,
+  warnings?: string[],
 ): void {
   const errors: FieldError[] = validateObjectMeta(type, object.metadata ?? {});
-  if (type.custom && type.schema !== undefined)
+  if (type.custom && type.schema !== undefined) {
     errors.push(...validateCustomResource(type.schema, object));
+    errors.push(...celRuleErrors(type.schema, object, old, errors, warnings));
+  }
   errors.push(...(strategyFor(storageKeyOf(type)).validate?.(object, old) ?? []));
   if (errors.length > 0) throw StatusError.invalid(type, object.metadata?.name ?? '', errors);
+}
+
+/** Schema errors after which kube-apiserver does not run CEL rules (hasBlockingErr). */
+const blockingTypes = new Set<FieldError['type']>([
+  'FieldValueNotSupported',
+  'FieldValueRequired',
+  'FieldValueTooLong',
+  'FieldValueTooMany',
+  'FieldValueTypeInvalid',
+]);
+
+/**
+ * The CEL rule errors of a custom resource, or, when the schema errors found so far would
+ * make the rules meaningless (wrong types, missing required fields), kube-apiserver's note
+ * that the rules were not checked.
+ */
+function celRuleErrors(
+  schema: NonNullable<ResourceType['schema']>,
+  object: KubernetesObject,
+  old: KubernetesObject | undefined,
+  found: readonly FieldError[],
+  warnings: string[] | undefined,
+): FieldError[] {
+  const rules = validationRulesOf(schema);
+  if (rules.root === undefined) return [];
+  if (found.some((error) => blockingTypes.has(error.type))) {
+    return [
+      {
+        type: 'FieldValueInvalid',
+        field: '<nil>',
+        value: null,
+        detail:
+          'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      },
+    ];
+  }
+  const result = validateCelRules(rules.root, object, old);
+  warnings?.push(...result.warnings);
+  return result.errors;
 }
 
 /** What admission is told about a request. */
