@@ -36,6 +36,7 @@ import { sendError, sendJson, sendText } from './responses.js';
 import { serveVerb, verbOf } from './serve-verb.js';
 import { wantsTable } from './table.js';
 import type { ActiveWatch } from './watch-response.js';
+import { writerOf } from './writer-of.js';
 
 type Json = Record<string, unknown>;
 const _isObject = (value: unknown): value is Json =>
@@ -451,12 +452,12 @@ export class ApiServer {
     user: AuthenticatedUser,
   ): Promise<void> {
     const { type, namespace, name, subresource } = route;
-    const warnings: string[] = [];
     const context: RequestContext = {
       user,
       dryRun: query.getAll('dryRun').includes('All'),
       fieldValidation: query.get('fieldValidation') ?? 'Warn',
-      warnings,
+      warnings: [],
+      ...writerOf(req, query),
     };
     const table = wantsTable(req.headers.accept);
     const watch = route.watchPath || query.get('watch') === 'true' || query.get('watch') === '1';

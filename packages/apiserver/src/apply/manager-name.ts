@@ -1,0 +1,40 @@
+/**
+ * The manager a write is recorded under (kube's `managerOrUserAgent`): the request's
+ * `fieldManager`, else the User-Agent up to its first `/` (`kubectl/v1.35.0 (linux/amd64)`
+ * records as `kubectl`). The simulated cluster's controllers, which send no User-Agent, are
+ * named as kube's components are: `kube-controller-manager`, `kube-scheduler`, `kubelet`.
+ */
+
+/** What a write says about its writer. */
+export interface WriterIdentity {
+  fieldManager?: string;
+  userAgent?: string;
+  userName?: string;
+}
+
+const componentUsers: Readonly<Record<string, string>> = {
+  'system:kube-controller-manager': 'kube-controller-manager',
+  'system:kube-scheduler': 'kube-scheduler',
+};
+
+/** The manager name for a write by `writer`; `''` when nothing names it. */
+export function managerName(writer: WriterIdentity): string {
+  if (writer.fieldManager) return writer.fieldManager;
+  if (writer.userAgent) return writer.userAgent.split('/')[0] ?? '';
+  const user = writer.userName ?? '';
+  if (user.startsWith('system:node:')) return 'kubelet';
+  return componentUsers[user] ?? '';
+}
+
+/**
+ * The problem with a `fieldManager` query parameter, or undefined when it is acceptable:
+ * kube-apiserver takes at most 128 printable ASCII characters
+ * (apimachinery/pkg/apis/meta/v1/validation `ValidateFieldManager`).
+ */
+export function fieldManagerProblem(fieldManager: string): string | undefined {
+  if (fieldManager.length > 128) return 'Too long: may not be more than 128 bytes';
+  if (!/^[\x20-\x7e]*$/.test(fieldManager)) {
+    return `Invalid value: ${JSON.stringify(fieldManager)}: must only contain printable characters`;
+  }
+  return undefined;
+}
