@@ -69,6 +69,25 @@ describe('updateManagedFields', () => {
     expect(entries[0]).toMatchObject({ subresource: 'status' });
     expect(fields(entries)).toEqual({ 'kubelet/Update': { 'f:status': { 'f:phase': {} } } });
   });
+  it('records scale writes as the scale subresource, without a time as kube does', () => {
+    const deployment = (replicas: number) => cm({}, { spec: { replicas } });
+    const created = updateManagedFields({}, deployment(1), [], 'maker', scope('t1'));
+    const scaled = updateManagedFields(
+      deployment(1),
+      deployment(3),
+      created,
+      'hpa',
+      scope('t2', 'scale'),
+    );
+    expect(scaled.find((entry) => entry.subresource === 'scale')).toEqual({
+      manager: 'hpa',
+      operation: 'Update',
+      apiVersion: 'v1',
+      subresource: 'scale',
+      fields: expect.anything(),
+    });
+    expect(fields(scaled)).toMatchObject({ 'hpa/Update': { 'f:spec': { 'f:replicas': {} } } });
+  });
 });
 
 describe('applyConfiguration', () => {

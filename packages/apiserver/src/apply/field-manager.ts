@@ -14,7 +14,7 @@
  * Fields no manager records: `apiVersion`, `kind`, `metadata` itself and its server-set
  * fields (kube's stripmeta), `status` on the main resource of a kind with a status
  * subresource, and everything but `status` on the status subresource (the strategies'
- * reset fields).
+ * reset fields). A `scale` write records as its own subresource.
  */
 import { applyConflictError, type FieldConflict } from './apply-conflict.js';
 import { compareValues, jsonEqual } from './compare-values.js';
@@ -37,6 +37,8 @@ export interface FieldManagerScope {
   statusSubresource: boolean;
   /** The time of the write, RFC 3339. */
   now: string;
+  /** Paths (and all below them) a non-apply write never owns: what the server set itself. */
+  unowned?: FieldSet;
 }
 
 const stripped = FieldSet.of(
@@ -105,7 +107,8 @@ export function updateManagedFields(
   scope: FieldManagerScope,
 ): ManagerEntry[] {
   const comparison = compareValues(managedView(live), managedView(next), scope.type);
-  const changed = owned(comparison.modified.union(comparison.added), scope);
+  let changed = owned(comparison.modified.union(comparison.added), scope);
+  if (scope.unowned) changed = changed.recursiveDifference(scope.unowned);
   const removed = owned(comparison.removed, scope);
   const out = entries.map((entry) => ({
     ...entry,
@@ -116,12 +119,10 @@ export function updateManagedFields(
     const key = managerKey(identity);
     const previous = out.find((entry) => managerKey(entry) === key);
     const fields = changed.union(previous?.fields ?? new FieldSet());
-    if (previous) {
-      previous.fields = fields;
-      previous.time = scope.now;
-    } else {
-      out.push({ ...identity, time: scope.now, fields });
-    }
+    // kube-apiserver's scale handler records its entries without a time.
+    const time = scope.subresource === 'scale' ? {} : { time: scope.now };
+    if (previous) Object.assign(previous, { fields }, time);
+    else out.push({ ...identity, ...time, fields });
   }
   return out.filter((entry) => !entry.fields.isEmpty());
 }

@@ -44,4 +44,5 @@ export {
   type WriteScope,
   writeScopeOf,
 } from './resource-field-manager.js';
+export { serverSetFieldsOf } from './server-set-fields.js';
 export { toFieldSet } from './to-field-set.js';

@@ -11,6 +11,7 @@ describe('managerName', () => {
     expect(managerName({ userName: 'system:kube-controller-manager' })).toBe(
       'kube-controller-manager',
     );
+    expect(managerName({ userName: 'system:apiserver' })).toBe('kube-apiserver');
     expect(managerName({ userName: 'alice' })).toBe('');
   });
 

@@ -29,6 +29,7 @@ import {
   type ManagerEntry,
 } from './managed-fields.js';
 import { managerName, type WriterIdentity } from './manager-name.js';
+import { serverSetFieldsOf } from './server-set-fields.js';
 
 /** The server-side apply type of a resource's objects. */
 export function fieldTypeOf(type: ResourceType): ApplyMapType {
@@ -39,7 +40,7 @@ export function fieldTypeOf(type: ResourceType): ApplyMapType {
 /** The write being recorded. */
 export interface WriteScope {
   manager: string;
-  /** `''` or `status` (other subresources record as the main resource). */
+  /** `''`, `status` or `scale` (other subresources record as the main resource). */
   subresource: string;
   /** RFC 3339 time of the write. */
   now: string;
@@ -63,7 +64,7 @@ function scopeOf(type: ResourceType, write: WriteScope): FieldManagerScope {
   return {
     type: fieldTypeOf(type),
     apiVersion: apiVersionOf(type),
-    subresource: write.subresource === 'status' ? 'status' : '',
+    subresource: ['status', 'scale'].includes(write.subresource) ? write.subresource : '',
     statusSubresource: type.subresources.status,
     now: write.now,
   };
@@ -118,9 +119,16 @@ export function managedFieldsOnWrite(
     decodedOrUndefined(live?.metadata?.managedFields) ??
     [];
   const before = asTyped(type, live ?? {});
+  // What the server sets on create after the field manager ran (kube's PrepareForCreate and
+  // allocations) belongs to no one.
+  const unowned =
+    live === undefined ? serverSetFieldsOf(apiVersionOf(type), type.kind, next) : undefined;
   try {
     return encodeManagedFields(
-      updateManagedFields(before, asTyped(type, next), entries, write.manager, scope),
+      updateManagedFields(before, asTyped(type, next), entries, write.manager, {
+        ...scope,
+        ...(unowned ? { unowned } : {}),
+      }),
     );
   } catch (error) {
     if (ListItemError.isInstance(error)) return [];
