@@ -137,7 +137,8 @@ export interface AppliedConfiguration {
 /**
  * Applies `config` for `manager` to `live` (undefined when the apply creates the object).
  * With `force`, fields owned by others are taken from them; without, changing one is a
- * conflict. Fields two managers set to the same value are owned by both.
+ * conflict. Fields two managers set to the same value are owned by both. Conflicts on
+ * `allowedConflicts` alone do not stop the apply (they are taken as if forced).
  *
  * @throws {StatusError} 409 Conflict naming each conflicting manager and field.
  * @throws {ListItemError} when the configuration has a list item without a path element, or
@@ -150,6 +151,7 @@ export function applyConfiguration(
   manager: string,
   force: boolean,
   scope: FieldManagerScope,
+  allowedConflicts?: FieldSet,
 ): AppliedConfiguration {
   const before = (managedView(live ?? {}) ?? {}) as Record<string, unknown>;
   const identity = identityOf(manager, 'Apply', scope);
@@ -180,7 +182,8 @@ export function applyConfiguration(
     for (const path of taken.paths()) conflicts.push({ manager: entry, path });
     entry.fields = entry.fields.difference(taken).difference(removed);
   }
-  if (conflicts.length > 0 && !force) throw applyConflictError(conflicts);
+  const blocking = conflicts.filter((conflict) => !allowedConflicts?.has(conflict.path));
+  if (blocking.length > 0 && !force) throw applyConflictError(blocking);
   const self = managers.find((entry) => managerKey(entry) === key);
   if (self && !jsonEqual(before, merged)) self.time = scope.now;
   managers = managers.filter((entry) => !entry.fields.isEmpty());

@@ -24,6 +24,12 @@ export {
   fieldTypeFromStrategicSchema,
   objectMetaType,
 } from './field-type.js';
+export {
+  conflictsAllowedByLastApplied,
+  kubectlManager,
+  lastAppliedAnnotation,
+  withLastApplied,
+} from './last-applied.js';
 export { listItemElement } from './list-item-element.js';
 export { ListItemError } from './list-item-error.js';
 export {

@@ -21,6 +21,7 @@ import {
   customResourceType,
   fieldTypeFromStrategicSchema,
 } from './field-type.js';
+import { conflictsAllowedByLastApplied, kubectlManager, withLastApplied } from './last-applied.js';
 import { ListItemError } from './list-item-error.js';
 import {
   decodeManagedFields,
@@ -140,6 +141,7 @@ export function managedFieldsOnWrite(
  * Applies `config` to `live` (undefined: the apply creates the object) for `write.manager`.
  * An object without managed fields (written before anyone recorded them) first gets a
  * `before-first-apply` Update entry owning what it holds, as kube's field manager does.
+ * `kubectl`'s applies are reconciled with client-side apply (see {@link withLastApplied}).
  *
  * @throws {StatusError} 409 on conflicts without `force`.
  * @throws {ListItemError} when the configuration cannot be typed.
@@ -166,13 +168,19 @@ export function applyToObject(
       if (!ListItemError.isInstance(error)) throw error;
     }
   }
+  const kubectl = write.manager === kubectlManager;
+  const current = live as Record<string, unknown> | undefined;
+  const allowed =
+    kubectl && current ? conflictsAllowedByLastApplied(current, scope.type) : undefined;
   const applied = applyConfiguration(
-    live as Record<string, unknown> | undefined,
+    current,
     config,
     entries,
     write.manager,
     force,
     scope,
+    allowed,
   );
-  return { ...applied, managedFields: encodeManagedFields(applied.entries) };
+  const object = kubectl ? withLastApplied(applied.object, config) : applied.object;
+  return { object, entries: applied.entries, managedFields: encodeManagedFields(applied.entries) };
 }

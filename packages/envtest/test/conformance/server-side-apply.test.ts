@@ -164,6 +164,32 @@ describe('server-side apply with kubectl', () => {
     });
   });
 
+  it("takes over a client-side apply's fields when kubectl switches to --server-side", async () => {
+    const manifest = (value: string) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'migrated', namespace: 'default' },
+        data: { a: value },
+      });
+    await cluster.kubectl(['apply', '-f', '-'], { input: manifest('1') });
+    expect(
+      await cluster.kubectl(['apply', '--server-side', '-f', '-'], { input: manifest('2') }),
+    ).toContain('configmap/migrated serverside-applied');
+    const got = JSON.parse(
+      await cluster.kubectl([
+        'get',
+        'configmap',
+        'migrated',
+        '-o',
+        'json',
+        '--show-managed-fields',
+      ]),
+    );
+    expect(got.data).toEqual({ a: '2' });
+    expect(Object.keys(owners(got))).toContain('kubectl/Apply');
+  });
+
   it('applies a Deployment, names each conflicting manager, and removes what it stops applying', async () => {
     await cluster.kubectl(['apply', '--server-side', '-f', '-'], {
       input: deployment(1, 'nginx:1'),
@@ -322,6 +348,30 @@ describe('server-side apply on a custom resource', () => {
       tags: ['x'],
       ports: [{ name: 'http', port: 80 }],
     });
+  });
+
+  it('applies a custom resource with kubectl: conflicts between managers, --force-conflicts', async () => {
+    const manifest = (size: number) =>
+      JSON.stringify({ ...widget({ size }), metadata: { name: 'k', namespace: 'default' } });
+    expect(
+      await cluster.kubectl(['apply', '--server-side', '--field-manager=team-a', '-f', '-'], {
+        input: manifest(1),
+      }),
+    ).toContain('widget.ssa.example.com/k serverside-applied');
+    await expect(
+      cluster.kubectl(['apply', '--server-side', '--field-manager=team-b', '-f', '-'], {
+        input: manifest(2),
+      }),
+    ).rejects.toThrow('Apply failed with 1 conflict: conflict with "team-a": .spec.size');
+    await cluster.kubectl(
+      ['apply', '--server-side', '--field-manager=team-b', '--force-conflicts', '-f', '-'],
+      { input: manifest(2) },
+    );
+    const got = JSON.parse(
+      await cluster.kubectl(['get', 'widgets', 'k', '-o', 'json', '--show-managed-fields']),
+    );
+    expect(got.spec.size).toBe(2);
+    expect(owners(got)).toEqual({ 'team-b/Apply': { 'f:spec': { 'f:size': {} } } });
   });
 
   it('records status applies under the status subresource', async () => {
