@@ -39,7 +39,7 @@ export {
   type ManagerEntry,
   managerKey,
 } from './managed-fields.js';
-export { fieldManagerProblem, managerName, type WriterIdentity } from './manager-name.js';
+export { managerName, type WriterIdentity } from './manager-name.js';
 export { mergeValues } from './merge-values.js';
 export { patchOptionsInvalid } from './patch-options-invalid.js';
 export { pruneAppliedFields } from './prune-applied-fields.js';

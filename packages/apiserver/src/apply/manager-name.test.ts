@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldManagerProblem, managerName } from './manager-name.js';
+import { managerName } from './manager-name.js';
 
 describe('managerName', () => {
   it('takes fieldManager, else the User-Agent up to its first slash, else the component', () => {
@@ -13,13 +13,5 @@ describe('managerName', () => {
     );
     expect(managerName({ userName: 'system:apiserver' })).toBe('kube-apiserver');
     expect(managerName({ userName: 'alice' })).toBe('');
-  });
-
-  it('accepts at most 128 printable characters', () => {
-    expect(fieldManagerProblem('kubectl-client-side-apply')).toBeUndefined();
-    expect(fieldManagerProblem('x'.repeat(129))).toBe('Too long: may not be more than 128 bytes');
-    expect(fieldManagerProblem('a\tb')).toBe(
-      'Invalid value: "a\\tb": must only contain printable characters',
-    );
   });
 });

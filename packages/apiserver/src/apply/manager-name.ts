@@ -27,16 +27,3 @@ export function managerName(writer: WriterIdentity): string {
   if (user.startsWith('system:node:')) return 'kubelet';
   return componentUsers[user] ?? '';
 }
-
-/**
- * The problem with a `fieldManager` query parameter, or undefined when it is acceptable:
- * kube-apiserver takes at most 128 printable ASCII characters
- * (apimachinery/pkg/apis/meta/v1/validation `ValidateFieldManager`).
- */
-export function fieldManagerProblem(fieldManager: string): string | undefined {
-  if (fieldManager.length > 128) return 'Too long: may not be more than 128 bytes';
-  if (!/^[\x20-\x7e]*$/.test(fieldManager)) {
-    return `Invalid value: ${JSON.stringify(fieldManager)}: must only contain printable characters`;
-  }
-  return undefined;
-}

@@ -3,6 +3,7 @@ import type { DeleteOptions, KubernetesObject, ObjectMeta, PatchType, Selector }
 import { StatusError } from '../api/status-error.js';
 import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../apply/index.js';
 import type { AuthenticatedUser } from '../auth/index.js';
+import { checkStorable } from '../limits/storable-object.js';
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -90,6 +91,17 @@ export interface WriteHooks {
     object: KubernetesObject,
   ): void;
   /**
+   * Called with the object a create or update (`old` then set) is about to store, after
+   * defaulting and before admission, including on dry run: throws a StatusError to refuse
+   * the write (the server's RBAC escalation check).
+   */
+  beforeWrite?(
+    type: ResourceType,
+    object: KubernetesObject,
+    old: KubernetesObject | undefined,
+    context: RequestContext,
+  ): void;
+  /**
    * Called when a delete is requested, before the default handling: returns a grace period in
    * seconds when the object is to be deleted gracefully (a scheduled Pod, which the kubelet
    * then removes), or undefined to delete it at once.
@@ -119,8 +131,7 @@ export class ResourceService {
   readonly store: ObjectStore;
   admission: Admission;
   hooks: WriteHooks;
-  /** The clock. */
-  readonly now: () => Date;
+  /** The clock. */ readonly now: () => Date;
   private nextClusterIP = 1;
 
   constructor(options: ServiceOptions) {
@@ -180,9 +191,8 @@ export class ResourceService {
     if (type.subresources.status && !strategy.keepStatusOnCreate) delete object.status;
     strategy.prepareForCreate?.(object, { allocateClusterIP: () => this.allocateClusterIP() });
     applySchema(type, object, context);
-    const scope = writeScopeOf(context, '', this.now());
-    const managedFields =
-      applied ?? managedFieldsOnWrite(type, undefined, object, requested, scope);
+    const managed = applied ?? record(this, type, undefined, object, requested, context, '');
+    this.hooks.beforeWrite?.(type, object, undefined, context);
     const attributes = admissionAttributes(type, '', 'CREATE', namespace, name, context);
     let admitted = await this.admission.mutate(attributes, object, undefined);
     admitted = decodeObject(type, admitted, namespace);
@@ -202,7 +212,8 @@ export class ResourceService {
     const finalMeta = admitted.metadata as ObjectMeta;
     finalMeta.uid = uid;
     finalMeta.creationTimestamp = timestamp(this.now());
-    if (managedFields.length > 0) finalMeta.managedFields = managedFields;
+    if (managed.length > 0) finalMeta.managedFields = managed;
+    checkStorable(admitted);
     if (context.dryRun) return admitted;
     const revision = this.store.nextRevision();
     finalMeta.resourceVersion = String(revision);
@@ -336,8 +347,8 @@ export class ResourceService {
       keepSystemFields(next, old);
       if (subresource !== 'finalize') strategy.prepareForUpdate?.(next, old);
       if (subresource !== 'status') applySchema(type, next, context);
-      const scope = writeScopeOf(context, subresource, this.now());
-      const managedFields = applied?.() ?? managedFieldsOnWrite(type, old, next, requested, scope);
+      const managed = applied?.() ?? record(this, type, old, next, requested, context, subresource);
+      this.hooks.beforeWrite?.(type, next, old, context);
       const attributes = admissionAttributes(type, subresource, 'UPDATE', namespace, name, context);
       let admitted = await this.admission.mutate(attributes, next, old);
       admitted = decodeObject(type, admitted, namespace);
@@ -359,7 +370,8 @@ export class ResourceService {
       const meta = admitted.metadata as ObjectMeta;
       meta.generation = (old.metadata?.generation ?? 1) + (specChanged(old, admitted) ? 1 : 0);
       meta.resourceVersion = String(stored.resourceVersion);
-      if (managedFields.length > 0) meta.managedFields = managedFields;
+      if (managed.length > 0) meta.managedFields = managed;
+      checkStorable(admitted);
       if (stableStringify(admitted) === stableStringify(old)) return old;
       if (context.dryRun) return admitted;
       const revision = this.store.nextRevision();
@@ -516,6 +528,23 @@ export class ResourceService {
     if (object.apiVersion === apiVersion) return object;
     return { ...object, apiVersion };
   }
+}
+
+/**
+ * The managed fields of a write by `context`'s writer at `service`'s time (see
+ * {@link managedFieldsOnWrite}).
+ */
+function record(
+  service: ResourceService,
+  type: ResourceType,
+  live: KubernetesObject | undefined,
+  next: KubernetesObject,
+  requested: unknown,
+  context: RequestContext,
+  subresource: string,
+): ManagedFieldsEntry[] {
+  const scope = writeScopeOf(context, subresource, service.now());
+  return managedFieldsOnWrite(type, live, next, requested, scope);
 }
 
 /** Whether a Namespace still has `spec.finalizers` (it is removed only once they are gone). */

@@ -1,44 +1,30 @@
 import type { IncomingMessage } from 'node:http';
-import { StatusError } from '../api/status-error.js';
-import { fieldManagerProblem, patchOptionsInvalid } from '../apply/index.js';
+import { queryBool } from '../query/query-bool.js';
+import type { QueryOptions } from '../query/query-options.js';
+
+/** What a write says about its writer, for managed fields and server-side apply. */
+export interface RequestWriter {
+  /** The `fieldManager` parameter, when given and not empty. */
+  fieldManager?: string;
+  /** The User-Agent, whose first segment names the manager without `fieldManager`. */
+  userAgent?: string;
+  /** `force` (server-side apply only), read as kube reads booleans. */
+  force?: boolean;
+}
 
 /**
- * What a write request says about its writer, for managed fields: the `fieldManager` query
- * parameter (checked as kube-apiserver checks it: at most 128 printable characters), the
- * User-Agent, and `force` (server-side apply only; `true` or `false`).
- *
- * @throws {StatusError} 422 naming the parameter when `fieldManager` or `force` is invalid.
+ * The writer of a request: `fieldManager` from the parsed (and validated) query options,
+ * the User-Agent header, and `force` when the query has it.
  */
 export function writerOf(
   req: IncomingMessage,
   query: URLSearchParams,
-): { fieldManager?: string; userAgent?: string; force?: boolean } {
-  const out: { fieldManager?: string; userAgent?: string; force?: boolean } = {};
-  const fieldManager = query.get('fieldManager');
-  if (fieldManager !== null && fieldManager !== '') {
-    const problem = fieldManagerProblem(fieldManager);
-    if (problem !== undefined) {
-      throw new StatusError(422, 'Invalid', `fieldManager: ${problem}`, {
-        causes: [{ reason: 'FieldValueInvalid', message: problem, field: 'fieldManager' }],
-      });
-    }
-    out.fieldManager = fieldManager;
-  }
+  options: Pick<QueryOptions, 'fieldManager'>,
+): RequestWriter {
+  const writer: RequestWriter = {};
+  if (options.fieldManager) writer.fieldManager = options.fieldManager;
   const userAgent = req.headers['user-agent'];
-  if (userAgent) out.userAgent = userAgent;
-  const force = query.get('force');
-  if (force !== null) {
-    if (
-      !['true', 'false', '1', '0', 't', 'f', 'T', 'F', 'TRUE', 'FALSE', 'True', 'False'].includes(
-        force,
-      )
-    ) {
-      throw patchOptionsInvalid(
-        'force',
-        `Invalid value: ${JSON.stringify(force)}: must be a boolean`,
-      );
-    }
-    out.force = ['true', '1', 't', 'T', 'TRUE', 'True'].includes(force);
-  }
-  return out;
+  if (userAgent) writer.userAgent = userAgent;
+  if (query.has('force')) writer.force = queryBool(query, 'force');
+  return writer;
 }
