@@ -12,7 +12,8 @@ export const maxObjectBytes = 1.5 * 1024 * 1024;
 /**
  * Checks, just before an object is committed (or a dry run answered), that the server can
  * serve it afterwards: it nests at most {@link maxNestingDepth} levels (a patch can deepen an
- * object whose request body was shallow) and encodes to at most {@link maxObjectBytes}.
+ * object whose request body was shallow; `metadata.managedFields`, which the server writes,
+ * does not count) and encodes to at most {@link maxObjectBytes} (managed fields included).
  *
  * kube-apiserver passes an oversized object on to etcd, which refuses it and the client gets a
  * 500 `etcdserver: request is too large`; this server refuses it before storing with a 413
@@ -21,7 +22,9 @@ export const maxObjectBytes = 1.5 * 1024 * 1024;
  * @throws {StatusError} 400 when too deep, 413 when too large.
  */
 export function checkStorable(object: KubernetesObject, limitBytes = maxObjectBytes): void {
-  if (nestingDepth(object, maxNestingDepth) > maxNestingDepth)
+  // managedFields mirror the object's shape a few levels deeper: the depth is the writer's.
+  const { managedFields: _recorded, ...metadata } = object.metadata ?? {};
+  if (nestingDepth({ ...object, metadata }, maxNestingDepth) > maxNestingDepth)
     throw StatusError.badRequest(nestingDepthMessage('the object'));
   const bytes = Buffer.byteLength(JSON.stringify(object));
   if (bytes > limitBytes)

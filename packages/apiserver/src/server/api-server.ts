@@ -33,6 +33,7 @@ import { serveVerb, verbOf } from './serve-verb.js';
 import { wantsTable } from './table.js';
 import { serveTokenRequest } from './token-request.js';
 import type { ActiveWatch } from './watch-response.js';
+import { writerOf } from './writer-of.js';
 
 type Json = Record<string, unknown>;
 const _isObject = (value: unknown): value is Json =>
@@ -443,13 +444,13 @@ export class ApiServer {
     user: AuthenticatedUser,
   ): Promise<void> {
     const { type, namespace, name, subresource } = route;
-    const warnings: string[] = [];
     const options = parseQueryOptions(method, name !== '', query);
     const context: RequestContext = {
       user,
       dryRun: options.dryRun,
       fieldValidation: options.fieldValidation,
-      warnings,
+      warnings: [],
+      ...writerOf(req, query, options),
     };
     const table = wantsTable(req.headers.accept);
     const watch = route.watchPath || options.watch;

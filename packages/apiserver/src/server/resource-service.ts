@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeleteOptions, KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
+import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../apply/index.js';
 import type { AuthenticatedUser } from '../auth/index.js';
 import { checkStorable } from '../limits/storable-object.js';
 import {
@@ -20,6 +21,7 @@ import type { ObjectStore, StoredObject } from '../store/object-store.js';
 import { type Admission, noAdmission } from './admission.js';
 import { listPage } from './list-page.js';
 import { generateNameSuffix, specChanged, stableStringify, timestamp } from './object-metadata.js';
+import { serverSideApply } from './server-side-apply.js';
 import { strategyFor } from './strategies.js';
 import {
   admissionAttributes,
@@ -44,6 +46,12 @@ export interface RequestContext {
   fieldValidation?: string;
   /** Warnings to send back in `Warning` headers. */
   warnings?: string[];
+  /** The `fieldManager` query parameter: who the write's managed fields are recorded under. */
+  fieldManager?: string;
+  /** The request's User-Agent, whose first segment names the manager without `fieldManager`. */
+  userAgent?: string;
+  /** `force=true`: a server-side apply takes the fields other managers own. */
+  force?: boolean;
 }
 
 /** Filters of a list or watch. */
@@ -123,7 +131,7 @@ export class ResourceService {
   readonly store: ObjectStore;
   admission: Admission;
   hooks: WriteHooks;
-  private readonly now: () => Date;
+  /** The clock. */ readonly now: () => Date;
   private nextClusterIP = 1;
 
   constructor(options: ServiceOptions) {
@@ -169,7 +177,9 @@ export class ResourceService {
     namespace: string,
     body: unknown,
     context: RequestContext,
+    applied?: ManagedFieldsEntry[],
   ): Promise<KubernetesObject> {
+    const requested = isObject(body) ? (body.metadata as ObjectMeta)?.managedFields : undefined;
     const object = decodeObject(type, body, namespace);
     const meta = object.metadata as ObjectMeta;
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${generateNameSuffix()}`;
@@ -181,6 +191,7 @@ export class ResourceService {
     if (type.subresources.status && !strategy.keepStatusOnCreate) delete object.status;
     strategy.prepareForCreate?.(object, { allocateClusterIP: () => this.allocateClusterIP() });
     applySchema(type, object, context);
+    const managed = applied ?? record(this, type, undefined, object, requested, context, '');
     this.hooks.beforeWrite?.(type, object, undefined, context);
     const attributes = admissionAttributes(type, '', 'CREATE', namespace, name, context);
     let admitted = await this.admission.mutate(attributes, object, undefined);
@@ -201,6 +212,7 @@ export class ResourceService {
     const finalMeta = admitted.metadata as ObjectMeta;
     finalMeta.uid = uid;
     finalMeta.creationTimestamp = timestamp(this.now());
+    if (managed.length > 0) finalMeta.managedFields = managed;
     checkStorable(admitted);
     if (context.dryRun) return admitted;
     const revision = this.store.nextRevision();
@@ -250,9 +262,8 @@ export class ResourceService {
     subresource: string,
     context: RequestContext,
   ): Promise<KubernetesObject> {
-    if (patchType === 'apply') {
-      throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
-    }
+    const apply = () => serverSideApply(this, type, namespace, name, patch, subresource, context);
+    if (patchType === 'apply') return (await apply()).object;
     const schema =
       patchType === 'strategic' ? strategicSchemaFor(apiVersionOf(type), type.kind) : undefined;
     if (patchType === 'strategic' && schema === undefined) {
@@ -289,7 +300,8 @@ export class ResourceService {
     );
   }
 
-  private async guaranteedUpdate(
+  /** An update to what `produce` makes of the stored object; `applied`: apply's managed fields. */
+  async guaranteedUpdate(
     type: ResourceType,
     namespace: string,
     name: string,
@@ -297,6 +309,7 @@ export class ResourceService {
     context: RequestContext,
     requestedVersion: string | undefined,
     produce: (current: KubernetesObject) => KubernetesObject,
+    applied?: () => ManagedFieldsEntry[],
   ): Promise<KubernetesObject> {
     const storageKey = storageKeyOf(type);
     const key = objectKey(type.namespaced ? namespace : undefined, name);
@@ -313,6 +326,7 @@ export class ResourceService {
       }
       const old = stored.object;
       let next = decodeObject(type, produce(stored.copy()), namespace);
+      const requested = next.metadata?.managedFields;
       if (subresource === 'status') {
         const status = next.status;
         next = stored.copy();
@@ -333,6 +347,7 @@ export class ResourceService {
       keepSystemFields(next, old);
       if (subresource !== 'finalize') strategy.prepareForUpdate?.(next, old);
       if (subresource !== 'status') applySchema(type, next, context);
+      const managed = applied?.() ?? record(this, type, old, next, requested, context, subresource);
       this.hooks.beforeWrite?.(type, next, old, context);
       const attributes = admissionAttributes(type, subresource, 'UPDATE', namespace, name, context);
       let admitted = await this.admission.mutate(attributes, next, old);
@@ -355,6 +370,7 @@ export class ResourceService {
       const meta = admitted.metadata as ObjectMeta;
       meta.generation = (old.metadata?.generation ?? 1) + (specChanged(old, admitted) ? 1 : 0);
       meta.resourceVersion = String(stored.resourceVersion);
+      if (managed.length > 0) meta.managedFields = managed;
       checkStorable(admitted);
       if (stableStringify(admitted) === stableStringify(old)) return old;
       if (context.dryRun) return admitted;
@@ -512,6 +528,23 @@ export class ResourceService {
     if (object.apiVersion === apiVersion) return object;
     return { ...object, apiVersion };
   }
+}
+
+/**
+ * The managed fields of a write by `context`'s writer at `service`'s time (see
+ * {@link managedFieldsOnWrite}).
+ */
+function record(
+  service: ResourceService,
+  type: ResourceType,
+  live: KubernetesObject | undefined,
+  next: KubernetesObject,
+  requested: unknown,
+  context: RequestContext,
+  subresource: string,
+): ManagedFieldsEntry[] {
+  const scope = writeScopeOf(context, subresource, service.now());
+  return managedFieldsOnWrite(type, live, next, requested, scope);
 }
 
 /** Whether a Namespace still has `spec.finalizers` (it is removed only once they are gone). */

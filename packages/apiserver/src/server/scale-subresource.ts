@@ -59,7 +59,7 @@ export async function updateScale(
     name,
     'merge',
     { spec: { replicas } },
-    '',
+    'scale',
     context,
   );
   return scaleOf(type, updated);

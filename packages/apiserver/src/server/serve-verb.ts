@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PatchType } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
+import { patchOptionsInvalid } from '../apply/index.js';
 import { patchTypeFromContentType } from '../patch/index.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { readDeleteOptions } from './delete-options.js';
@@ -9,6 +10,7 @@ import { readRequestBody } from './read-request-body.js';
 import type { RequestContext } from './resource-service.js';
 import { sendJson, sendRaw } from './responses.js';
 import { scaleOf, updateScale } from './scale-subresource.js';
+import { serverSideApply } from './server-side-apply.js';
 import { toTable } from './table.js';
 import { serveWatch, type WatchServer } from './watch-response.js';
 
@@ -123,6 +125,22 @@ export async function serveVerb(
           200,
           await updateScale(server.resources, type, namespace, name, patched, context),
         );
+      }
+      if (patchType !== 'apply' && context.force) {
+        throw patchOptionsInvalid('force', 'Forbidden: may not be specified for non-apply patch');
+      }
+      if (patchType === 'apply') {
+        const applied = await serverSideApply(
+          server.resources,
+          type,
+          namespace,
+          name,
+          body,
+          subresource,
+          context,
+        );
+        const status = applied.created ? 201 : 200;
+        return sendJson(res, status, server.resources.present(type, applied.object), warnings);
       }
       const patched = await server.resources.patch(
         type,

@@ -204,17 +204,32 @@ describe.each([
     expect(failedTest.code).toBeGreaterThanOrEqual(400);
   });
 
-  it('explains that this server does not do server-side apply', async () => {
-    await client.create(configMap('applied', namespace));
-    const error = await errorOf(client.apply(configMap('applied', namespace, { x: '1' })));
-    expect(error.code).toBe(415);
-    expect(error.reason).toBe('UnsupportedMediaType');
-    expect(error.message).toContain("does not support server-side apply (patch type 'apply')");
-    expect(error.message).toContain("use patch type 'merge' or 'strategic'");
-    const viaPatch = await errorOf(
-      client.patch(configMap('applied', namespace), { data: {} }, 'apply', { force: true }),
+  it('applies server-side: creates, owns its fields, conflicts with another manager, forces', async () => {
+    const created = await client.apply(configMap('applied', namespace, { x: '1' }));
+    expect(created.data).toEqual({ x: '1' });
+    expect(created.metadata?.managedFields).toEqual([
+      expect.objectContaining({
+        manager: 'ops-test',
+        operation: 'Apply',
+        fieldsV1: { 'f:data': { 'f:x': {} } },
+      }),
+    ]);
+    const conflict = await errorOf(
+      client.apply(configMap('applied', namespace, { x: '2' }), { fieldManager: 'other' }),
     );
-    expect(viaPatch.code).toBe(415);
+    expect(conflict.code).toBe(409);
+    expect(conflict.reason).toBe('Conflict');
+    expect(conflict.message).toContain(
+      'Apply failed with 1 conflict: conflict with "ops-test": .data.x',
+    );
+    const forced = await client.apply(configMap('applied', namespace, { x: '2' }), {
+      fieldManager: 'other',
+      force: true,
+    });
+    expect(forced.data).toEqual({ x: '2' });
+    // ops-test no longer owns x, so applying without it leaves it to its new owner.
+    const moved = await client.apply(configMap('applied', namespace, { y: '3' }));
+    expect(moved.data).toEqual({ x: '2', y: '3' });
   });
 
   it('checks patches and identities before sending anything', async () => {

@@ -131,15 +131,18 @@ describe('deletion and garbage collection, through the real kubectl', () => {
     expect(await names(['get', 'configmaps', '-n', 'kube-public'])).toEqual([]);
   });
 
-  it('dry-runs on the server without storing, and says server-side apply is not supported', async () => {
+  it('dry-runs on the server without storing, server-side apply included', async () => {
     expect(await cluster.kubectl(['create', 'configmap', 'dry', '--dry-run=server'])).toContain(
       'configmap/dry created (server dry run)',
     );
     await expect(cluster.kubectl(['get', 'configmap', 'dry'])).rejects.toThrow('not found');
     const manifest =
       '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"ssa","namespace":"default"}}';
-    await expect(
-      cluster.kubectl(['apply', '--server-side', '-f', '-'], { input: manifest }),
-    ).rejects.toThrow(/unknown format|UnsupportedMediaType|415/);
+    expect(
+      await cluster.kubectl(['apply', '--server-side', '--dry-run=server', '-f', '-'], {
+        input: manifest,
+      }),
+    ).toContain('configmap/ssa serverside-applied (server dry run)');
+    await expect(cluster.kubectl(['get', 'configmap', 'ssa'])).rejects.toThrow('not found');
   });
 });

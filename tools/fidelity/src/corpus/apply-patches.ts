@@ -4,7 +4,7 @@ import { useNamespace } from './use-namespace.js';
 const ns = 'fidelity-apply';
 const contentType = 'application/apply-patch+yaml';
 
-/** Server-side apply (not built in the local server, which answers 415). */
+/** Server-side apply: a ConfigMap applied by two managers, with a conflict and force. */
 export const applyPatches: Scenario = {
   name: 'patch/apply',
   description:
