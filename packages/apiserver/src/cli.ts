@@ -20,6 +20,10 @@ Options:
   --kubeconfig <path> where to write the admin kubeconfig (default ./local-cluster.kubeconfig)
   --rbac              enforce RBAC for every user but the admin
   --history <n>       watch history kept per resource (default 10000)
+  --history-from-start
+                      keep watch history from resourceVersion 1, as a never-compacted
+                      etcd; by default it starts when the server has started, so a watch
+                      from an older resourceVersion gets 410 Expired as on a real cluster
   --pod-run-duration <duration>
                       how long a Pod with restartPolicy Never or OnFailure runs once Running,
                       unless its ops-ts.github.io/run-duration annotation says (default 1s)
@@ -78,6 +82,7 @@ async function main(): Promise<number> {
       https: !values.http,
       rbac: values.rbac ?? false,
       historySize: history,
+      historyFromStart: values['history-from-start'] ?? false,
       cluster: { podRunDurationMs, podExitCode },
     });
   } catch (error) {
@@ -111,6 +116,7 @@ function parse() {
       kubeconfig: { type: 'string' },
       rbac: { type: 'boolean' },
       history: { type: 'string' },
+      'history-from-start': { type: 'boolean' },
       'pod-run-duration': { type: 'string' },
       'pod-exit-code': { type: 'string' },
       help: { type: 'boolean', short: 'h' },

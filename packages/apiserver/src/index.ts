@@ -31,3 +31,5 @@ export { ApiServer, type ApiServerOptions } from './server/api-server.js';
 export { createServingCertificates, type ServingCertificates } from './server/certificates.js';
 export type { FaultRule } from './server/faults.js';
 export { PortInUseError } from './server/port-in-use-error.js';
+export { defaultWatchBufferBytes } from './server/watch-response.js';
+export { maxWatchTimeoutSeconds } from './server/watch-timeout.js';
