@@ -31,6 +31,7 @@ import { type FaultRule, FaultRules } from './faults.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
 import { listenOn } from './port-in-use-error.js';
 import { readRequestBody } from './read-request-body.js';
+import { resetStore } from './reset-store.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
 import { sendError, sendJson, sendText } from './responses.js';
 import { restartListening } from './restart-listening.js';
@@ -283,11 +284,16 @@ export class ApiServer {
     if (!options.keepHistory) this.store.forgetHistory();
   }
 
-  /** Restarts as kube-apiserver over a kept etcd (history lost); see {@link restartListening}. */
-  restartListening(options: { downtimeMs?: number } = {}): Promise<void> {
+  /**
+   * Restarts as kube-apiserver over a kept etcd (history lost), or a wiped one with
+   * `resetStore` (see {@link resetStore}); see {@link restartListening}.
+   */
+  restartListening(options: { downtimeMs?: number; resetStore?: boolean } = {}): Promise<void> {
     this.dropWatches();
-    const forget = () => this.store.forgetHistory();
-    return restartListening(this.server, this.sockets, forget, options.downtimeMs);
+    const whileDown = options.resetStore
+      ? () => resetStore(this)
+      : () => this.store.forgetHistory();
+    return restartListening(this.server, this.sockets, whileDown, options.downtimeMs);
   }
 
   /** Adds a fault rule; see {@link FaultRule}. */

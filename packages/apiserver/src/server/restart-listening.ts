@@ -15,7 +15,7 @@ import { listenOn } from './port-in-use-error.js';
 export async function restartListening(
   server: Server | undefined,
   sockets: ReadonlySet<Socket>,
-  whileDown: () => void,
+  whileDown: () => void | Promise<void>,
   downtimeMs = 0,
 ): Promise<void> {
   const address = server?.address();
@@ -24,7 +24,7 @@ export async function restartListening(
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   for (const socket of sockets) socket.destroy();
   await closed;
-  whileDown();
+  await whileDown();
   if (downtimeMs > 0) await new Promise((resolve) => setTimeout(resolve, downtimeMs));
   await listenOn(server, address.port, address.address);
 }

@@ -356,6 +356,17 @@ export class ObjectStore {
   }
 
   /**
+   * Empties the store as a wiped etcd would be: every object and its history gone, the
+   * resourceVersion counter back to 0, no compaction. Listeners of resources are dropped
+   * (end their watches first); those of {@link subscribeAll} stay and see later writes.
+   */
+  reset(): void {
+    this.resources.clear();
+    this.revision = 0;
+    this.compactedAt = 0;
+  }
+
+  /**
    * Forgets all history, as a restarted API server without its watch cache would: reads and
    * watches from any earlier resourceVersion then fail as too old.
    */
