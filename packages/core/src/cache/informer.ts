@@ -133,7 +133,7 @@ export interface InformerStats {
   /** Relists caused by 410 Gone on a watch (an expired resourceVersion). */
   goneRelists: number;
   /**
-   * Relists after any other failed watch: an error the server answered (but 429) or a
+   * Relists after another failed watch: a 404, a 504 ("Too large resource version") or a
    * refused connection; see {@link relistAfterWatchError}.
    */
   errorRelists: number;
@@ -167,11 +167,11 @@ export const defaultMinWatchTimeoutSeconds = 300;
  *   bookmarks advance it) whenever it ends;
  * - a failed LIST or WATCH is retried after a jittered exponential backoff (800 ms to
  *   30 s, starting over after 2 healthy minutes) and reported, never thrown; after a
- *   failed WATCH it relists, as client-go's reflector does, when the server answered an
- *   error (404 for a kind gone, 504 "Too large resource version" from a server that lost
- *   its store, 5xx; not 429) or refused the connection (a server restarting), so it
- *   converges on whatever state the server comes back with; a watch cut mid-stream resumes
- *   from the last resourceVersion instead;
+ *   failed WATCH it relists when the server answered 404 (a kind gone) or 504 ("Too large
+ *   resource version", from a server that lost its store) or refused the connection (a
+ *   server restarting), so it converges on whatever state the server comes back with;
+ *   other failures (429, 500, 503, a watch cut mid-stream) resume from the last
+ *   resourceVersion (see {@link relistAfterWatchError});
  * - 410 Gone (HTTP 410 or a watch `ERROR` event with code 410) triggers a relist that
  *   reconciles the store: handlers get add, update and delete events for the differences,
  *   so they converge on the server's state;

@@ -2,18 +2,20 @@ import type { InformerRequestError } from '../errors/informer-request-error.js';
 
 /**
  * Whether an informer must relist after a failed watch, rather than watch again from its
- * last resourceVersion. As client-go's reflector (tools/cache/reflector.go, `watch` and
- * `isWatchErrorRetriable`): any error the server answered (an HTTP status or an `ERROR`
- * event: 404 for a kind gone, 504 "Too large resource version" after the server lost its
- * store, 500, 503, ...) relists, except 429, which only backs off; so does a refused
- * connection, which there only backs off: here it relists too, because a server that went
- * away may come back with its store reset at versions that overlap the old ones, which no
- * resourceVersion check reveals. A stream cut mid-watch (a dropped connection) resumes from
- * the last resourceVersion, as client-go's stream watcher does. 410 is handled before this
- * (always a relist).
+ * last resourceVersion: when the failure says the server's state may no longer be the one
+ * the informer holds. That is a 404 (the kind is gone, say its CRD), a 504 (kube's "Too
+ * large resource version": the server is behind the informer, as after it lost its store)
+ * and a refused connection (a server restarting, which may come back with its store reset at
+ * versions that overlap the old ones, which no resourceVersion check reveals). 410 is
+ * handled before this (always a relist), as client-go's reflector does.
+ *
+ * Other failures only back off and watch again: 429 as in client-go
+ * (tools/cache/reflector.go, `isWatchErrorRetriable`); a 500 or 503, after which client-go
+ * relists, because a restart does not cause them and a flaky server would otherwise cost a
+ * full relist per failed watch; a stream cut mid-watch, as client-go's stream watcher.
  */
 export function relistAfterWatchError(error: InformerRequestError): boolean {
-  if (error.status !== undefined) return error.status !== 429;
+  if (error.status !== undefined) return error.status === 404 || error.status === 504;
   return connectionRefused(error);
 }
 
