@@ -12,10 +12,12 @@ export const maxWatchTimeoutSeconds = Math.floor((2 ** 31 - 1) / 1000);
  * ListResource): a positive value is used as given, capped at
  * {@link maxWatchTimeoutSeconds}; absent or 0 means the server's default, a random
  * time between `minRequestTimeoutSeconds` and twice it (`--min-request-timeout`, 1800 s by
- * default), so that the watches of many clients do not all end together.
+ * default), so that the watches of many clients do not all end together; a negative value
+ * ends the watch at once, as kube's timer does.
  *
  * @param random source of randomness in `[0, 1)`.
- * @throws {StatusError} 400 when the value is not an integer, or is negative.
+ * @throws {StatusError} 400 when the value is not an integer (the request parser refuses
+ *   those first, with Go's message).
  */
 export function watchTimeoutMs(
   value: string | null,
@@ -23,10 +25,11 @@ export function watchTimeoutMs(
   random: () => number = Math.random,
 ): number {
   const seconds = value === null || value === '' ? 0 : Number(value);
-  if (!Number.isInteger(seconds) || seconds < 0)
+  if (!Number.isInteger(seconds))
     throw StatusError.badRequest(
-      `timeoutSeconds: Invalid value: "${value}": must be a non-negative integer number of seconds`,
+      `timeoutSeconds: Invalid value: "${value}": must be an integer number of seconds`,
     );
+  if (seconds < 0) return 0;
   if (seconds > 0) return Math.min(seconds, maxWatchTimeoutSeconds) * 1000;
   const chosen = minRequestTimeoutSeconds * (1 + random());
   return Math.round(Math.min(chosen, maxWatchTimeoutSeconds) * 1000);
