@@ -72,6 +72,15 @@ describe('application-operator, end to end', () => {
     expect((await application('defaulted')).spec.enabled).toBe(true);
   });
 
+  it('refuses at admission a name whose Deployment name or instance label would be invalid', async () => {
+    // 64 characters: kube accepts it as a name, not as the label value the operator sets.
+    const name = `long-${'x'.repeat(59)}`;
+    await expect(create(name, { image: 'nginx' })).rejects.toThrow(
+      `Application name "${name}" (64 characters) cannot be served: its label app.kubernetes.io/instance "${name}" would be invalid: must be no more than 63 characters; use an Application name of at most 63 characters`,
+    );
+    expect(await gone(() => application(name))).toBe(true);
+  });
+
   it('leaves an unrelated Deployment of the same name alone, and reports the conflict', async () => {
     await harness.admin.create({
       apiVersion: 'apps/v1',

@@ -25,6 +25,10 @@ Options:
                       if missing) and reuse them on the next start, so a kubeconfig written
                       once keeps working across restarts (objects are not kept)
   --history <n>       watch history kept per resource (default 10000)
+  --history-from-start
+                      keep watch history from resourceVersion 1, as a never-compacted
+                      etcd; by default it starts when the server has started, so a watch
+                      from an older resourceVersion gets 410 Expired as on a real cluster
   --pod-run-duration <duration>
                       how long a Pod with restartPolicy Never or OnFailure runs once Running,
                       unless its ops-ts.github.io/run-duration annotation says (default 1s)
@@ -100,6 +104,7 @@ async function main(): Promise<number> {
       https: !values.http,
       rbac: values.rbac ?? false,
       historySize: history,
+      historyFromStart: values['history-from-start'] ?? false,
       cluster: { podRunDurationMs, podExitCode },
     });
   } catch (error) {
@@ -134,6 +139,7 @@ function parse() {
       rbac: { type: 'boolean' },
       'state-dir': { type: 'string' },
       history: { type: 'string' },
+      'history-from-start': { type: 'boolean' },
       'pod-run-duration': { type: 'string' },
       'pod-exit-code': { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -32,3 +32,5 @@ export { createServingCertificates, type ServingCertificates } from './server/ce
 export type { FaultRule } from './server/faults.js';
 export { PortInUseError } from './server/port-in-use-error.js';
 export { loadServerState, type ServerState, stateFiles } from './server/state-directory.js';
+export { defaultWatchBufferBytes } from './server/watch-response.js';
+export { maxWatchTimeoutSeconds } from './server/watch-timeout.js';

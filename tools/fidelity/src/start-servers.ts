@@ -28,7 +28,12 @@ export async function startServers(log: Logger): Promise<Servers> {
   });
   let local: Environment;
   try {
-    local = await Environment.start({ controlPlane: 'local', apiServer: { cluster: false } });
+    // The real server is fresh, its etcd never compacted, so a watch from resourceVersion 1
+    // still replays: keep the local server's history from its start to match.
+    local = await Environment.start({
+      controlPlane: 'local',
+      apiServer: { cluster: false, historyFromStart: true },
+    });
   } catch (error) {
     await real.stop();
     throw error;

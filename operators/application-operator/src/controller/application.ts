@@ -19,6 +19,7 @@ import {
 import {
   type Application,
   applicationFinalizer,
+  applicationNameProblems,
   applicationResource,
   deploymentName,
 } from '../api/v1/application.js';
@@ -131,6 +132,9 @@ export interface ApplicationReconcilerDeps {
  *
  * A Deployment `app-<name>` that this Application does not control is left alone: the
  * Application reports `Ready=False` with reason `DeploymentConflict` and a Warning event.
+ * A name the operator cannot serve (longer than 63 characters: see
+ * {@link applicationNameProblems}; the webhook refuses those at creation) is reported the
+ * same way, with reason `InvalidName`, and not retried: nothing is created.
  * No write is made when nothing needs changing.
  */
 export function applicationReconciler(deps: ApplicationReconcilerDeps) {
@@ -165,6 +169,14 @@ export function applicationReconciler(deps: ApplicationReconcilerDeps) {
         return { requeueAfterMs: 1000 };
       },
       apply: async (application) => {
+        const [nameProblem] = applicationNameProblems(request.name);
+        if (nameProblem !== undefined) {
+          if (await writeStatus(client, application, false, 'InvalidName', nameProblem, now)) {
+            recorder.event(application, 'Warning', 'InvalidName', nameProblem);
+            log.warn({ reason: nameProblem }, 'the name cannot be served; not retrying');
+          }
+          return undefined;
+        }
         const existing = await getDeployment();
         if (existing && !isControlledBy(existing, application)) {
           const message = `Deployment ${name} exists and is not controlled by Application ${request.name}; delete or rename that Deployment, and the Application will create its own`;

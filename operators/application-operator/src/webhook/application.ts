@@ -4,7 +4,7 @@ import {
   validatingWebhook,
   type WebhookRule,
 } from '@ops/core/webhook';
-import type { Application } from '../api/v1/application.js';
+import { type Application, applicationNameProblems } from '../api/v1/application.js';
 
 /** Where kube-apiserver calls the validating webhook `vapplication-v1.lixueduan.com`. */
 export const validatePath = '/validate-core-crd-lixueduan-com-v1-application';
@@ -31,13 +31,22 @@ export function isValidImageReference(image: string): boolean {
 /**
  * Rejects an Application whose image is not a valid image reference (an empty one too) with
  * `invalid image name: <image>`, so kubectl prints
- * `admission webhook "vapplication-v1.lixueduan.com" denied the request: invalid image name: <image>`.
+ * `admission webhook "vapplication-v1.lixueduan.com" denied the request: invalid image name: <image>`;
+ * and, at creation, one whose name the operator cannot serve (its Deployment name or
+ * instance label would be invalid: see {@link applicationNameProblems}) with that reason.
+ * Updates are not refused for their name (it cannot change), so an Application created
+ * before the webhook can still be updated and deleted.
  */
-export const validateApplication = validatingWebhook<Application>((application) => {
+export const validateApplication = validatingWebhook<Application>((application, old) => {
   const image = typeof application.spec?.image === 'string' ? application.spec.image : '';
-  return isValidImageReference(image)
+  const errors = isValidImageReference(image)
     ? []
     : [{ field: 'spec.image', message: `invalid image name: ${image}` }];
+  const name = application.metadata?.name;
+  if (old === undefined && name)
+    for (const message of applicationNameProblems(name))
+      errors.push({ field: 'metadata.name', message });
+  return errors;
 });
 
 /** Fills defaults: `spec.enabled` is true unless set. */

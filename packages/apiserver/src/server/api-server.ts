@@ -27,12 +27,16 @@ import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
 import { listenOn } from './port-in-use-error.js';
 import { readRequestBody } from './read-request-body.js';
 import { RequestAccess } from './request-access.js';
+import { resetStore } from './reset-store.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
 import { sendError, sendJson, sendText } from './responses.js';
+import { restartListening } from './restart-listening.js';
 import { serveVerb, verbOf } from './serve-verb.js';
+import { type ServingOptions, servingOptions } from './serving-options.js';
+import { subresourceServed } from './subresource-served.js';
 import { wantsTable } from './table.js';
 import { serveTokenRequest } from './token-request.js';
-import type { ActiveWatch } from './watch-response.js';
+import { type ActiveWatch, defaultWatchBufferBytes } from './watch-response.js';
 import { writerOf } from './writer-of.js';
 
 type Json = Record<string, unknown>;
@@ -55,10 +59,25 @@ export interface ApiServerOptions {
   rbac?: boolean;
   /** Events kept per resource for watches and paging (default 10,000). */
   historySize?: number;
+  /**
+   * Keep the watch history from revision 1 (still bounded by `historySize`), as a fresh,
+   * never-compacted etcd would. By default (false) history starts once the server has
+   * started, as kube-apiserver's watch cache over a compacted etcd: a watch or exact list
+   * from an older resourceVersion, such as `1`, gets 410 `Expired`.
+   */
+  historyFromStart?: boolean;
   /** How often watches that asked for bookmarks get one (default 5 s). */
   bookmarkIntervalMs?: number;
-  /** Watches without `timeoutSeconds` end after this long (default 30 min), as kube-apiserver's do. */
-  defaultWatchTimeoutSeconds?: number;
+  /**
+   * kube-apiserver's `--min-request-timeout` (default 1800 s): a watch without
+   * `timeoutSeconds` (or with 0) ends after a random time between this and twice this.
+   */
+  minRequestTimeoutSeconds?: number;
+  /**
+   * Bytes a watcher may fall behind (written, not yet read by its client) before it is
+   * closed (default {@link defaultWatchBufferBytes}, 16 MiB).
+   */
+  watchBufferBytes?: number;
   /** Largest accepted request body (default 3 MiB). */
   maxBodyBytes?: number;
   /** The admin user's bearer token (default: random). */
@@ -104,20 +123,14 @@ export class ApiServer {
   private readonly sockets = new Set<Socket>();
   private server: http.Server | https.Server | undefined;
   private certificates: ServingCertificates | undefined;
-  private readonly options: Required<
-    Pick<ApiServerOptions, 'bookmarkIntervalMs' | 'defaultWatchTimeoutSeconds' | 'maxBodyBytes'>
-  >;
+  private readonly options: ServingOptions;
   private baseUrl = '';
   private readonly webhookAdmission: WebhookAdmission;
 
   private constructor(options: ApiServerOptions) {
     this.store = new ObjectStore({ historySize: options.historySize ?? 10_000 });
     this.adminToken = options.adminToken ?? randomBytes(24).toString('hex');
-    this.options = {
-      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 5_000,
-      defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds ?? 1800,
-      maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
-    };
+    this.options = servingOptions(options);
     this.now = options.now ?? (() => new Date());
     this.access = new RequestAccess(this.store, this.registry, {
       rbac: options.rbac ?? false,
@@ -176,6 +189,7 @@ export class ApiServer {
     const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
     this.baseUrl = `${(options.https ?? true) ? 'https' : 'http'}://${urlHost}:${port}`;
     await createBootstrapObjects(this.resources, (group, plural) => this.type(group, plural));
+    if (!options.historyFromStart) this.store.compact(this.store.currentRevision());
     await this.cluster.start();
   }
 
@@ -289,6 +303,18 @@ export class ApiServer {
   restart(options: { keepHistory?: boolean } = {}): void {
     this.dropWatches();
     if (!options.keepHistory) this.store.forgetHistory();
+  }
+
+  /**
+   * Restarts as kube-apiserver over a kept etcd (history lost), or a wiped one with
+   * `resetStore` (see {@link resetStore}); see {@link restartListening}.
+   */
+  restartListening(options: { downtimeMs?: number; resetStore?: boolean } = {}): Promise<void> {
+    this.dropWatches();
+    const whileDown = options.resetStore
+      ? () => resetStore(this)
+      : () => this.store.forgetHistory();
+    return restartListening(this.server, this.sockets, whileDown, options.downtimeMs);
   }
 
   /** Adds a fault rule; see {@link FaultRule}. */
@@ -423,16 +449,8 @@ export class ApiServer {
     if (type === undefined || extra.length > 0) throw notFound();
     if (name) checkPathSegmentName(name);
     if (namespace && !type.namespaced) throw notFound();
-    if (subresource && !this.subresourceServed(type, subresource)) throw notFound();
+    if (subresource && !subresourceServed(type, subresource)) throw notFound();
     return { type, namespace, name, subresource, watchPath };
-  }
-
-  private subresourceServed(type: ResourceType, subresource: string): boolean {
-    if (subresource === 'status') return type.subresources.status;
-    if (subresource === 'scale') return type.subresources.scale;
-    if (subresource === 'finalize') return type.group === '' && type.plural === 'namespaces';
-    if (subresource === 'token') return type.group === '' && type.plural === 'serviceaccounts';
-    return false;
   }
 
   private async handleResource(

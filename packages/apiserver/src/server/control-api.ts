@@ -5,6 +5,7 @@ import type { ApiServer } from './api-server.js';
 import type { FaultRule } from './faults.js';
 import { readRequestBody } from './read-request-body.js';
 import { sendJson } from './responses.js';
+import { restartListeningLater } from './restart-listening-later.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +18,8 @@ export interface ControlInternals {
 }
 
 /**
- * The control API under `/__ops/` (admin user only, 403 otherwise): drop watches, restart,
+ * The control API under `/__ops/` (admin user only, 403 otherwise): drop watches, restart
+ * (simulated, or of the listener with `restart-listening`),
  * faults, watch history size, RBAC on or off, cut or restore webhook TLS, finish or fail a
  * Pod, and service-account tokens; 404 naming the README for any other path. Each does what
  * the server's method of the same name does, for tests that drive the server over HTTP.
@@ -48,6 +50,8 @@ export async function handleControl(
         restarted: true,
         resourceVersion: String(server.store.currentRevision()),
       });
+    case 'POST /__ops/restart-listening':
+      return restartListeningLater(server, res, body.downtimeMs, body.resetStore);
     case 'POST /__ops/faults':
       server.injectFault(body as FaultRule);
       return sendJson(res, 200, { faults: server.faults.list() });

@@ -10,6 +10,7 @@ import {
   TooOldResourceVersionError,
 } from '../store/object-store.js';
 import type { ListPage, ParsedListOptions } from './resource-service.js';
+import { tooLargeResourceVersion } from './too-large-resource-version.js';
 
 /**
  * A page of the objects of `type` that `matches` accepts, with kube-apiserver's
@@ -44,15 +45,7 @@ export function listPage(
       );
     }
     if (requested > current) {
-      throw new StatusError(
-        504,
-        'Timeout',
-        `Too large resource version: ${requested}, current: ${current}`,
-        {
-          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-          retryAfterSeconds: 1,
-        },
-      );
+      throw tooLargeResourceVersion(requested, current);
     }
     const exact =
       options.resourceVersionMatch === 'Exact' ||

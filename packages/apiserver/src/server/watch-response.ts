@@ -12,6 +12,8 @@ import {
 import { listFilter, presentJson } from './list-response.js';
 import type { ResourceService } from './resource-service.js';
 import { toTable } from './table.js';
+import { tooLargeResourceVersion } from './too-large-resource-version.js';
+import { watchTimeoutMs } from './watch-timeout.js';
 
 /** What {@link serveWatch} needs of the server. */
 export interface WatchServer {
@@ -21,9 +23,31 @@ export interface WatchServer {
   watches: Set<ActiveWatch>;
   /** How often bookmarks are sent when the client allows them. */
   bookmarkIntervalMs: number;
-  /** `timeoutSeconds` when the client sends none. */
-  defaultWatchTimeoutSeconds: number;
+  /**
+   * kube-apiserver's `--min-request-timeout`: a watch without `timeoutSeconds` (or with 0)
+   * ends after a random time between this and twice this; see {@link watchTimeoutMs}.
+   */
+  minRequestTimeoutSeconds: number;
+  /**
+   * The most bytes a watch may have written but not yet sent to its client; a watcher that
+   * falls further behind is closed; see {@link defaultWatchBufferBytes}.
+   */
+  watchBufferBytes: number;
+  /** How long a watch from a resourceVersion the store has not reached waits for it. */
+  tooLargeResourceVersionWaitMs: number;
 }
+
+/**
+ * Default {@link WatchServer.watchBufferBytes}: 16 MiB of events per watcher. kube-apiserver's
+ * watch cache gives each watcher a bounded channel and closes a watcher that stays full
+ * (staging/src/k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go, `add`: "Forcing ...
+ * watcher close due to unresponsiveness"); here the bound is in bytes, so a stalled client
+ * costs the server at most this much however large its objects.
+ */
+export const defaultWatchBufferBytes = 16 * 1024 * 1024;
+
+/** Default {@link WatchServer.tooLargeResourceVersionWaitMs}: the watch cache's 3 s block timeout. */
+export const defaultTooLargeResourceVersionWaitMs = 3_000;
 
 /** An open watch, as the server tracks it. */
 export interface ActiveWatch {
@@ -36,9 +60,19 @@ export interface ActiveWatch {
  * Answers a WATCH: the initial state (or the events since `resourceVersion`, or a 410 ERROR
  * event when they are compacted away), then every change that passes the filter, as
  * ADDED/MODIFIED/DELETED lines (a Table per object for `kubectl get -w`); bookmarks when
- * allowed; ends after `timeoutSeconds`, or when either side closes.
+ * allowed; ends after `timeoutSeconds` (see {@link watchTimeoutMs}), or when either side
+ * closes.
+ *
+ * A `resourceVersion` newer than the store's waits up to `tooLargeResourceVersionWaitMs`
+ * for it, then answers kube's "Too large resource version" ERROR event (504). A watcher
+ * whose unsent data exceeds `watchBufferBytes` when a new event arrives is closed by cutting
+ * its connection, which frees what was buffered; its client resumes from the last
+ * resourceVersion it read, as after any dropped watch.
+ *
+ * @throws {StatusError} 400 for a malformed `resourceVersion` or `timeoutSeconds`, before
+ *   anything is written.
  */
-export function serveWatch(
+export async function serveWatch(
   req: IncomingMessage,
   res: ServerResponse,
   type: ResourceType,
@@ -47,7 +81,7 @@ export function serveWatch(
   query: URLSearchParams,
   table: boolean,
   server: WatchServer,
-): void {
+): Promise<void> {
   const filter = listFilter(type, namespace, query);
   if (name)
     filter.fields = [
@@ -58,13 +92,29 @@ export function serveWatch(
   const bookmarks = queryBool(query, 'allowWatchBookmarks');
   const rv = query.get('resourceVersion') ?? '';
   const sendInitial = queryBool(query, 'sendInitialEvents');
-  const timeoutSeconds = Number(query.get('timeoutSeconds') ?? server.defaultWatchTimeoutSeconds);
+  const timeoutMs = watchTimeoutMs(query.get('timeoutSeconds'), server.minRequestTimeoutSeconds);
+  const fromStart = rv === '' || rv === '0' || sendInitial;
+  const since = Number(rv);
+  if (!fromStart && (!Number.isInteger(since) || since < 0))
+    throw StatusError.badRequest(
+      `resourceVersion: Invalid value: "${rv}": must be a non-negative integer`,
+    );
+  let tooLarge: StatusError | undefined;
+  if (!fromStart && since > server.store.currentRevision()) {
+    const reached = await server.store.waitForRevision(since, server.tooLargeResourceVersionWaitMs);
+    if (!reached) tooLarge = tooLargeResourceVersion(since, server.store.currentRevision());
+  }
+  if (res.destroyed) return;
   res.writeHead(200, {
     'Content-Type': 'application/json',
     'Transfer-Encoding': 'chunked',
     'Cache-Control': 'no-cache, private',
   });
   res.flushHeaders();
+  if (tooLarge !== undefined) {
+    res.end(`{"type":"ERROR","object":${JSON.stringify(tooLarge.toStatus())}}\n`);
+    return;
+  }
   const write = (type_: string, objectJson: string) => {
     res.write(`{"type":"${type_}","object":${objectJson}}\n`);
   };
@@ -102,8 +152,11 @@ export function serveWatch(
     );
   };
   let unsubscribe: () => void = () => undefined;
+  // Set once the watch is registered; a live event that finds the watcher too far behind
+  // closes it (events replayed before that are bounded by the history).
+  let overflow: () => void = () => undefined;
   try {
-    if (rv === '' || rv === '0' || sendInitial) {
+    if (fromStart) {
       const initial =
         sendInitial && rv !== '' && rv !== '0'
           ? server.store.eventsSince(key, Number(rv))
@@ -121,14 +174,12 @@ export function serveWatch(
       }
       if (sendInitial && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
     } else {
-      const since = Number(rv);
-      if (!Number.isInteger(since) || since < 0)
-        throw StatusError.badRequest(
-          `resourceVersion: Invalid value: "${rv}": must be a non-negative integer`,
-        );
       for (const event of server.store.eventsSince(key, since)) emit(event);
     }
-    unsubscribe = server.store.subscribe(key, emit);
+    unsubscribe = server.store.subscribe(key, (event) => {
+      emit(event);
+      if (res.writableLength > server.watchBufferBytes) overflow();
+    });
   } catch (error) {
     if (!(error instanceof TooOldResourceVersionError)) throw error;
     write(
@@ -159,12 +210,13 @@ export function serveWatch(
     },
   };
   server.watches.add(active);
+  overflow = () => active.close(true);
   if (bookmarks) timers.push(setInterval(() => bookmark(), server.bookmarkIntervalMs));
   timers.push(
     setTimeout(() => {
       if (bookmarks) bookmark();
       active.close();
-    }, Math.max(0, timeoutSeconds) * 1000),
+    }, timeoutMs),
   );
   req.on('close', () => active.close());
   res.on('close', () => active.close());

@@ -101,6 +101,8 @@ export class ObjectStore {
   private readonly resources = new Map<string, ResourceData>();
   private readonly globalListeners = new Set<(resource: string, event: StoreEvent) => void>();
   private historySize: number;
+  /** The revision at or before which every resource's history was compacted away. */
+  private compactedAt = 0;
 
   constructor(options: ObjectStoreOptions = {}) {
     this.historySize = Math.max(1, options.historySize ?? 10_000);
@@ -109,6 +111,27 @@ export class ObjectStore {
   /** The latest resourceVersion handed out. */
   currentRevision(): number {
     return this.revision;
+  }
+
+  /**
+   * Resolves `true` once the latest resourceVersion is at least `revision` (at once when it
+   * already is), `false` when `timeoutMs` pass first. For reads that ask for a
+   * resourceVersion the store has not reached yet.
+   */
+  waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.revision >= revision) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const done = (reached: boolean) => {
+        clearTimeout(timer);
+        this.globalListeners.delete(listener);
+        resolve(reached);
+      };
+      const listener = () => {
+        if (this.revision >= revision) done(true);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.globalListeners.add(listener);
+    });
   }
 
   /** Takes the next resourceVersion. */
@@ -126,8 +149,9 @@ export class ObjectStore {
   private data(resource: string): ResourceData {
     let data = this.resources.get(resource);
     if (data === undefined) {
-      // A resource seen for the first time has lost no events: its history is complete.
+      // A resource seen for the first time has lost no events since the last compaction.
       data = new ResourceData();
+      data.compactedRevision = this.compactedAt;
       this.resources.set(resource, data);
     }
     return data;
@@ -296,14 +320,47 @@ export class ObjectStore {
   }
 
   /**
+   * Compacts every resource's history up to `revision`, as etcd's compaction does: events at
+   * or before it are dropped, and reads and watches from a resourceVersion before it fail
+   * as too old ({@link TooOldResourceVersionError}); resources first seen later start their
+   * history there too. A `revision` at or below an earlier compaction changes nothing.
+   */
+  compact(revision: number): void {
+    if (revision <= this.compactedAt) return;
+    this.compactedAt = revision;
+    for (const data of this.resources.values()) {
+      if (data.compactedRevision >= revision) continue;
+      data.compactedRevision = revision;
+      const events = this.eventsInOrder(data);
+      let keep = 0;
+      while (keep < events.length && (events[keep] as StoreEvent).resourceVersion <= revision)
+        keep++;
+      data.history = events.slice(keep);
+      data.historyStart = 0;
+    }
+  }
+
+  /** The revision of the latest {@link compact} (0 when history was never compacted). */
+  compactedRevision(): number {
+    return this.compactedAt;
+  }
+
+  /**
+   * Empties the store as a wiped etcd would be: every object and its history gone, the
+   * resourceVersion counter back to 0, no compaction. Listeners of resources are dropped
+   * (end their watches first); those of {@link subscribeAll} stay and see later writes.
+   */
+  reset(): void {
+    this.resources.clear();
+    this.revision = 0;
+    this.compactedAt = 0;
+  }
+
+  /**
    * Forgets all history, as a restarted API server without its watch cache would: reads and
    * watches from any earlier resourceVersion then fail as too old.
    */
   forgetHistory(): void {
-    for (const data of this.resources.values()) {
-      data.history = [];
-      data.historyStart = 0;
-      data.compactedRevision = this.revision;
-    }
+    this.compact(this.revision);
   }
 }

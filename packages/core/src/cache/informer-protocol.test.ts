@@ -208,9 +208,10 @@ describe('Informer protocol', () => {
     transport.responses.push(listPage([], '10'));
     informer.start();
     await flush();
-    transport.lastWatch.end(Object.assign(new Error('watch answered 500: boom'), { status: 500 }));
+    // A stream cut mid-watch: backoff, then a watch from the same version (no relist).
+    transport.lastWatch.end(new Error('watch /api/v1/namespaces/ns/configmaps connection closed'));
     await flush();
-    expect(informer.lastError?.status).toBe(500);
+    expect(informer.lastError?.message).toMatch(/connection closed/);
     // 800 ms × (1 − 0.2 × 0.5) = 720 ms
     clock.advance(719);
     await flush();
@@ -360,22 +361,73 @@ describe('Informer protocol', () => {
     await informer.stop();
   });
 
-  it('reports a watch stream error (non-410 ERROR event) and rewatches from the last version', async () => {
+  it('reports a watch stream error (500 ERROR event) and rewatches from the last version', async () => {
     const { transport, clock, informer } = await started();
-    const errors: string[] = [];
     transport.responses.push(listPage([], '10'));
     informer.start();
     await flush();
     transport.lastWatch.send('ADDED', cm('a', '12'));
     transport.lastWatch.send('ERROR', { kind: 'Status', code: 500, message: 'etcd is sad' });
     await flush();
-    errors.push(informer.lastError?.message ?? '');
+    expect(informer.lastError?.message).toMatch(/reported an error \(500\): etcd is sad/);
     clock.advance(720);
     await flush();
-    expect(errors[0]).toMatch(/reported an error \(500\): etcd is sad/);
     expect(transport.watches).toHaveLength(2);
     expect(transport.lastWatch.query?.resourceVersion).toBe('12');
     expect(transport.requests).toHaveLength(1);
+    expect(informer.stats()).toMatchObject({ errorRelists: 0, lists: 1 });
+    await informer.stop();
+  });
+
+  it('relists after "Too large resource version" (a server that came back with its store reset)', async () => {
+    const { transport, clock, informer, events } = await started();
+    transport.responses.push(listPage([cm('old', '90')], '100'));
+    informer.start();
+    await flush();
+    events.length = 0;
+    transport.lastWatch.send('ERROR', {
+      kind: 'Status',
+      code: 504,
+      reason: 'Timeout',
+      message: 'Too large resource version: 100, current: 12',
+      details: { causes: [{ reason: 'ResourceVersionTooLarge' }], retryAfterSeconds: 1 },
+    });
+    transport.responses.push(listPage([cm('fresh', '11')], '12'));
+    await flush();
+    clock.advance(720);
+    await flush();
+    expect(events.sort()).toEqual(['add fresh', 'delete old unknown']);
+    expect(transport.lastWatch.query?.resourceVersion).toBe('12');
+    await informer.stop();
+  });
+
+  it('relists once a refused connection is accepted again; 429 and cut streams only back off', async () => {
+    const { transport, clock, informer } = await started();
+    transport.responses.push(listPage([], '10'));
+    informer.start();
+    await flush();
+    // 429: back off, then watch again from the same version.
+    transport.lastWatch.end(
+      Object.assign(new Error('watch answered 429: slow down'), { status: 429 }),
+    );
+    await flush();
+    clock.advance(720);
+    await flush();
+    expect(transport.watches).toHaveLength(2);
+    expect(transport.requests).toHaveLength(1);
+    // A refused connection (the server is restarting): relist once it answers again.
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), {
+      code: 'ECONNREFUSED',
+    });
+    transport.lastWatch.end(refused);
+    transport.responses.push(listPage([cm('a', '3')], '4'));
+    await flush();
+    clock.advance(1_440);
+    await flush();
+    expect(transport.requests).toHaveLength(2);
+    expect(informer.get('ns', 'a')).toBeDefined();
+    expect(transport.lastWatch.query?.resourceVersion).toBe('4');
+    expect(informer.stats()).toMatchObject({ errorRelists: 1, lists: 2, errors: 2 });
     await informer.stop();
   });
 });

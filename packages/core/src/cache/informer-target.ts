@@ -32,6 +32,7 @@ export function noInformerStats(): InformerStats {
     lists: 0,
     watches: 0,
     goneRelists: 0,
+    errorRelists: 0,
     expiredContinues: 0,
     silentWatches: 0,
     errors: 0,

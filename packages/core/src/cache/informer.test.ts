@@ -435,10 +435,11 @@ describe('Informer against the local API server', () => {
     subject.addEventHandler(handlers);
     events.length = 0;
 
-    // Disconnect the informer: watches now fail, and the open one is cut.
-    await cluster.addFault({ verb: 'watch', resource: 'configmaps', namespace: ns, code: 503 });
+    // Disconnect the informer: watches are now throttled (429 backs off without relisting),
+    // and the open one is cut.
+    await cluster.addFault({ verb: 'watch', resource: 'configmaps', namespace: ns, code: 429 });
     await cluster.dropWatches();
-    await eventually(() => subject.lastError?.status === 503, 'a failed watch');
+    await eventually(() => subject.lastError?.status === 429, 'a throttled watch');
     // Change the world while it is away, then lose the watch history.
     await cluster.createConfigMap(ns, 'new');
     await cluster.updateConfigMap(ns, 'change', { v: '2' });
@@ -463,6 +464,46 @@ describe('Informer against the local API server', () => {
     // And it keeps watching afterwards.
     await cluster.createConfigMap(ns, 'later');
     await eventually(() => subject.get(ns, 'later') !== undefined, 'later');
+  });
+
+  it('relists after the API server restarts at the same address (connections refused) and keeps watching', async () => {
+    const ns = await freshNamespace();
+    await cluster.createConfigMap(ns, 'before');
+    const subject = informer({ namespace: ns });
+    subject.start();
+    await subject.waitForSync(5_000);
+    await cluster.restartListening(600);
+    await cluster.createConfigMap(ns, 'after');
+    await eventually(() => subject.get(ns, 'after') !== undefined, 'the object made after');
+    await eventually(() => subject.stats().errorRelists >= 1, 'a relist after the refusal');
+    expect(subject.stats().lists).toBeGreaterThanOrEqual(2);
+    expect(versions(subject.list())).toEqual(versions(await cluster.listConfigMaps(ns)));
+  });
+
+  it('relists when the API server comes back with its store reset, and converges on the new state', async () => {
+    const ns = await freshNamespace();
+    await cluster.createConfigMap(ns, 'old-world');
+    const subject = informer({ namespace: ns });
+    subject.start();
+    await subject.waitForSync(5_000);
+    const { events, handlers } = recorder();
+    subject.addEventHandler(handlers);
+    events.length = 0;
+
+    // A wiped etcd: the informer's resourceVersion is now ahead of the server's.
+    await cluster.restartListening(600, true);
+    await cluster.createNamespace(ns);
+    await cluster.createConfigMap(ns, 'new-world');
+
+    await eventually(
+      () =>
+        subject.get(ns, 'new-world') !== undefined && subject.get(ns, 'old-world') === undefined,
+      () => events.join(', '),
+      10_000,
+    );
+    expect(events).toContain(`delete ${ns}/old-world (final state unknown)`);
+    expect(subject.stats().errorRelists).toBeGreaterThanOrEqual(1);
+    expect(versions(subject.list())).toEqual(versions(await cluster.listConfigMaps(ns)));
   });
 
   it('replaces a watch that hangs before answering (silent) and loses nothing', async () => {

@@ -27,6 +27,7 @@ import { StoreChanges } from './store-changes.js';
 import { StringInterner } from './string-interner.js';
 import { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';
 import { SyncWaiters, syncTimeoutError } from './sync-waiters.js';
+import { relistAfterWatchError } from './watch-failure.js';
 
 /**
  * What an informer needs of the HTTP layer: {@link KubeTransport}'s `request` and `watch`.
@@ -131,6 +132,11 @@ export interface InformerStats {
   watches: number;
   /** Relists caused by 410 Gone on a watch (an expired resourceVersion). */
   goneRelists: number;
+  /**
+   * Relists after another failed watch: a 404, a 504 ("Too large resource version") or a
+   * refused connection; see {@link relistAfterWatchError}.
+   */
+  errorRelists: number;
   /** Lists restarted because their continue token expired (410). */
   expiredContinues: number;
   /** Watches replaced because they went silent. */
@@ -160,8 +166,12 @@ export const defaultMinWatchTimeoutSeconds = 300;
  *   `timeoutSeconds` of 5–10 minutes, resumed from the last resourceVersion seen (events and
  *   bookmarks advance it) whenever it ends;
  * - a failed LIST or WATCH is retried after a jittered exponential backoff (800 ms to
- *   30 s, starting over after 2 healthy minutes); a 404 (the kind is not served, say its CRD
- *   is gone) is retried the same way and reported, never thrown;
+ *   30 s, starting over after 2 healthy minutes) and reported, never thrown; after a
+ *   failed WATCH it relists when the server answered 404 (a kind gone) or 504 ("Too large
+ *   resource version", from a server that lost its store) or refused the connection (a
+ *   server restarting), so it converges on whatever state the server comes back with;
+ *   other failures (429, 500, 503, a watch cut mid-stream) resume from the last
+ *   resourceVersion (see {@link relistAfterWatchError});
  * - 410 Gone (HTTP 410 or a watch `ERROR` event with code 410) triggers a relist that
  *   reconciles the store: handlers get add, update and delete events for the differences,
  *   so they converge on the server's state;
@@ -421,7 +431,10 @@ export class Informer extends InformerReader {
           break;
         case 'error':
           this.report(outcome.error);
-          if (outcome.error.status === 404) needList = true;
+          if (relistAfterWatchError(outcome.error)) {
+            this.counters.errorRelists++;
+            needList = true;
+          }
           await this.sleep(this.backoff.next());
           break;
       }

@@ -193,6 +193,25 @@ export class LocalCluster {
     await this.ok('POST', '/__ops/restart', { keepHistory });
   }
 
+  /**
+   * Restarts the server's listener (a kube-apiserver restart over a kept etcd): connections
+   * are cut and refused for `downtimeMs`, then the same address serves again, history lost;
+   * with `resetStore`, over an emptied store (a wiped etcd). Resolves once it answers again.
+   */
+  async restartListening(downtimeMs: number, resetStore = false): Promise<void> {
+    await this.ok('POST', '/__ops/restart-listening', { downtimeMs, resetStore });
+    await new Promise((resolve) => setTimeout(resolve, downtimeMs));
+    await eventually(
+      () =>
+        this.transport.request({ method: 'GET', path: '/readyz' }).then(
+          (r) => r.status === 200,
+          () => false,
+        ),
+      'the API server answers again after its restart',
+      10_000,
+    );
+  }
+
   async addFault(fault: Fault): Promise<void> {
     await this.ok('POST', '/__ops/faults', fault);
   }

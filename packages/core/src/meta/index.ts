@@ -49,6 +49,12 @@ export {
   type WithOwners,
 } from '@ops/api';
 export { FinalizerError, type FinalizerErrorReason } from '../errors/finalizer-error.js';
+export {
+  type ChildName,
+  type ChildNameRule,
+  childNameBudget,
+  childNameProblems,
+} from './child-names.js';
 export { type ConditionObject, ConditionSchema, ConditionsSchema } from './condition-schema.js';
 export {
   addFinalizer,

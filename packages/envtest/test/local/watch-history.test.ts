@@ -21,8 +21,10 @@ const create = (name: string) =>
 
 describe('watch history and faults (local server)', () => {
   it('sends bookmarks with the current resourceVersion when asked', async () => {
+    const version = (await cluster.request('GET', '/api/v1/namespaces/default/configmaps')).body
+      .metadata.resourceVersion;
     const stream = await cluster.watch(
-      '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1&allowWatchBookmarks=true&timeoutSeconds=1',
+      `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${version}&allowWatchBookmarks=true&timeoutSeconds=1`,
     );
     await stream.ended;
     const bookmarks = stream.events.filter((e) => e.type === 'BOOKMARK');

@@ -1,4 +1,5 @@
 import { ConditionsSchema, type CustomResource, defineCustomResource } from '@ops/core';
+import { type ChildName, childNameProblems } from '@ops/core/meta';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -60,4 +61,24 @@ export const applicationFinalizer = 'lixueduan.com/application';
 /** The name of an Application's Deployment. */
 export function deploymentName(applicationName: string): string {
   return `app-${applicationName}`;
+}
+
+/**
+ * What the operator derives from an Application's name: the Deployment `app-<name>` and the
+ * label `app.kubernetes.io/instance: <name>` on it and its Pods. Kube accepts Application
+ * names of up to 253 characters; these make the operator's budget 63 (the label value's
+ * limit): see {@link applicationNameProblems}.
+ */
+export const applicationChildNames: readonly ChildName[] = [
+  { what: 'Deployment name', rule: 'dns1123-subdomain', prefix: 'app-' },
+  { what: 'label app.kubernetes.io/instance', rule: 'label-value' },
+];
+
+/**
+ * Why the operator cannot serve an Application of this name (the children it would make
+ * would be refused), one message per problem; empty when the name fits. The validating
+ * webhook refuses such a name at creation, and the reconciler reports it on the object.
+ */
+export function applicationNameProblems(name: string): string[] {
+  return childNameProblems({ kind: 'Application', name }, applicationChildNames);
 }

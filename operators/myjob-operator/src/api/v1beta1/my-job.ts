@@ -1,4 +1,5 @@
 import { ConditionsSchema, type CustomResource, defineCustomResource } from '@ops/core';
+import type { ChildName } from '@ops/core/meta';
 import { Type } from '@sinclair/typebox';
 import { PodTemplateSpecSchema } from './pod-template-spec.js';
 
@@ -89,3 +90,14 @@ export const myJobResource = defineCustomResource({
 
 /** A MyJob object. */
 export type MyJob = CustomResource<typeof myJobResource>;
+
+/**
+ * What the operator derives from a MyJob's name (`@ops/core/meta`'s child-name budget): the
+ * Pod's name, which is the MyJob's own, and no label value. A Pod name follows the same rule
+ * as a MyJob name (a DNS-1123 subdomain of up to 253 characters), so the budget is the full
+ * 253: every name kube accepts for a MyJob is served and nothing needs refusing. Kept next to
+ * the API so that deriving anything more from the name (a label, a prefix) shows in the budget.
+ */
+export const myJobChildNames: readonly ChildName[] = [
+  { what: 'Pod name', rule: 'dns1123-subdomain' },
+];

@@ -1,0 +1,46 @@
+import { eventually } from '@ops/envtest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OperatorHarness } from './operator-harness.js';
+
+// An API server restart under a running operator: the local API server restarts in this
+// process at the same address, with the same certificates and tokens and its store kept
+// (as kube-apiserver over a kept etcd: connections cut, then refused, watch history lost).
+// Local plane only (it restarts the server in process): not in the binaries run.
+let harness: OperatorHarness;
+beforeAll(async () => {
+  harness = await OperatorHarness.start({ requires: 'pods' });
+  await harness.startOperator();
+}, 60_000);
+afterAll(async () => {
+  await harness?.stop();
+});
+
+const ready = (name: string, image: string) =>
+  eventually(async () => {
+    const app = await harness.application(name);
+    const deployment = await harness.deployment(name).catch(() => undefined);
+    return (
+      app.status?.ready === true &&
+      app.status.observedGeneration === app.metadata.generation &&
+      deployment?.spec.template.spec.containers[0]?.image === image
+    );
+  });
+
+describe('application-operator across an API server restart', () => {
+  it('converges on changes made after the restart without being restarted itself', async () => {
+    const server = harness.env.server;
+    if (server === undefined) throw new Error('this suite needs the local API server');
+    await harness.createApplication('survivor', { image: 'nginx:1.22' });
+    await ready('survivor', 'nginx:1.22');
+
+    await server.restartListening({ downtimeMs: 2_000 });
+
+    await harness.patchSpec('survivor', { image: 'nginx:1.23' });
+    await harness.createApplication('newcomer', { image: 'busybox' });
+    await ready('survivor', 'nginx:1.23');
+    await ready('newcomer', 'busybox');
+    expect((await harness.application('newcomer')).metadata.finalizers).toEqual([
+      'lixueduan.com/application',
+    ]);
+  });
+});

@@ -1,0 +1,259 @@
+import http from 'node:http';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiServer, type ApiServerOptions } from './api-server.js';
+
+// Watches over real HTTP: the bounded history window, too-new resourceVersions, kube's
+// timeoutSeconds, and a stalled watcher that must not make the server hold its events.
+
+let server: ApiServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function start(options: ApiServerOptions = {}): Promise<ApiServer> {
+  server = await ApiServer.start({ https: false, cluster: false, ...options });
+  return server;
+}
+
+const collection = '/api/v1/namespaces/default/configmaps';
+
+async function call(
+  target: ApiServer,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${target.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const currentRevision = async (target: ApiServer): Promise<number> =>
+  Number(
+    ((await call(target, 'GET', collection)).body.metadata as { resourceVersion: string })
+      .resourceVersion,
+  );
+
+interface WatchEventLine {
+  type: string;
+  object: { code?: number; reason?: string; message?: string; details?: unknown } & {
+    metadata?: { name?: string; resourceVersion?: string };
+  };
+}
+
+/** An open watch: its events as they arrive, whether it ended, and a way to stall or close it. */
+interface OpenWatch {
+  events: WatchEventLine[];
+  ended: Promise<'end' | 'cut'>;
+  response: http.IncomingMessage;
+  close(): void;
+}
+
+function openWatch(target: ApiServer, query: string): Promise<OpenWatch> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      `${target.url}${collection}?watch=true&${query}`,
+      { headers: { authorization: `Bearer ${target.adminToken}` } },
+      (response) => {
+        const events: WatchEventLine[] = [];
+        let buffered = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          buffered += chunk;
+          let newline = buffered.indexOf('\n');
+          while (newline !== -1) {
+            // Only what the tests look at is kept, not the objects' data.
+            const { type, object } = JSON.parse(buffered.slice(0, newline)) as WatchEventLine;
+            const { code, reason, message, details, metadata } = object;
+            events.push({
+              type,
+              object: {
+                code,
+                reason,
+                message,
+                details,
+                metadata: { name: metadata?.name, resourceVersion: metadata?.resourceVersion },
+              },
+            });
+            buffered = buffered.slice(newline + 1);
+            newline = buffered.indexOf('\n');
+          }
+        });
+        const ended = new Promise<'end' | 'cut'>((done) => {
+          response.on('end', () => done('end'));
+          response.on('aborted', () => done('cut'));
+          response.on('error', () => done('cut'));
+          response.socket.on('close', () => done(response.complete ? 'end' : 'cut'));
+        });
+        resolve({ events, ended, response, close: () => request.destroy() });
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
+describe('watch history window', () => {
+  it('answers a watch from resourceVersion 1 with 410 Expired, as a real cluster does', async () => {
+    const target = await start();
+    await call(target, 'POST', collection, { metadata: { name: 'a' } });
+    const watch = await openWatch(target, 'resourceVersion=1');
+    await watch.ended;
+    expect(watch.events).toEqual([
+      {
+        type: 'ERROR',
+        object: expect.objectContaining({
+          code: 410,
+          reason: 'Expired',
+          message: expect.stringMatching(/^too old resource version: 1 \(\d+\)$/),
+        }),
+      },
+    ]);
+    // From the server's start on, the history replays.
+    const from = target.store.compactedRevision();
+    const replay = await openWatch(target, `resourceVersion=${from}&timeoutSeconds=1`);
+    await replay.ended;
+    expect(replay.events.map((e) => `${e.type} ${e.object.metadata?.name}`)).toEqual(['ADDED a']);
+  });
+
+  it('replays from resourceVersion 1 when widened with historyFromStart', async () => {
+    const target = await start({ historyFromStart: true });
+    await call(target, 'POST', collection, { metadata: { name: 'a' } });
+    const watch = await openWatch(target, 'resourceVersion=1&timeoutSeconds=1');
+    await watch.ended;
+    expect(watch.events.map((e) => `${e.type} ${e.object.metadata?.name}`)).toEqual(['ADDED a']);
+  });
+});
+
+describe('watch from a resourceVersion the server has not reached', () => {
+  it('waits for it, then answers "Too large resource version" (504) as kube does', async () => {
+    const target = await start();
+    const current = await currentRevision(target);
+    const startedAt = Date.now();
+    const watch = await openWatch(target, `resourceVersion=${current + 100}`);
+    expect(await watch.ended).toBe('end');
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2_900);
+    expect(watch.events).toEqual([
+      {
+        type: 'ERROR',
+        object: expect.objectContaining({
+          code: 504,
+          reason: 'Timeout',
+          message: `Too large resource version: ${current + 100}, current: ${current}`,
+          details: {
+            causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+            retryAfterSeconds: 1,
+          },
+        }),
+      },
+    ]);
+  });
+
+  it('starts the watch when the store reaches the version during the wait', async () => {
+    const target = await start();
+    const current = await currentRevision(target);
+    const opening = openWatch(target, `resourceVersion=${current + 1}&timeoutSeconds=2`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await call(target, 'POST', collection, { metadata: { name: 'first' } });
+    await call(target, 'POST', collection, { metadata: { name: 'second' } });
+    const watch = await opening;
+    await watch.ended;
+    // Events up to the requested version are not replayed; later ones are.
+    expect(watch.events.map((e) => `${e.type} ${e.object.metadata?.name}`)).toEqual([
+      'ADDED second',
+    ]);
+  });
+});
+
+describe('watch timeoutSeconds', () => {
+  it('without timeoutSeconds (or 0) ends between the minimum request timeout and twice it', async () => {
+    const target = await start({ minRequestTimeoutSeconds: 1 });
+    for (const query of ['', 'timeoutSeconds=0']) {
+      const startedAt = Date.now();
+      const watch = await openWatch(target, query);
+      expect(await watch.ended).toBe('end');
+      const elapsed = Date.now() - startedAt;
+      expect(elapsed).toBeGreaterThanOrEqual(950);
+      expect(elapsed).toBeLessThan(2_500);
+    }
+  });
+
+  it('caps a huge timeoutSeconds instead of overflowing the timer into an instant end', async () => {
+    const target = await start();
+    const watch = await openWatch(target, 'timeoutSeconds=99999999999');
+    let ended = false;
+    void watch.ended.then(() => {
+      ended = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(ended).toBe(false);
+    await call(target, 'POST', collection, { metadata: { name: 'still-watched' } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(watch.events.map((e) => e.object.metadata?.name)).toContain('still-watched');
+    watch.close();
+  });
+
+  it('ends a watch with a negative timeoutSeconds at once, as kube-apiserver', async () => {
+    const target = await start();
+    const watch = await openWatch(target, 'timeoutSeconds=-5');
+    expect(await watch.ended).toBe('end');
+    expect(watch.events).toEqual([]);
+  });
+});
+
+describe('a watcher that stops reading', () => {
+  /** The process's memory after a full garbage collection: resident, and held by JS. */
+  const settledMemory = (() => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    return () => {
+      gc();
+      const usage = process.memoryUsage();
+      return { rss: usage.rss, held: usage.heapUsed + usage.external };
+    };
+  })();
+
+  it('is closed once it falls a buffer behind, while the others keep up and memory stays flat', async () => {
+    const target = await start({ watchBufferBytes: 2 * 1024 * 1024, historySize: 20 });
+    const from = await currentRevision(target);
+    const stalled = await openWatch(target, `resourceVersion=${from}`);
+    stalled.response.pause();
+    const reader = await openWatch(target, `resourceVersion=${from}`);
+    const payload = 'x'.repeat(100 * 1024);
+    const updates = 700;
+    const warmUp = 150;
+    await call(target, 'POST', collection, { metadata: { name: 'big' }, data: { v: payload } });
+    let baseline = settledMemory();
+    let peak = baseline;
+    for (let i = 1; i < updates; i++) {
+      await call(target, 'PUT', `${collection}/big`, {
+        metadata: { name: 'big' },
+        data: { v: payload, i: String(i) },
+      });
+      // The allocator's pools grow while the first events go out; measure from then on.
+      if (i === warmUp) baseline = peak = settledMemory();
+      if (i > warmUp && i % 100 === 0) {
+        const now = settledMemory();
+        peak = { rss: Math.max(peak.rss, now.rss), held: Math.max(peak.held, now.held) };
+      }
+    }
+    // 70 MB went out; the reader saw every event; the stalled watcher was cut.
+    const deadline = Date.now() + 10_000;
+    while (reader.events.length < updates && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reader.events.length).toBe(updates);
+    expect(target.dropWatches()).toBe(1);
+    stalled.response.resume();
+    expect(await stalled.ended).toBe('cut');
+    expect(stalled.events.length).toBeLessThan(updates);
+    // Generous bounds: a stalled watcher kept buffered would hold the 55 MB sent after the
+    // warm-up (measured: held memory then grows by about that much, RSS too).
+    expect(peak.held - baseline.held).toBeLessThan(16 * 1024 * 1024);
+    expect(peak.rss - baseline.rss).toBeLessThan(40 * 1024 * 1024);
+  }, 60_000);
+});
