@@ -28,7 +28,8 @@ import { createHttpServer, type ServingCertificates } from './certificates.js';
 import { handleControl } from './control-api.js';
 import { coreVersions, groupDocument, groupList, resourceList, versionInfo } from './discovery.js';
 import { type FaultRule, FaultRules } from './faults.js';
-import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
+import { serveOpenApi } from './openapi-response.js';
+import { openApiV2ProtobufEncoder } from './openapi-v2-protobuf.js';
 import { listenOn } from './port-in-use-error.js';
 import { readRequestBody } from './read-request-body.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
@@ -97,6 +98,7 @@ export class ApiServer {
   private readonly tokens = new Map<string, AuthenticatedUser>();
   private readonly watches = new Set<ActiveWatch>();
   private readonly sockets = new Set<Socket>();
+  private readonly openApiV2Encoder = openApiV2ProtobufEncoder();
   private server: http.Server | https.Server | undefined;
   private certificates: ServingCertificates | undefined;
   private rbacEnabled: boolean;
@@ -352,15 +354,8 @@ export class ApiServer {
     if (path === '/version') return sendJson(res, 200, versionInfo());
     if (path === '/api') return sendJson(res, 200, coreVersions(new URL(this.baseUrl).host));
     if (path === '/apis') return sendJson(res, 200, groupList(this.registry));
-    if (path === '/openapi/v2') return sendJson(res, 200, openApiV2(this.registry));
-    if (path === '/openapi/v3')
-      return sendJson(res, 200, openApiV3Index(this.registry, this.store.currentRevision()));
-    if (path.startsWith('/openapi/v3/')) {
-      const document = openApiV3Document(this.registry, path.slice('/openapi/v3/'.length));
-      if (document === undefined)
-        throw new StatusError(404, 'NotFound', 'the server could not find the requested resource');
-      return sendJson(res, 200, document);
-    }
+    if (path === '/openapi' || path.startsWith('/openapi/'))
+      return serveOpenApi(req, res, path, this.registry, this.store, this.openApiV2Encoder);
     if (path.startsWith('/__ops/'))
       return handleControl(
         this,
