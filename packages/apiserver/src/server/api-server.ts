@@ -35,7 +35,7 @@ import { readRequestBody } from './read-request-body.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
 import { sendError, sendJson, sendText } from './responses.js';
 import { serveVerb, verbOf } from './serve-verb.js';
-import { wantsTable } from './table.js';
+import { tableRequestOf } from './table-request.js';
 import type { ActiveWatch } from './watch-response.js';
 
 type Json = Record<string, unknown>;
@@ -453,7 +453,7 @@ export class ApiServer {
       fieldValidation: query.get('fieldValidation') ?? 'Warn',
       warnings,
     };
-    const table = wantsTable(req.headers.accept);
+    const table = tableRequestOf(req.headers.accept, query);
     const watch = route.watchPath || query.get('watch') === 'true' || query.get('watch') === '1';
     const verb = verbOf(method, name, watch);
     if (!type.verbs.includes(verb) && !(subresource && ['get', 'update', 'patch'].includes(verb))) {

@@ -11,6 +11,7 @@ import {
 import { listFilter, presentJson } from './list-response.js';
 import type { ResourceService } from './resource-service.js';
 import { toTable } from './table.js';
+import type { TableRequest } from './table-request.js';
 
 /** What {@link serveWatch} needs of the server. */
 export interface WatchServer {
@@ -44,7 +45,7 @@ export function serveWatch(
   namespace: string,
   name: string,
   query: URLSearchParams,
-  table: boolean,
+  table: TableRequest | undefined,
   server: WatchServer,
 ): void {
   const filter = listFilter(type, namespace, query);
@@ -67,16 +68,21 @@ export function serveWatch(
   const write = (type_: string, objectJson: string) => {
     res.write(`{"type":"${type_}","object":${objectJson}}\n`);
   };
-  const objectJson = (object: KubernetesObject, json: () => string): string =>
-    table
-      ? JSON.stringify(
-          toTable(
-            type,
-            [server.resources.present(type, object)],
-            object.metadata?.resourceVersion ?? '',
-          ),
-        )
-      : presentJson(server.resources, type, object, json());
+  // As kube-apiserver: the first Table event of a watch defines the columns, later ones do not.
+  let columnsSent = false;
+  const objectJson = (object: KubernetesObject, json: () => string): string => {
+    if (!table) return presentJson(server.resources, type, object, json());
+    const rows = toTable(
+      type,
+      [server.resources.present(type, object)],
+      object.metadata?.resourceVersion ?? '',
+      {},
+      table,
+      !columnsSent,
+    );
+    columnsSent = true;
+    return JSON.stringify(rows);
+  };
   const emit = (event: StoreEvent) => {
     const now = server.resources.matches(type, event.current.object, filter);
     const before =
