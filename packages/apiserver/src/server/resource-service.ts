@@ -17,8 +17,14 @@ import {
 import { type FieldRequirement, matchesFieldSelector } from '../store/field-selector.js';
 import type { ObjectStore, StoredObject } from '../store/object-store.js';
 import { type Admission, noAdmission } from './admission.js';
+import {
+  bumpGenerationOnDeletion,
+  generationOnCreate,
+  generationOnUpdate,
+  setGeneration,
+} from './generation.js';
 import { listPage } from './list-page.js';
-import { generateNameSuffix, specChanged, stableStringify, timestamp } from './object-metadata.js';
+import { generateNameSuffix, stableStringify, timestamp } from './object-metadata.js';
 import { strategyFor } from './strategies.js';
 import {
   admissionAttributes,
@@ -164,8 +170,9 @@ export class ResourceService {
     const name = meta.name ?? '';
     if (type.namespaced) checkNamespaceAccepts(this.store, namespace, name);
     const strategy = strategyFor(storageKeyOf(type));
+    const requestedGeneration = meta.generation;
     resetSystemFields(object);
-    meta.generation = 1;
+    setGeneration(meta, generationOnCreate(type, requestedGeneration));
     if (type.subresources.status && !strategy.keepStatusOnCreate) delete object.status;
     strategy.prepareForCreate?.(object, { allocateClusterIP: () => this.allocateClusterIP() });
     applySchema(type, object, context);
@@ -173,7 +180,7 @@ export class ResourceService {
     let admitted = await this.admission.mutate(attributes, object, undefined);
     admitted = decodeObject(type, admitted, namespace);
     resetSystemFields(admitted);
-    (admitted.metadata as ObjectMeta).generation = 1;
+    setGeneration(admitted.metadata as ObjectMeta, generationOnCreate(type, requestedGeneration));
     applySchema(type, admitted, context);
     const uid = randomUUID();
     (admitted.metadata as ObjectMeta).uid = uid;
@@ -301,9 +308,11 @@ export class ResourceService {
       let next = decodeObject(type, produce(stored.copy()), namespace);
       if (subresource === 'status') {
         const status = next.status;
+        const annotations = next.metadata?.annotations;
         next = stored.copy();
         if (status === undefined) delete next.status;
         else next.status = status;
+        if (strategy.statusKeepsAnnotations) setAnnotations(next, annotations);
       } else if (subresource === 'finalize') {
         // namespaces/finalize changes spec.finalizers and nothing else.
         const finalizers = isObject(next.spec) ? next.spec.finalizers : undefined;
@@ -338,7 +347,13 @@ export class ResourceService {
         continue;
       }
       const meta = admitted.metadata as ObjectMeta;
-      meta.generation = (old.metadata?.generation ?? 1) + (specChanged(old, admitted) ? 1 : 0);
+      // A status write never bumps it (kube's status strategies), whatever else it may change.
+      setGeneration(
+        meta,
+        subresource === 'status'
+          ? old.metadata?.generation
+          : generationOnUpdate(type, old, admitted),
+      );
       meta.resourceVersion = String(stored.resourceVersion);
       if (stableStringify(admitted) === stableStringify(old)) return old;
       if (context.dryRun) return admitted;
@@ -440,6 +455,7 @@ export class ResourceService {
     }
     const graceful = this.hooks.deleteGracefully?.(type, stored.object, options);
     if (finalizers.length > 0 || namespaceFinalizers || graceful !== undefined) {
+      bumpGenerationOnDeletion(meta);
       meta.deletionTimestamp = timestamp(new Date(this.now().getTime() + (graceful ?? 0) * 1000));
       meta.deletionGracePeriodSeconds = graceful ?? 0;
       if (finalizers.length > 0) meta.finalizers = finalizers;
@@ -496,6 +512,16 @@ export class ResourceService {
     if (object.apiVersion === apiVersion) return object;
     return { ...object, apiVersion };
   }
+}
+
+/** Replaces an object's annotations (none when `annotations` is undefined). */
+function setAnnotations(
+  object: KubernetesObject,
+  annotations: Record<string, string> | undefined,
+): void {
+  const meta = object.metadata as ObjectMeta;
+  if (annotations === undefined) delete meta.annotations;
+  else meta.annotations = annotations;
 }
 
 /** Whether a Namespace still has `spec.finalizers` (it is removed only once they are gone). */
