@@ -11,6 +11,7 @@
 # install. Exits non-zero on any failure.
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
+source "$repo_root/scripts/ensure-kubectl-matrix.sh"
 
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 pnpm run lint
