@@ -1,30 +1,7 @@
 // The application-operator's part of the demo: its webhook wiring, its sample, and what the
 // demo shows (Deployments and Applications as they change).
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createServingCertificates } from '@ops/apiserver';
 import { openWatch } from '@ops/envtest';
-import YAML from 'yaml';
-
-const system = 'application-operator-system';
-const service = 'application-operator-webhook-service';
-
-/** `kubectl kustomize dir`, parsed into objects. */
-async function kustomize(dir) {
-  const out = await new Promise((done, fail) => {
-    const kubectl = spawn(process.env.KUBECTL ?? 'kubectl', ['kustomize', dir]);
-    let text = '';
-    kubectl.stdout.on('data', (chunk) => {
-      text += chunk;
-    });
-    kubectl.on('error', fail);
-    kubectl.on('close', (code) =>
-      code === 0 ? done(text) : fail(new Error(`kubectl kustomize exited with ${code}`)),
-    );
-  });
-  return YAML.parseAllDocuments(out).map((document) => document.toJS());
-}
+import { installWebhooks } from './webhooks.mjs';
 
 /** The demo of the application-operator (`./scripts/demo.sh` or `./scripts/demo.sh application`). */
 export const applicationDemo = {
@@ -37,53 +14,8 @@ export const applicationDemo = {
    * Service's Endpoints on the local server, by URL on the loopback address with --real).
    * Resolves with the operator's webhook flags.
    */
-  async install({ client, operatorDir, work, webhookPort, real }) {
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: system } });
-    const certificates = await createServingCertificates([
-      `${service}.${system}.svc`,
-      'localhost',
-      '127.0.0.1',
-    ]);
-    const certDir = join(work, 'serving-certs');
-    mkdirSync(certDir, { recursive: true });
-    writeFileSync(join(certDir, 'tls.crt'), certificates.cert);
-    writeFileSync(join(certDir, 'tls.key'), certificates.key);
-    if (!real) {
-      await client.create({
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: service, namespace: system },
-        spec: { ports: [{ port: 443, targetPort: webhookPort }] },
-      });
-      await client.create({
-        apiVersion: 'v1',
-        kind: 'Endpoints',
-        metadata: { name: service, namespace: system },
-        subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: webhookPort }] }],
-      });
-    }
-    const caBundle = Buffer.from(certificates.caCert).toString('base64');
-    for (const object of await kustomize(join(operatorDir, 'config/webhook'))) {
-      if (!object?.kind?.endsWith('WebhookConfiguration')) continue;
-      object.metadata.name = `application-operator-${object.metadata.name}`;
-      for (const webhook of object.webhooks) {
-        if (real) {
-          // kube-apiserver cannot reach a Service on this machine: as controller-runtime's
-          // envtest does, the webhook is called by URL on the loopback address.
-          const path = webhook.clientConfig.service?.path ?? '/';
-          webhook.clientConfig = { url: `https://127.0.0.1:${webhookPort}${path}` };
-        } else {
-          webhook.clientConfig.service = {
-            ...webhook.clientConfig.service,
-            name: service,
-            namespace: system,
-          };
-        }
-        webhook.clientConfig.caBundle = caBundle;
-      }
-      await client.create(object);
-    }
-    return ['--webhook-port', String(webhookPort), '--webhook-cert-dir', certDir];
+  install(options) {
+    return installWebhooks({ name: 'application-operator', ...options });
   },
 
   /** Applies the sample Application `demo`. */

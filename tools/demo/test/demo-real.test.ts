@@ -75,4 +75,34 @@ describe('the demo with --real', () => {
     expect(await demo.exited).toBe(0);
     expect(demo.output()).toContain('demo: stopped');
   });
+
+  it("runs the sidecar-operator on a real cluster: the Deployment's Pods come out injected", {
+    timeout: 180_000,
+  }, async () => {
+    const demo = await runDemo(['sidecar', '--real']);
+    try {
+      await demo.waitFor('Press Ctrl-C to stop.', 150_000);
+      const kubeconfig = /export KUBECONFIG=(\S+)/.exec(demo.output())?.[1] ?? '';
+      const kubectlArgs = (args: string[]) => run(kubectl, ['--kubeconfig', kubeconfig, ...args]);
+      const { stdout: table } = await kubectlArgs(['get', 'sidecarsets']);
+      expect(table).toMatch(/^logging\s+2\s+2\s+2\s+\S+$/m);
+      // kube-apiserver called the Pod webhook by URL; the kwok node runs both containers.
+      const { stdout: containers } = await kubectlArgs([
+        'get',
+        'pods',
+        '-l',
+        'app=web',
+        '-o',
+        'jsonpath={range .items[*]}{.spec.containers[*].name} {.status.phase}{"\\n"}{end}',
+      ]);
+      expect(containers.trim().split('\n')).toEqual([
+        'web log-agent Running',
+        'web log-agent Running',
+      ]);
+    } finally {
+      demo.child.kill('SIGINT');
+    }
+    expect(await demo.exited).toBe(0);
+    expect(demo.output()).toContain('demo: stopped');
+  });
 });

@@ -43,11 +43,38 @@ describe('the demo', () => {
     expect(code).toBe(0);
   });
 
+  it("picks the sidecar-operator by its short name: a Deployment's Pods come out injected", {
+    timeout: 60_000,
+  }, async () => {
+    const demo = await runDemo(['sidecar', '--exit-when-ready']);
+    const code = await demo.exited;
+    const output = demo.output();
+    expect(output).toMatch(
+      /demo: sidecar-operator started \(pid \d+\); metrics on :\d+, probes on :\d+, webhooks on :\d+/,
+    );
+    expect(output).toContain('demo: applying the sample SidecarSet logging (config/samples)');
+    expect(output).toContain('demo: creating the Deployment web: 2 Pods labelled app: web');
+    const injected = output.match(
+      /Pod web-[a-z0-9]+-[a-z0-9]+ added: Pending; containers web, log-agent; chinalhr\.github\.io\/sidecar-hash \{"logging":"[0-9a-f]{64}"\}/g,
+    );
+    expect(injected).toHaveLength(2);
+    expect(output).toMatch(
+      /SidecarSet logging modified: matched=2 updated=2 ready=2 \(AllPodsUpdated\)/,
+    );
+    expect(output).toContain(
+      "the Deployment's Pods are injected and ready. Point kubectl at the demo:",
+    );
+    expect(output).toContain('export KUBECONFIG=');
+    expect(output).toContain('Press Ctrl-C to stop.');
+    expect(output).toContain('demo: stopped');
+    expect(code).toBe(0);
+  });
+
   it('names the operators it knows when given another', { timeout: 30_000 }, async () => {
     const demo = await runDemo(['nosuch']);
     expect(await demo.exited).toBe(2);
     expect(demo.output()).toContain(
-      'demo: no operator named "nosuch": run ./scripts/demo.sh [application|myjob] (the operator\'s name without -operator; application when omitted)',
+      'demo: no operator named "nosuch": run ./scripts/demo.sh [application|myjob|sidecar] (the operator\'s name without -operator; application when omitted)',
     );
   });
 

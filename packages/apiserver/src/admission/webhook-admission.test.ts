@@ -244,6 +244,7 @@ describe('mutating webhooks', () => {
     );
     expect(response.status).toBe(201);
     expect(response.body.metadata.labels).toEqual({ app: 'x', injected: 'yes' });
+    expect(response.warnings).toEqual(['299 - "labelled by the webhook"']);
     expect(
       server.resources.get(configMaps(), 'default', 'patched').object.metadata?.labels,
     ).toEqual({

@@ -3,6 +3,7 @@ import { StatusError } from '../api/status-error.js';
 import type { Json } from '../cluster/json.js';
 import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import type { FieldRequirement } from '../store/field-selector.js';
+import type { KeyRange } from '../store/key-range.js';
 import {
   type ObjectStore,
   type StoredObject,
@@ -68,9 +69,11 @@ export function listPage(
     );
   }
   const revision = atRevision ?? current;
-  let all: StoredObject[];
+  const namespacePrefix =
+    type.namespaced && options.namespace ? `${options.namespace}/` : undefined;
+  let range: KeyRange;
   try {
-    all = store.list(key, atRevision, after === undefined ? undefined : after);
+    range = store.range(key, { after, prefix: namespacePrefix }, atRevision);
   } catch (error) {
     if (!(error instanceof TooOldResourceVersionError)) throw error;
     if (options.continueToken) {
@@ -82,34 +85,31 @@ export function listPage(
   }
   const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
   const items: StoredObject[] = [];
-  let index = 0;
-  const namespacePrefix =
-    type.namespaced && options.namespace ? `${options.namespace}/` : undefined;
-  for (; index < all.length; index++) {
-    const stored = all[index] as StoredObject;
-    if (namespacePrefix !== undefined && !stored.key.startsWith(namespacePrefix)) continue;
-    if (!matches(stored.object)) continue;
-    if (limit !== undefined && items.length === limit) break;
-    items.push(stored);
+  // Reads the range only as far as the page needs (plus one key, to know whether more
+  // follow), so a page costs what it holds, as one etcd range read per page does.
+  let scanned = 0;
+  let more = false;
+  for (const stored of range) {
+    if (limit !== undefined && items.length === limit) {
+      more = true;
+      break;
+    }
+    scanned++;
+    if (matches(stored.object)) items.push(stored);
   }
-  if (limit === undefined || index >= all.length) return { items, resourceVersion: revision };
   const last = items[items.length - 1];
-  let remaining = 0;
-  for (let i = index; i < all.length; i++) {
-    const stored = all[i] as StoredObject;
-    if (
-      (namespacePrefix === undefined || stored.key.startsWith(namespacePrefix)) &&
-      matches(stored.object)
-    )
-      remaining++;
-  }
-  if (remaining === 0 || last === undefined) return { items, resourceVersion: revision };
-  return {
+  if (!more || last === undefined) return { items, resourceVersion: revision };
+  const page: ListPage = {
     items,
     resourceVersion: revision,
     continueToken: encodeContinue({ rv: revision, start: last.key }),
-    remainingItemCount: remaining,
   };
+  // As kube's etcd3 store: the count of what follows is exact only without selectors, so
+  // with one the count is left out rather than guessed (k8s.io/apiserver/pkg/storage/etcd3/store.go).
+  if (!options.labels && (options.fields === undefined || options.fields.length === 0)) {
+    page.remainingItemCount = range.size() - scanned;
+  }
+  return page;
 }
 
 interface ContinueToken {

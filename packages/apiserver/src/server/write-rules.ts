@@ -202,5 +202,7 @@ export function admissionAttributes(
     user: context.user,
     dryRun: context.dryRun ?? false,
     options: {},
+    // Webhooks' warnings reach the client as Warning headers, as kube-apiserver sends them.
+    ...(context.warnings ? { warnings: context.warnings } : {}),
   };
 }

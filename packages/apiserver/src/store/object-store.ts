@@ -1,4 +1,5 @@
 import type { WatchEventType as ApiWatchEventType, KubernetesObject } from '@ops/api';
+import { KeyRange, type KeyRangeBounds } from './key-range.js';
 
 /** What happened to a stored object, as a watch reports it (bookmarks and errors are not changes). */
 export type WatchEventType = Extract<ApiWatchEventType, 'ADDED' | 'MODIFIED' | 'DELETED'>;
@@ -141,47 +142,36 @@ export class ObjectStore {
     return this.resources.get(resource)?.objects.size ?? 0;
   }
 
+  /** The objects of a resource now, in key order. */
+  list(resource: string): StoredObject[] {
+    const data = this.resources.get(resource);
+    if (data === undefined) return [];
+    return data.keysInOrder().map((key) => data.objects.get(key) as StoredObject);
+  }
+
   /**
-   * The objects of a resource at the current revision (`atRevision` undefined) or as they
-   * were at `atRevision`, in key order. Keys at or before `after` are skipped (for paging).
+   * The objects of a resource in a key range, now (`atRevision` undefined) or as they were at
+   * `atRevision`, read lazily in key order: a page costs what it reads plus the writes since
+   * `atRevision`, not the size of the resource (see {@link KeyRange}).
    *
    * @throws {TooOldResourceVersionError} when history no longer reaches `atRevision`.
    */
-  list(resource: string, atRevision?: number, after?: string): StoredObject[] {
-    const data = this.resources.get(resource);
-    if (data === undefined) return [];
-    if (atRevision === undefined || atRevision >= this.revision) {
-      const keys = data.keysInOrder();
-      let start = 0;
-      if (after !== undefined) start = upperBound(keys, after);
-      const result: StoredObject[] = new Array(keys.length - start);
-      for (let i = start; i < keys.length; i++) {
-        result[i - start] = data.objects.get(keys[i] as string) as StoredObject;
+  range(resource: string, bounds: KeyRangeBounds, atRevision?: number): KeyRange {
+    const data = this.resources.get(resource) ?? new ResourceData();
+    const past = new Map<string, StoredObject | undefined>();
+    if (atRevision !== undefined && atRevision < this.revision) {
+      if (atRevision < data.compactedRevision) {
+        throw new TooOldResourceVersionError(atRevision, data.compactedRevision + 1);
       }
-      return result;
-    }
-    const snapshot = this.snapshot(data, atRevision);
-    const keys = [...snapshot.keys()].sort();
-    const start = after === undefined ? 0 : upperBound(keys, after);
-    return keys.slice(start).map((key) => snapshot.get(key) as StoredObject);
-  }
-
-  private snapshot(data: ResourceData, atRevision: number): Map<string, StoredObject> {
-    if (atRevision < data.compactedRevision) {
-      throw new TooOldResourceVersionError(atRevision, data.compactedRevision + 1);
-    }
-    const snapshot = new Map(data.objects);
-    const events = this.eventsInOrder(data);
-    for (let i = events.length - 1; i >= 0; i--) {
-      const event = events[i] as StoreEvent;
-      if (event.resourceVersion <= atRevision) break;
-      if (event.previous === undefined) {
-        snapshot.delete(event.current.key);
-      } else {
-        snapshot.set(event.previous.key, event.previous);
+      const events = this.eventsInOrder(data);
+      for (let i = events.length - 1; i >= 0; i--) {
+        const event = events[i] as StoreEvent;
+        if (event.resourceVersion <= atRevision) break;
+        // Walking newest to oldest, the last state written wins: the one at `atRevision`.
+        past.set(event.current.key, event.previous);
       }
     }
-    return snapshot;
+    return new KeyRange(data.keysInOrder(), data.objects, past, bounds);
   }
 
   private eventsInOrder(data: ResourceData): StoreEvent[] {
@@ -316,16 +306,4 @@ export class ObjectStore {
       data.compactedRevision = this.revision;
     }
   }
-}
-
-/** The index of the first key greater than `key` in sorted `keys`. */
-function upperBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((keys[mid] as string) <= key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

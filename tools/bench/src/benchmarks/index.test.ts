@@ -13,6 +13,7 @@ describe('benchmark registry', () => {
       'apiserver',
       'applications',
       'myjobs',
+      'sidecar-admission',
     ]);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9-]*$/);
     for (const module of benchmarks) expect(module.description.length).toBeGreaterThan(10);

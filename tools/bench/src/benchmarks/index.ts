@@ -5,6 +5,7 @@ import { coldSyncBenchmark } from './cold-sync.js';
 import { eventLatencyBenchmark } from './event-latency.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
+import { sidecarAdmissionBenchmark } from './sidecar-admission.js';
 import { steadyWritesBenchmark } from './steady-writes.js';
 import { throughputBenchmark } from './throughput.js';
 
@@ -23,6 +24,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   apiServerBenchmark,
   applicationsReadyBenchmark,
   myJobsCompletedBenchmark,
+  sidecarAdmissionBenchmark,
 ];
 
 /**

@@ -12,14 +12,14 @@ export interface RunningManager {
 
 /**
  * A {@link Manager} for the bench server: silent logs, no metrics or health servers (no
- * ports to collide), restricted to `namespace`. `configure` adds the controllers; the
+ * ports to collide), restricted to `namespace` (all namespaces when undefined). `configure` adds the controllers; the
  * manager is started and this resolves once its caches synced and controllers run.
  *
  * @throws {Error} when the manager fails to start or is not running within 60 s.
  */
 export async function startManager(
   server: BenchServer,
-  namespace: string,
+  namespace: string | undefined,
   configure: (manager: Manager) => void,
   options: Partial<ManagerOptions> = {},
 ): Promise<RunningManager> {
@@ -28,7 +28,7 @@ export async function startManager(
     logger: pino({ level: 'silent' }),
     metricsBindAddress: false,
     healthProbeBindAddress: false,
-    namespace,
+    ...(namespace === undefined ? {} : { namespace }),
     gracefulShutdownTimeoutMs: 5_000,
     ...options,
   });
