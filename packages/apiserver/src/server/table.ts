@@ -274,6 +274,10 @@ function columnsOf(type: ResourceType): PrinterColumn[] {
   return columns;
 }
 
+/** The Name column's description, as kube-apiserver writes it (ObjectMeta's `name` doc). */
+const nameColumnDescription =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+
 /**
  * A `meta.k8s.io/v1` Table of objects, as kube-apiserver serves `kubectl get`: the Name
  * column, then the resource's printer columns; each row carries what `request.includeObject`
@@ -300,7 +304,7 @@ export function toTable(
             name: 'Name',
             type: 'string',
             format: 'name',
-            description: 'Name must be unique within a namespace.',
+            description: nameColumnDescription,
             priority: 0,
           },
           ...columns.map((c) => ({
