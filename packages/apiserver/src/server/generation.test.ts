@@ -76,6 +76,7 @@ describe('generation', () => {
     expect(
       generationOnUpdate(custom(true), old, sent({ spec: { replicas: 1 }, status: { x: 1 } })),
     ).toBe(3);
+    expect(generationOnUpdate(deployments, old, sent({ spec: { replicas: 2 } }), 'status')).toBe(3);
     const configMaps = builtin('', 'configmaps');
     expect(
       generationOnUpdate(

@@ -57,15 +57,18 @@ export function generationOnCreate(
  * their spec changed: for most built-ins anything but metadata and status; for a Deployment
  * its annotations too (apps `deploymentStrategy.PrepareForUpdate`: they are copied to its
  * ReplicaSets); for a custom resource anything but metadata, and status too when the CRD has
- * no status subresource (apiextensions `customResourceStrategy.PrepareForUpdate`).
+ * no status subresource (apiextensions `customResourceStrategy.PrepareForUpdate`). A write to
+ * the `status` subresource keeps the generation.
  */
 export function generationOnUpdate(
   type: ResourceType,
   old: KubernetesObject,
   next: KubernetesObject,
+  subresource = '',
 ): number | undefined {
   const previous = old.metadata?.generation;
-  if (!hasGeneration(type)) return previous;
+  // A status write never bumps it (kube's status strategies), whatever else it may change.
+  if (!hasGeneration(type) || subresource === 'status') return previous;
   const base = previous ?? 1;
   return base + (specChanged(type, old, next) ? 1 : 0);
 }

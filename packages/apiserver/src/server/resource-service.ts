@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeleteOptions, KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { AuthenticatedUser } from '../auth/index.js';
+import { checkStorable } from '../limits/storable-object.js';
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -86,6 +87,17 @@ export interface WriteHooks {
     type: ResourceType,
     event: 'create' | 'update' | 'delete',
     object: KubernetesObject,
+  ): void;
+  /**
+   * Called with the object a create or update (`old` then set) is about to store, after
+   * defaulting and before admission, including on dry run: throws a StatusError to refuse
+   * the write (the server's RBAC escalation check).
+   */
+  beforeWrite?(
+    type: ResourceType,
+    object: KubernetesObject,
+    old: KubernetesObject | undefined,
+    context: RequestContext,
   ): void;
   /**
    * Called when a delete is requested, before the default handling: returns a grace period in
@@ -176,6 +188,7 @@ export class ResourceService {
     if (type.subresources.status && !strategy.keepStatusOnCreate) delete object.status;
     strategy.prepareForCreate?.(object, { allocateClusterIP: () => this.allocateClusterIP() });
     applySchema(type, object, context);
+    this.hooks.beforeWrite?.(type, object, undefined, context);
     const attributes = admissionAttributes(type, '', 'CREATE', namespace, name, context);
     let admitted = await this.admission.mutate(attributes, object, undefined);
     admitted = decodeObject(type, admitted, namespace);
@@ -195,6 +208,7 @@ export class ResourceService {
     const finalMeta = admitted.metadata as ObjectMeta;
     finalMeta.uid = uid;
     finalMeta.creationTimestamp = timestamp(this.now());
+    checkStorable(admitted);
     if (context.dryRun) return admitted;
     const revision = this.store.nextRevision();
     finalMeta.resourceVersion = String(revision);
@@ -328,6 +342,7 @@ export class ResourceService {
       keepSystemFields(next, old);
       if (subresource !== 'finalize') strategy.prepareForUpdate?.(next, old);
       if (subresource !== 'status') applySchema(type, next, context);
+      this.hooks.beforeWrite?.(type, next, old, context);
       const attributes = admissionAttributes(type, subresource, 'UPDATE', namespace, name, context);
       let admitted = await this.admission.mutate(attributes, next, old);
       admitted = decodeObject(type, admitted, namespace);
@@ -347,14 +362,9 @@ export class ResourceService {
         continue;
       }
       const meta = admitted.metadata as ObjectMeta;
-      // A status write never bumps it (kube's status strategies), whatever else it may change.
-      setGeneration(
-        meta,
-        subresource === 'status'
-          ? old.metadata?.generation
-          : generationOnUpdate(type, old, admitted),
-      );
+      setGeneration(meta, generationOnUpdate(type, old, admitted, subresource));
       meta.resourceVersion = String(stored.resourceVersion);
+      checkStorable(admitted);
       if (stableStringify(admitted) === stableStringify(old)) return old;
       if (context.dryRun) return admitted;
       const revision = this.store.nextRevision();
