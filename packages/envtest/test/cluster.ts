@@ -28,10 +28,18 @@ export interface TestCluster {
   ): Promise<{ status: number; body: any; headers: Headers }>;
   /** A raw watch as admin. */
   watch(path: string): Promise<WatchStream>;
-  /** The real kubectl; resolves with stdout, rejects with stderr as the message. */
+  /**
+   * The real kubectl ($KUBECTL, or `binary`); resolves with stdout, rejects with stderr as the
+   * message.
+   */
   kubectl(
     args: string[],
-    options?: { input?: string; kubeconfig?: string; env?: Record<string, string> },
+    options?: {
+      input?: string;
+      kubeconfig?: string;
+      env?: Record<string, string>;
+      binary?: string;
+    },
   ): Promise<string>;
   stop(): Promise<void>;
 }
@@ -72,7 +80,7 @@ export async function startCluster(options: EnvironmentOptions = {}): Promise<Te
       const finalArgs = input ? args.map((arg) => (arg === '-' ? input : arg)) : args;
       try {
         const { stdout } = await run(
-          kubectlBinary,
+          options.binary ?? kubectlBinary,
           ['--kubeconfig', options.kubeconfig ?? env.kubeconfigPath, ...finalArgs],
           {
             timeout: 30_000,

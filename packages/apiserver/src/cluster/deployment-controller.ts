@@ -367,7 +367,8 @@ export class DeploymentController implements Controller {
     const meta = copy.metadata ?? {};
     meta.annotations = { ...meta.annotations, [deploymentAnnotations.revision]: revision };
     copy.metadata = meta;
-    await this.client.update('apps', 'deployments', copy);
+    // Through status, as kube's deployment controller does: no new generation for it.
+    await this.client.update('apps', 'deployments', copy, 'status');
   }
 
   private async updateStatus(namespace: string, name: string): Promise<void> {

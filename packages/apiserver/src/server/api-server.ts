@@ -23,7 +23,8 @@ import { createHttpServer, type ServingCertificates } from './certificates.js';
 import { handleControl } from './control-api.js';
 import { coreVersions, groupDocument, groupList, resourceList, versionInfo } from './discovery.js';
 import { type FaultRule, FaultRules } from './faults.js';
-import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
+import { serveOpenApi } from './openapi-response.js';
+import { openApiV2ProtobufEncoder } from './openapi-v2-protobuf.js';
 import { listenOn } from './port-in-use-error.js';
 import { readRequestBody } from './read-request-body.js';
 import { RequestAccess } from './request-access.js';
@@ -34,7 +35,7 @@ import { restartListening } from './restart-listening.js';
 import { serveVerb, verbOf } from './serve-verb.js';
 import { type ServingOptions, servingOptions } from './serving-options.js';
 import { subresourceServed } from './subresource-served.js';
-import { wantsTable } from './table.js';
+import { tableRequestOf } from './table-request.js';
 import { serveTokenRequest } from './token-request.js';
 import { type ActiveWatch, defaultWatchBufferBytes } from './watch-response.js';
 import { writerOf } from './writer-of.js';
@@ -121,6 +122,7 @@ export class ApiServer {
   private readonly now: () => Date;
   private readonly watches = new Set<ActiveWatch>();
   private readonly sockets = new Set<Socket>();
+  private readonly openApiV2Encoder = openApiV2ProtobufEncoder();
   private server: http.Server | https.Server | undefined;
   private certificates: ServingCertificates | undefined;
   private readonly options: ServingOptions;
@@ -370,15 +372,8 @@ export class ApiServer {
     if (path === '/version') return sendJson(res, 200, versionInfo());
     if (path === '/api') return sendJson(res, 200, coreVersions(new URL(this.baseUrl).host));
     if (path === '/apis') return sendJson(res, 200, groupList(this.registry));
-    if (path === '/openapi/v2') return sendJson(res, 200, openApiV2(this.registry));
-    if (path === '/openapi/v3')
-      return sendJson(res, 200, openApiV3Index(this.registry, this.store.currentRevision()));
-    if (path.startsWith('/openapi/v3/')) {
-      const document = openApiV3Document(this.registry, path.slice('/openapi/v3/'.length));
-      if (document === undefined)
-        throw new StatusError(404, 'NotFound', 'the server could not find the requested resource');
-      return sendJson(res, 200, document);
-    }
+    if (path === '/openapi' || path.startsWith('/openapi/'))
+      return serveOpenApi(req, res, path, this.registry, this.store, this.openApiV2Encoder);
     if (path.startsWith('/__ops/'))
       return handleControl(
         this,
@@ -470,7 +465,7 @@ export class ApiServer {
       warnings: [],
       ...writerOf(req, query, options),
     };
-    const table = wantsTable(req.headers.accept);
+    const table = tableRequestOf(req.headers.accept, query);
     const watch = route.watchPath || options.watch;
     const verb = verbOf(method, name, watch);
     if (subresource === 'token')

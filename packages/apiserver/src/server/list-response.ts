@@ -8,6 +8,7 @@ import { checkFieldSelector } from './list-page.js';
 import type { ListFilter, ResourceService } from './resource-service.js';
 import { sendJson } from './responses.js';
 import { toTable } from './table.js';
+import type { TableRequest } from './table-request.js';
 
 /** The namespace, label and field selector of a list or watch, from its query: 400 when one does not parse. */
 export function listFilter(
@@ -45,7 +46,7 @@ export function sendList(
   type: ResourceType,
   namespace: string,
   query: URLSearchParams,
-  table: boolean,
+  table: TableRequest | undefined,
 ): void {
   const limit = query.get('limit');
   const page = resources.list(type, {
@@ -71,6 +72,7 @@ export function sendList(
         page.items.map((s) => resources.present(type, s.object)),
         String(page.resourceVersion),
         page.continueToken ? { continue: page.continueToken } : {},
+        table,
       ),
     );
     return;

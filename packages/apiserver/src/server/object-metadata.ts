@@ -1,5 +1,4 @@
 import {
-  type KubernetesObject,
   type ObjectMeta,
   validateDns1123Label,
   validateDns1123Subdomain,
@@ -140,15 +139,6 @@ function validatePathSegment(name: string): string[] {
   if (name.includes('/')) return ["may not contain '/'"];
   if (name.includes('%')) return ["may not contain '%'"];
   return [];
-}
-
-/** Whether anything but metadata and status differs: what bumps `metadata.generation`. */
-export function specChanged(before: KubernetesObject, after: KubernetesObject): boolean {
-  const strip = (object: KubernetesObject): string => {
-    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = object;
-    return stableStringify(rest);
-  };
-  return strip(before) !== strip(after);
 }
 
 /** JSON with object keys sorted, so that equal objects give equal strings. */

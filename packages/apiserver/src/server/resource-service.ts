@@ -19,8 +19,14 @@ import {
 import { type FieldRequirement, matchesFieldSelector } from '../store/field-selector.js';
 import type { ObjectStore, StoredObject } from '../store/object-store.js';
 import { type Admission, noAdmission } from './admission.js';
+import {
+  bumpGenerationOnDeletion,
+  generationOnCreate,
+  generationOnUpdate,
+  setGeneration,
+} from './generation.js';
 import { listPage } from './list-page.js';
-import { generateNameSuffix, specChanged, stableStringify, timestamp } from './object-metadata.js';
+import { generateNameSuffix, stableStringify, timestamp } from './object-metadata.js';
 import { serverSideApply } from './server-side-apply.js';
 import { strategyFor } from './strategies.js';
 import {
@@ -156,15 +162,8 @@ export class ResourceService {
     return stored;
   }
 
-  /** Whether an object matches a list/watch filter. */
-  matches(type: ResourceType, object: KubernetesObject, filter: ListFilter): boolean {
-    const meta = object.metadata ?? {};
-    if (type.namespaced && filter.namespace && meta.namespace !== filter.namespace) return false;
-    if (filter.labels && !filter.labels.matches(meta.labels)) return false;
-    if (filter.fields && filter.fields.length > 0 && !matchesFieldSelector(filter.fields, object))
-      return false;
-    return true;
-  }
+  /** Whether an object matches a list/watch filter ({@link matchesFilter}). */
+  matches = matchesFilter;
 
   /** A page of objects, with kube-apiserver's resourceVersion and paging semantics. */
   list(type: ResourceType, options: ParsedListOptions): ListPage {
@@ -186,8 +185,9 @@ export class ResourceService {
     const name = meta.name ?? '';
     if (type.namespaced) checkNamespaceAccepts(this.store, namespace, name);
     const strategy = strategyFor(storageKeyOf(type));
+    const requestedGeneration = meta.generation;
     resetSystemFields(object);
-    meta.generation = 1;
+    setGeneration(meta, generationOnCreate(type, requestedGeneration));
     if (type.subresources.status && !strategy.keepStatusOnCreate) delete object.status;
     strategy.prepareForCreate?.(object, { allocateClusterIP: () => this.allocateClusterIP() });
     applySchema(type, object, context);
@@ -197,7 +197,7 @@ export class ResourceService {
     let admitted = await this.admission.mutate(attributes, object, undefined);
     admitted = decodeObject(type, admitted, namespace);
     resetSystemFields(admitted);
-    (admitted.metadata as ObjectMeta).generation = 1;
+    setGeneration(admitted.metadata as ObjectMeta, generationOnCreate(type, requestedGeneration));
     applySchema(type, admitted, context);
     const uid = randomUUID();
     (admitted.metadata as ObjectMeta).uid = uid;
@@ -329,9 +329,11 @@ export class ResourceService {
       const requested = next.metadata?.managedFields;
       if (subresource === 'status') {
         const status = next.status;
+        const annotations = next.metadata?.annotations;
         next = stored.copy();
         if (status === undefined) delete next.status;
         else next.status = status;
+        if (strategy.statusKeepsAnnotations) setAnnotations(next, annotations);
       } else if (subresource === 'finalize') {
         // namespaces/finalize changes spec.finalizers and nothing else.
         const finalizers = isObject(next.spec) ? next.spec.finalizers : undefined;
@@ -368,7 +370,7 @@ export class ResourceService {
         continue;
       }
       const meta = admitted.metadata as ObjectMeta;
-      meta.generation = (old.metadata?.generation ?? 1) + (specChanged(old, admitted) ? 1 : 0);
+      setGeneration(meta, generationOnUpdate(type, old, admitted, subresource));
       meta.resourceVersion = String(stored.resourceVersion);
       if (managed.length > 0) meta.managedFields = managed;
       checkStorable(admitted);
@@ -472,6 +474,7 @@ export class ResourceService {
     }
     const graceful = this.hooks.deleteGracefully?.(type, stored.object, options);
     if (finalizers.length > 0 || namespaceFinalizers || graceful !== undefined) {
+      bumpGenerationOnDeletion(meta);
       meta.deletionTimestamp = timestamp(new Date(this.now().getTime() + (graceful ?? 0) * 1000));
       meta.deletionGracePeriodSeconds = graceful ?? 0;
       if (finalizers.length > 0) meta.finalizers = finalizers;
@@ -530,6 +533,20 @@ export class ResourceService {
   }
 }
 
+/** Whether an object matches a list/watch filter: namespace, label and field selectors. */
+export function matchesFilter(
+  type: ResourceType,
+  object: KubernetesObject,
+  filter: ListFilter,
+): boolean {
+  const meta = object.metadata ?? {};
+  if (type.namespaced && filter.namespace && meta.namespace !== filter.namespace) return false;
+  if (filter.labels && !filter.labels.matches(meta.labels)) return false;
+  if (filter.fields && filter.fields.length > 0 && !matchesFieldSelector(filter.fields, object))
+    return false;
+  return true;
+}
+
 /**
  * The managed fields of a write by `context`'s writer at `service`'s time (see
  * {@link managedFieldsOnWrite}).
@@ -545,6 +562,16 @@ function record(
 ): ManagedFieldsEntry[] {
   const scope = writeScopeOf(context, subresource, service.now());
   return managedFieldsOnWrite(type, live, next, requested, scope);
+}
+
+/** Replaces an object's annotations (none when `annotations` is undefined). */
+function setAnnotations(
+  object: KubernetesObject,
+  annotations: Record<string, string> | undefined,
+): void {
+  const meta = object.metadata as ObjectMeta;
+  if (annotations === undefined) delete meta.annotations;
+  else meta.annotations = annotations;
 }
 
 /** Whether a Namespace still has `spec.finalizers` (it is removed only once they are gone). */

@@ -12,6 +12,7 @@ import { sendJson, sendRaw } from './responses.js';
 import { scaleOf, updateScale } from './scale-subresource.js';
 import { serverSideApply } from './server-side-apply.js';
 import { toTable } from './table.js';
+import type { TableRequest } from './table-request.js';
 import { serveWatch, type WatchServer } from './watch-response.js';
 
 /** The resource a request addresses, as the router found it. */
@@ -60,7 +61,7 @@ export async function serveVerb(
   route: VerbTarget,
   query: URLSearchParams,
   context: RequestContext,
-  table: boolean,
+  table: TableRequest | undefined,
   server: VerbServer,
 ): Promise<void> {
   const { type, namespace, name, subresource } = route;
@@ -77,6 +78,8 @@ export async function serveVerb(
             type,
             [server.resources.present(type, stored.object)],
             String(stored.resourceVersion),
+            {},
+            table,
           ),
         );
       return sendRaw(res, 200, presentJson(server.resources, type, stored.object, stored.json()));

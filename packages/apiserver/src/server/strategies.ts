@@ -25,6 +25,12 @@ export interface Strategy {
   validate?(object: Obj, old: Obj | undefined): FieldError[];
   /** Create keeps the given status (Nodes, Namespaces, Events...); otherwise it is reset. */
   keepStatusOnCreate?: boolean;
+  /**
+   * A status update may change `metadata.annotations` too, as kube's
+   * `deploymentStatusStrategy` lets it: the deployment controller writes its revision
+   * annotation that way, so that it does not bump the Deployment's generation.
+   */
+  statusKeepsAnnotations?: boolean;
 }
 
 // Objects are plain JSON: strategies navigate them loosely and check what they read.
@@ -445,7 +451,7 @@ const strategies: Record<string, Strategy> = {
     completeCreate: generateJobSelector,
     validate: validateJob,
   },
-  'apps/deployments': workload,
+  'apps/deployments': { ...workload, statusKeepsAnnotations: true },
   'apps/replicasets': workload,
   'apps/statefulsets': workload,
   'apps/daemonsets': {

@@ -1,45 +1,37 @@
 import type { KubernetesObject } from '@ops/api';
 import type { PrinterColumn, ResourceType } from '../registry/resource-type.js';
+import { customColumnCell } from './custom-column-cell.js';
+import { humanDuration } from './human-duration.js';
+import { type PrinterColumnPath, printerColumnPath } from './printer-column-path.js';
+import type { TableRequest } from './table-request.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Whether an Accept header asks for a `meta.k8s.io` Table (as `kubectl get` does). */
-export function wantsTable(accept: string | undefined): boolean {
-  return accept !== undefined && /as=Table/.test(accept);
-}
-
-/** How long ago, as kubectl prints ages: `45s`, `3m12s`, `5h`, `12d`. */
-export function humanDuration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  if (s < 120) return `${s}s`;
-  const minutes = Math.floor(s / 60);
-  if (minutes < 10) return `${minutes}m${s % 60 ? `${s % 60}s` : ''}`;
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 8) return `${hours}h${minutes % 60 ? `${minutes % 60}m` : ''}`;
-  if (hours < 48) return `${hours}h`;
-  const days = Math.floor(hours / 24);
-  if (days < 8) return `${days}d${hours % 24 ? `${hours % 24}h` : ''}`;
-  if (days < 365 * 2) return `${days}d`;
-  return `${Math.floor(days / 365)}y`;
-}
-
-/** Reads a simple JSONPath (`.status.ready`, `.spec.ports[0].port`) from an object. */
+/**
+ * Reads a printer column's JSONPath (`.status.ready`, `.spec.ports[0].port`,
+ * `.status.conditions[?(@.type=="Ready")].status`) from an object: the first value it selects,
+ * as kube-apiserver's table convertor takes it, or undefined.
+ */
 export function readJsonPath(object: unknown, path: string): unknown {
-  const parts = path
-    .replace(/^\{?\.?/, '')
-    .replace(/\}$/, '')
-    .split(/\.|\[(\d+)\]/)
-    .filter((p) => p !== undefined && p !== '');
-  let node: unknown = object;
-  for (const part of parts) {
-    if (Array.isArray(node) && /^\d+$/.test(part)) node = node[Number(part)];
-    else if (isObject(node)) node = node[part];
-    else return undefined;
+  return compiledPath(path).find(object)[0];
+}
+
+const compiledPaths = new Map<string, PrinterColumnPath | undefined>();
+/** Each distinct path is compiled once; a path that does not compile selects nothing. */
+function compiledPath(path: string): PrinterColumnPath {
+  if (!compiledPaths.has(path)) {
+    if (compiledPaths.size >= 1024) compiledPaths.clear();
+    let compiled: PrinterColumnPath | undefined;
+    try {
+      compiled = printerColumnPath(path);
+    } catch {
+      compiled = undefined;
+    }
+    compiledPaths.set(path, compiled);
   }
-  return node;
+  return compiledPaths.get(path) ?? { source: path, find: () => [] };
 }
 
 const computed: Record<string, (object: Json) => unknown> = {
@@ -235,6 +227,7 @@ function arr(value: unknown): unknown[] {
 }
 
 function cell(column: PrinterColumn, object: Json, now: number, builtin: boolean): unknown {
+  if (!builtin) return customColumnCell(column.type, readJsonPath(object, column.jsonPath), now);
   const raw = column.jsonPath.startsWith('@')
     ? computed[column.jsonPath]?.(object)
     : readJsonPath(object, column.jsonPath);
@@ -244,12 +237,28 @@ function cell(column: PrinterColumn, object: Json, now: number, builtin: boolean
     return Number.isNaN(then) ? '<invalid>' : humanDuration((now - then) / 1000);
   }
   if (raw === undefined || raw === null) {
-    // Built-in printers print omitted counts (Go's omitempty zeros) as 0; CRD columns are null.
-    if (builtin && column.type === 'integer') return 0;
+    // Built-in printers print omitted counts (Go's omitempty zeros) as 0.
+    if (column.type === 'integer') return 0;
     return column.jsonPath.startsWith('@') ? '<none>' : null;
   }
   if (typeof raw === 'object') return JSON.stringify(raw);
   return raw;
+}
+
+/** What a row carries besides its cells, by the request's `includeObject`. */
+function rowObject(object: KubernetesObject, request: TableRequest | undefined): unknown {
+  switch (request?.includeObject ?? 'Metadata') {
+    case 'None':
+      return null;
+    case 'Object':
+      return object;
+    default:
+      return {
+        kind: 'PartialObjectMetadata',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: object.metadata ?? {},
+      };
+  }
 }
 
 /**
@@ -265,15 +274,23 @@ function columnsOf(type: ResourceType): PrinterColumn[] {
   return columns;
 }
 
+/** The Name column's description, as kube-apiserver writes it (ObjectMeta's `name` doc). */
+const nameColumnDescription =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+
 /**
  * A `meta.k8s.io/v1` Table of objects, as kube-apiserver serves `kubectl get`: the Name
- * column, then the resource's printer columns; each row carries the object's metadata.
+ * column, then the resource's printer columns; each row carries what `request.includeObject`
+ * asks for (the object's metadata by default). `withColumns: false` leaves the column
+ * definitions out (`null`), as kube does for every watch event after the first.
  */
 export function toTable(
   type: ResourceType,
   objects: readonly KubernetesObject[],
   resourceVersion: string,
   extra: Json = {},
+  request?: TableRequest,
+  withColumns = true,
 ): Json {
   const now = Date.now();
   const columns = columnsOf(type);
@@ -281,32 +298,34 @@ export function toTable(
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: { resourceVersion, ...extra },
-    columnDefinitions: [
-      {
-        name: 'Name',
-        type: 'string',
-        format: 'name',
-        description: 'Name must be unique within a namespace.',
-        priority: 0,
-      },
-      ...columns.map((c) => ({
-        name: c.name,
-        type: c.type,
-        format: c.format ?? '',
-        description: c.description ?? '',
-        priority: c.priority ?? 0,
-      })),
-    ],
+    columnDefinitions: withColumns
+      ? [
+          {
+            name: 'Name',
+            type: 'string',
+            format: 'name',
+            description: nameColumnDescription,
+            priority: 0,
+          },
+          ...columns.map((c) => ({
+            name: c.name,
+            type: c.type,
+            format: c.format ?? '',
+            description:
+              c.description ??
+              (type.custom
+                ? `Custom resource definition column (in JSONPath format): ${c.jsonPath}`
+                : ''),
+            priority: c.priority ?? 0,
+          })),
+        ]
+      : null,
     rows: objects.map((object) => ({
       cells: [
         object.metadata?.name ?? '',
         ...columns.map((c) => cell(c, object as Json, now, !type.custom)),
       ],
-      object: {
-        kind: 'PartialObjectMetadata',
-        apiVersion: 'meta.k8s.io/v1',
-        metadata: object.metadata ?? {},
-      },
+      object: rowObject(object, request),
     })),
   };
 }

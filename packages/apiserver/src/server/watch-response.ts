@@ -12,6 +12,7 @@ import {
 import { listFilter, presentJson } from './list-response.js';
 import type { ResourceService } from './resource-service.js';
 import { toTable } from './table.js';
+import type { TableRequest } from './table-request.js';
 import { tooLargeResourceVersion } from './too-large-resource-version.js';
 import { watchTimeoutMs } from './watch-timeout.js';
 
@@ -79,7 +80,7 @@ export async function serveWatch(
   namespace: string,
   name: string,
   query: URLSearchParams,
-  table: boolean,
+  table: TableRequest | undefined,
   server: WatchServer,
 ): Promise<void> {
   const filter = listFilter(type, namespace, query);
@@ -118,16 +119,21 @@ export async function serveWatch(
   const write = (type_: string, objectJson: string) => {
     res.write(`{"type":"${type_}","object":${objectJson}}\n`);
   };
-  const objectJson = (object: KubernetesObject, json: () => string): string =>
-    table
-      ? JSON.stringify(
-          toTable(
-            type,
-            [server.resources.present(type, object)],
-            object.metadata?.resourceVersion ?? '',
-          ),
-        )
-      : presentJson(server.resources, type, object, json());
+  // As kube-apiserver: the first Table event of a watch defines the columns, later ones do not.
+  let columnsSent = false;
+  const objectJson = (object: KubernetesObject, json: () => string): string => {
+    if (!table) return presentJson(server.resources, type, object, json());
+    const rows = toTable(
+      type,
+      [server.resources.present(type, object)],
+      object.metadata?.resourceVersion ?? '',
+      {},
+      table,
+      !columnsSent,
+    );
+    columnsSent = true;
+    return JSON.stringify(rows);
+  };
   const emit = (event: StoreEvent) => {
     const now = server.resources.matches(type, event.current.object, filter);
     const before =
