@@ -136,7 +136,9 @@ async function main(): Promise<number> {
   const report = await runBenchmarks(modules, options, (message) => console.error(message), source);
   console.log(`\n${markdownTables(report)}\n\nNotes:\n\n${markdownNotes(report)}\n`);
   const files = await writeResults(report, resolve(values.out ?? 'bench-results'));
-  console.log(`Results: ${files.json}\nChart:   ${files.latestSvg}`);
+  console.log(
+    `Results: ${files.json}\nChart:   ${files.latestSvg}\nTables:  ${files.committedMarkdown} (commit it with a change)`,
+  );
   const unmet = report.results.flatMap((result) => result.targets).filter((check) => !check.met);
   if (unmet.length > 0) console.log(`${unmet.length} target(s) not met (see the table above).`);
   return 0;

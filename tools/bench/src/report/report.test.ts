@@ -104,7 +104,7 @@ describe('reports', () => {
     expect(widths[1]).toBeCloseTo((widths[0] ?? 0) / 2, 0);
   });
 
-  it('writes the timestamped and latest files', async () => {
+  it('writes the timestamped and latest files, and the committed tables named after the server kind', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bench-report-'));
     try {
       const files = await writeResults(report, dir);
@@ -116,6 +116,10 @@ describe('reports', () => {
       expect(await readFile(files.latestSvg, 'utf8')).toContain('<svg');
       expect(await readFile(files.latestMarkdown, 'utf8')).toContain(
         '| Benchmark | Measure | Result |',
+      );
+      expect(files.committedMarkdown).toBe(join(dir, `${report.server.kind}.md`));
+      expect(await readFile(files.committedMarkdown, 'utf8')).toBe(
+        await readFile(files.latestMarkdown, 'utf8'),
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
