@@ -7,12 +7,7 @@ import { promisify } from 'node:util';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
 import { Environment, eventually, freePort, type ServiceAccountIdentity } from '@ops/envtest';
-import {
-  ensureLocalCertificates,
-  localWebhookHosts,
-  readOperatorProject,
-  routeWebhooksHere,
-} from '@ops/operator-cli';
+import { readOperatorProject, routeWebhooksForTest } from '@ops/operator-cli';
 import pino from 'pino';
 import YAML from 'yaml';
 import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
@@ -85,21 +80,11 @@ export class SidecarHarness {
         rbac: rendered,
       });
       const port = await freePort();
-      const project = readOperatorProject(operatorRoot);
-      if (env.kind === 'local') {
-        await routeWebhooksHere(project, {
-          hostIp: '127.0.0.1',
-          port,
-          certDir,
-          env: { ...process.env, KUBECONFIG: env.kubeconfigPath },
-        });
-      } else {
-        const certificates = await ensureLocalCertificates(project, {
-          dir: certDir,
-          hosts: localWebhookHosts(project, ['127.0.0.1']),
-        });
-        await env.installWebhooks(rendered, { port, caCert: certificates.caCert });
-      }
+      await routeWebhooksForTest(readOperatorProject(operatorRoot), env, {
+        port,
+        certDir,
+        rendered,
+      });
       return new SidecarHarness(env, identity, port, certDir);
     } catch (error) {
       await env.stop();

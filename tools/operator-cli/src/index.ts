@@ -35,8 +35,11 @@ export {
 } from './scaffold/operator-spec.js';
 export {
   fillPlaceholders,
+  fillSections,
   placeholderValues,
+  renderOperatorTemplates,
   renderTemplates,
+  sectionFlags,
   type TemplateFile,
   templatesDirectory,
 } from './scaffold/operator-templates.js';
@@ -80,3 +83,4 @@ export {
   routeWebhooksHere,
 } from './verbs/webhook-local.js';
 export { patchCaBundle, withCaBundle } from './webhook-ca-bundle.js';
+export { routeWebhooksForTest, type WebhookTestEnvironment } from './webhooks-for-test.js';

@@ -1,6 +1,6 @@
 // `ops-operator new` for real: a scaffolded operator in a temporary copy of the workspace
 // (the root files and the workspace packages a new operator depends on, with their built
-// dist/), installed offline from this machine's pnpm store, must build, pass its lint
+// dist/), with --webhooks, installed offline from this machine's pnpm store, must build, pass its lint
 // (manifests --check), typecheck, biome and its own end-to-end test, render with kustomize,
 // and its image workflow must pass actionlint. The repository's own lockfile is never touched.
 import { existsSync } from 'node:fs';
@@ -70,7 +70,7 @@ describe('ops-operator new, in a copy of the workspace', () => {
     'passes its lint (manifests --check), typecheck and biome',
     async () => {
       expect(await pnpm(operator, ['run', 'lint'])).toContain(
-        'ops-manifests: 2 file(s) up to date',
+        'ops-manifests: 4 file(s) up to date',
       );
       await pnpm(operator, ['run', 'typecheck']);
       await pnpm(workspace, [
@@ -95,7 +95,7 @@ describe('ops-operator new, in a copy of the workspace', () => {
           'utf8',
         ),
       );
-      expect(report).toMatchObject({ numTotalTests: 3, numPassedTests: 3, success: true });
+      expect(report).toMatchObject({ numTotalTests: 7, numPassedTests: 7, success: true });
     },
     step,
   );
@@ -120,8 +120,32 @@ describe('ops-operator new, in a copy of the workspace', () => {
           `ClusterRole/${name}-myjob-viewer-role`,
           `Deployment/${name}-controller-manager`,
           `Service/${name}-controller-manager-metrics-service`,
+          `Service/${name}-webhook-service`,
+          `MutatingWebhookConfiguration/${name}-mutating-webhook-configuration`,
+          `Certificate/${name}-serving-cert`,
+          `Issuer/${name}-selfsigned-issuer`,
         ].sort(),
       );
+      const webhooks = parseYamlStream(stdout).find(
+        (object) => object.kind === 'MutatingWebhookConfiguration',
+      );
+      expect(webhooks?.metadata.annotations).toEqual({
+        'cert-manager.io/inject-ca-from': `${name}-system/${name}-serving-cert`,
+      });
+      expect(webhooks?.webhooks[0].clientConfig.service).toEqual({
+        name: `${name}-webhook-service`,
+        namespace: `${name}-system`,
+        path: '/mutate-batch-example-com-v1alpha1-myjob',
+      });
+      // Without cert-manager: no Issuer or Certificate, the operator makes its own.
+      const selfManaged = await run(kubectl, [
+        'kustomize',
+        join(operator, 'config/default-no-certmanager'),
+      ]);
+      const kinds = parseYamlStream(selfManaged.stdout).map((object) => object.kind);
+      expect(kinds).not.toContain('Certificate');
+      expect(kinds).not.toContain('Issuer');
+      expect(selfManaged.stdout).toContain('--webhook-cert-mode=self-managed');
       const samples = await run(kubectl, ['kustomize', join(operator, 'config/samples')]);
       expect(parseYamlStream(samples.stdout)).toEqual([
         expect.objectContaining({ kind: 'MyJob', apiVersion: 'batch.example.com/v1alpha1' }),

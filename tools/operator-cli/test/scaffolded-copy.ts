@@ -26,6 +26,8 @@ export const args = [
   'v1alpha1',
   '--kind',
   'MyJob',
+  // The fuller variant: everything the plain one writes, plus the webhooks and their config.
+  '--webhooks',
 ];
 
 /** The environment of the commands run in the copy: not this vitest's (it would nest). */

@@ -2,7 +2,7 @@ import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusError } from '../api/status-error.js';
 import type { AdmissionAttributes } from '../server/admission.js';
-import { type ClusterFixture, eventually, startClusterFixture } from './cluster-fixture.js';
+import { type ClusterFixture, eventually, sleep, startClusterFixture } from './cluster-fixture.js';
 import { comparePodsForDeletion } from './replica-set-controller.js';
 
 let f: ClusterFixture;
@@ -132,6 +132,60 @@ describe('ReplicaSetController', () => {
       const [pod] = await eventually(() => podsOf('hooked').length === 1 && podsOf('hooked'));
       expect(pod?.metadata?.labels).toEqual({ rs: 'hooked', injected: 'yes' });
       expect(seen[0]?.user.name).toBe('system:kube-controller-manager');
+    } finally {
+      f.server.setAdmission({
+        mutate: async (_a, object) => object,
+        validate: async () => undefined,
+      });
+    }
+  });
+
+  it('creates Pods in slow-start batches of 1, 2, 4 (each batch concurrently)', async () => {
+    const concurrency: number[] = [];
+    let inFlight = 0;
+    f.server.setAdmission({
+      mutate: async (attributes, object) => {
+        if (attributes.type.plural !== 'pods' || attributes.operation !== 'CREATE') return object;
+        if (object.metadata?.labels?.rs !== 'batched') return object;
+        concurrency.push(++inFlight);
+        await sleep(20);
+        inFlight--;
+        return object;
+      },
+      validate: async () => undefined,
+    });
+    try {
+      await f.create('apps', 'replicasets', 'default', replicaSet('batched', 7));
+      await eventually(() => podsOf('batched').length === 7);
+      // Each batch starts its calls together, so in-flight counts climb 1; 1, 2; 1, 2, 3, 4.
+      expect(concurrency).toEqual([1, 1, 2, 1, 2, 3, 4]);
+    } finally {
+      f.server.setAdmission({
+        mutate: async (_a, object) => object,
+        validate: async () => undefined,
+      });
+    }
+  });
+
+  it('stops creating at the next batch once its ReplicaSet is deleted (no Pod bomb)', async () => {
+    let attempts = 0;
+    f.server.setAdmission({
+      mutate: async (_attributes, object) => object,
+      validate: async (attributes, object) => {
+        if (attributes.type.plural !== 'pods' || attributes.operation !== 'CREATE') return;
+        if (object.metadata?.labels?.rs !== 'bomb') return;
+        attempts++;
+        if (attempts === 3) await f.remove('apps', 'replicasets', 'default', 'bomb');
+      },
+    });
+    try {
+      await f.create('apps', 'replicasets', 'default', replicaSet('bomb', 100_000));
+      await eventually(() => attempts >= 3);
+      await sleep(300);
+      await f.cluster.idle();
+      // Batches 1 and 2 ran (three Pods); the ReplicaSet was gone before batch 3.
+      expect(attempts).toBe(3);
+      await eventually(() => podsOf('bomb').length === 0);
     } finally {
       f.server.setAdmission({
         mutate: async (_a, object) => object,

@@ -25,6 +25,7 @@ import {
 } from './json.js';
 import { podFromTemplate } from './pod-from-template.js';
 import type { ReconcileResult } from './reconcile-loop.js';
+import { burstReplicas, slowStartBatch } from './slow-start-batch.js';
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
@@ -50,7 +51,9 @@ export function comparePodsForDeletion(a: KubernetesObject, b: KubernetesObject)
  * (not terminal, not being deleted) controlled by each ReplicaSet, creating them from the
  * template (generateName `<rs>-`, the template's labels and annotations, a controller
  * reference with `blockOwnerDeletion`) and deleting extras (see
- * {@link comparePodsForDeletion}); writes `status` (replicas, fullyLabeledReplicas,
+ * {@link comparePodsForDeletion}), at most {@link burstReplicas} a sync, creating in
+ * {@link slowStartBatch} batches (1, 2, 4 ...) that stop at the first failure or once the
+ * ReplicaSet is gone; writes `status` (replicas, fullyLabeledReplicas,
  * readyReplicas, availableReplicas with `minReadySeconds`, observedGeneration, and a
  * `ReplicaFailure` condition while Pods cannot be created) only when it changes. A
  * ReplicaSet being deleted only gets its status updated. Orphan Pods matching the selector
@@ -102,16 +105,36 @@ export class ReplicaSetController implements Controller {
     const active = this.podsOf(rs).filter(isPodActive);
     const wanted = Math.max(0, numberOr(specOf(rs).replicas, 1));
     if (active.length < wanted) {
-      for (let i = active.length; i < wanted; i++)
-        await this.client.create('', 'pods', namespace, podFromTemplate(rs));
+      // kube's manageReplicas: at most burstReplicas per sync, in slow-start batches, and no
+      // further batch once the ReplicaSet is gone or being deleted.
+      const diff = Math.min(wanted - active.length, burstReplicas);
+      const { error } = await slowStartBatch(
+        diff,
+        () => this.client.create('', 'pods', namespace, podFromTemplate(rs)),
+        () => this.stillWanted(rs),
+      );
+      if (error !== undefined) throw error;
     } else if (active.length > wanted) {
-      const victims = [...active].sort(comparePodsForDeletion).slice(0, active.length - wanted);
+      const victims = [...active]
+        .sort(comparePodsForDeletion)
+        .slice(0, Math.min(active.length - wanted, burstReplicas));
       for (const pod of victims) {
         await this.client.delete('', 'pods', namespace, pod.metadata?.name ?? '', {
           preconditions: { uid: pod.metadata?.uid ?? '' },
         });
       }
     }
+  }
+
+  /** Whether `rs` still exists as the same object and is not being deleted. */
+  private stillWanted(rs: KubernetesObject): boolean {
+    const current = this.client.get(
+      'apps',
+      'replicasets',
+      rs.metadata?.namespace ?? '',
+      rs.metadata?.name ?? '',
+    );
+    return current?.metadata?.uid === rs.metadata?.uid && !current?.metadata?.deletionTimestamp;
   }
 
   private async updateStatus(

@@ -17,6 +17,8 @@ import {
   serviceAccountUser,
 } from '../auth/index.js';
 import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
+import { parseQueryOptions } from '../query/query-options.js';
+import { checkPathSegmentName, parseRequestTarget } from '../query/request-target.js';
 import { virtualResources } from '../registry/builtin-resources.js';
 import { ResourceRegistry } from '../registry/resource-registry.js';
 import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
@@ -337,11 +339,10 @@ export class ApiServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://local');
-    const path = url.pathname.replace(/\/+$/, '') || '/';
+    // Split before decoding: `%2e%2e` is a name, never a step up the path.
+    const { path, segments, query } = parseRequestTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
     const user = this.authenticate(req);
-    const query = url.searchParams;
     if (this.rbacEnabled && !user.groups.includes('system:masters')) {
       const attributes = requestAttributesFrom(method, path, query, user);
       const decision = authorize(attributes, this.policy());
@@ -374,7 +375,6 @@ export class ApiServer {
         method,
         user,
       );
-    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
     const route = this.route(segments, res);
     if (route === undefined) return;
     await this.handleResource(req, res, route, method, query, user);
@@ -430,6 +430,7 @@ export class ApiServer {
     const [plural = '', name = '', subresource = '', ...extra] = rest;
     const type = this.registry.find(group, version, plural);
     if (type === undefined || extra.length > 0) throw notFound();
+    if (name) checkPathSegmentName(name);
     if (namespace && !type.namespaced) throw notFound();
     if (subresource && !this.subresourceServed(type, subresource)) throw notFound();
     return { type, namespace, name, subresource, watchPath };
@@ -452,14 +453,15 @@ export class ApiServer {
   ): Promise<void> {
     const { type, namespace, name, subresource } = route;
     const warnings: string[] = [];
+    const options = parseQueryOptions(method, name !== '', query);
     const context: RequestContext = {
       user,
-      dryRun: query.getAll('dryRun').includes('All'),
-      fieldValidation: query.get('fieldValidation') ?? 'Warn',
+      dryRun: options.dryRun,
+      fieldValidation: options.fieldValidation,
       warnings,
     };
     const table = wantsTable(req.headers.accept);
-    const watch = route.watchPath || query.get('watch') === 'true' || query.get('watch') === '1';
+    const watch = route.watchPath || options.watch;
     const verb = verbOf(method, name, watch);
     if (!type.verbs.includes(verb) && !(subresource && ['get', 'update', 'patch'].includes(verb))) {
       throw StatusError.methodNotAllowed(

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { DeleteOptions, DeletionPropagation } from '@ops/api';
 import { isObject } from '../cluster/json.js';
+import { queryBool } from '../query/query-bool.js';
 import { readRequestBody } from './read-request-body.js';
 
 /**
@@ -17,7 +18,10 @@ export async function readDeleteOptions(
   const policy = query.get('propagationPolicy');
   // Unchecked here, as the body's: ResourceService.delete refuses an unknown policy (400).
   if (policy) options.propagationPolicy = policy as DeletionPropagation;
+  // Both checked by parseQueryOptions before the request got here.
   const grace = query.get('gracePeriodSeconds');
   if (grace !== null) options.gracePeriodSeconds = Number(grace);
+  if (query.has('orphanDependents'))
+    options.orphanDependents = queryBool(query, 'orphanDependents');
   return options;
 }

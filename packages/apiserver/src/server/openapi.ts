@@ -1,5 +1,10 @@
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
+import {
+  builtinComponents,
+  builtinKindSchema,
+  referencedComponents,
+} from '../schema/builtin-openapi.js';
 
 const objectSchema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
@@ -12,8 +17,12 @@ function definitionName(type: ResourceType): string {
 }
 
 function schemaOf(type: ResourceType): Record<string, unknown> {
+  return withGvk(type, type.schema ?? objectSchema);
+}
+
+function withGvk(type: ResourceType, schema: object): Record<string, unknown> {
   const gvk = [{ group: type.group, version: type.version, kind: type.kind }];
-  return { ...(type.schema ?? objectSchema), 'x-kubernetes-group-version-kind': gvk };
+  return { ...schema, 'x-kubernetes-group-version-kind': gvk };
 }
 
 function pathsFor(type: ResourceType, prefix: string): Record<string, unknown> {
@@ -104,7 +113,12 @@ export function openApiV3Document(
   const schemas: Record<string, unknown> = {};
   for (const type of types) {
     Object.assign(paths, pathsFor(type, `/${groupVersion}`));
-    schemas[definitionName(type)] = schemaOf(type);
+    const typed = type.custom ? undefined : builtinKindSchema(apiVersionOf(type), type.kind);
+    schemas[definitionName(type)] = typed === undefined ? schemaOf(type) : withGvk(type, typed);
+    // The typed schemas of built-in kinds refer to their parts by $ref, as kube's do.
+    const components = builtinComponents();
+    for (const name of typed === undefined ? [] : referencedComponents(typed))
+      schemas[name] = components[name];
   }
   return {
     openapi: '3.0.0',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeleteOptions, KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { AuthenticatedUser } from '../auth/index.js';
+import { checkStorable } from '../limits/storable-object.js';
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -188,6 +189,7 @@ export class ResourceService {
     const finalMeta = admitted.metadata as ObjectMeta;
     finalMeta.uid = uid;
     finalMeta.creationTimestamp = timestamp(this.now());
+    checkStorable(admitted);
     if (context.dryRun) return admitted;
     const revision = this.store.nextRevision();
     finalMeta.resourceVersion = String(revision);
@@ -340,6 +342,7 @@ export class ResourceService {
       const meta = admitted.metadata as ObjectMeta;
       meta.generation = (old.metadata?.generation ?? 1) + (specChanged(old, admitted) ? 1 : 0);
       meta.resourceVersion = String(stored.resourceVersion);
+      checkStorable(admitted);
       if (stableStringify(admitted) === stableStringify(old)) return old;
       if (context.dryRun) return admitted;
       const revision = this.store.nextRevision();

@@ -1,6 +1,7 @@
 import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api';
 import { LabelSelectorError, labelSelectorFromObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
+import { configMapSizeErrors, secretSizeErrors } from '../limits/data-size.js';
 import { validateStructuralSchema } from '../schema/index.js';
 import { stableStringify } from './object-metadata.js';
 
@@ -176,7 +177,8 @@ const workload: Strategy = {
     const spec: Json = isObject(object.spec) ? object.spec : {};
     object.spec = spec;
     spec.replicas ??= 1;
-    spec.revisionHistoryLimit ??= 10;
+    // ReplicaSetSpec has no revisionHistoryLimit (the other workloads default it to 10).
+    if (object.kind !== 'ReplicaSet') spec.revisionHistoryLimit ??= 10;
     if (object.kind === 'Deployment') {
       spec.progressDeadlineSeconds ??= 600;
       spec.strategy ??= {
@@ -426,7 +428,9 @@ const strategies: Record<string, Strategy> = {
   '/secrets': {
     prepareForCreate: normalizeSecret,
     prepareForUpdate: normalizeSecret,
+    validate: secretSizeErrors,
   },
+  '/configmaps': { validate: configMapSizeErrors },
   '/nodes': { keepStatusOnCreate: true },
   '/events': { keepStatusOnCreate: true },
   'events.k8s.io/events': { keepStatusOnCreate: true },

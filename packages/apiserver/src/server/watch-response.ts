@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { Json } from '../cluster/json.js';
+import { queryBool } from '../query/query-bool.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import {
   type ObjectStore,
@@ -54,9 +55,9 @@ export function serveWatch(
       { field: 'metadata.name', operator: '=', value: name },
     ];
   const key = storageKeyOf(type);
-  const bookmarks = query.get('allowWatchBookmarks') === 'true';
+  const bookmarks = queryBool(query, 'allowWatchBookmarks');
   const rv = query.get('resourceVersion') ?? '';
-  const sendInitial = query.get('sendInitialEvents') === 'true';
+  const sendInitial = queryBool(query, 'sendInitialEvents');
   const timeoutSeconds = Number(query.get('timeoutSeconds') ?? server.defaultWatchTimeoutSeconds);
   res.writeHead(200, {
     'Content-Type': 'application/json',

@@ -9,6 +9,8 @@ import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import { isObject } from '../cluster/json.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
+import { builtinKindSchema } from '../schema/builtin-openapi.js';
+import { checkBuiltinObject } from '../schema/check-builtin-object.js';
 import { applyDefaults, pruneUnknownFields, validateCustomResource } from '../schema/index.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { AdmissionAttributes } from './admission.js';
@@ -50,6 +52,7 @@ export function decodeObject(
     : apiVersion;
   object.kind = type.kind;
   if (object.metadata === undefined || object.metadata === null) object.metadata = {};
+  if (!type.custom) checkBuiltinTypes(type, object, undefined);
   if (!isObject(object.metadata)) throw StatusError.badRequest('metadata must be an object');
   const meta = object.metadata as ObjectMeta;
   if (type.namespaced) {
@@ -158,7 +161,11 @@ export function applySchema(
   object: KubernetesObject,
   context: RequestContext,
 ): void {
-  if (!type.custom || type.schema === undefined) return;
+  if (!type.custom) {
+    checkBuiltinTypes(type, object, context);
+    return;
+  }
+  if (type.schema === undefined) return;
   applyDefaults(type.schema, object);
   const pruned = pruneUnknownFields(type.schema, object);
   if (pruned.length === 0) return;
@@ -169,6 +176,34 @@ export function applySchema(
     );
   }
   if (mode === 'Warn') for (const path of pruned) context.warnings?.push(`unknown field "${path}"`);
+}
+
+/**
+ * Checks a built-in object's JSON types against the schema published at /openapi/v3 (400 with
+ * Go's decoding error, as kube-apiserver), and, given a request `context`, drops the fields the
+ * schema does not declare: a 400 `strict decoding error` under `fieldValidation=Strict`, a
+ * `Warning` per field under `Warn`, silently under `Ignore`. Kinds without a published schema
+ * pass untouched.
+ */
+function checkBuiltinTypes(
+  type: ResourceType,
+  object: KubernetesObject,
+  context: RequestContext | undefined,
+): void {
+  const schema = builtinKindSchema(apiVersionOf(type), type.kind);
+  if (schema === undefined) return;
+  const cannotHandle = `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}`;
+  const mode = context?.fieldValidation ?? 'Warn';
+  const check = checkBuiltinObject(type.kind, schema, object as Record<string, unknown>, {
+    prune: context !== undefined && mode !== 'Strict',
+  });
+  if (check.typeError !== undefined)
+    throw StatusError.badRequest(`${cannotHandle}: ${check.typeError}`);
+  if (context === undefined || check.unknownFields.length === 0) return;
+  const unknown = check.unknownFields.map((path) => `unknown field "${path}"`);
+  if (mode === 'Strict')
+    throw StatusError.badRequest(`${cannotHandle}: strict decoding error: ${unknown.join(', ')}`);
+  if (mode === 'Warn') context.warnings?.push(...unknown);
 }
 
 /** Validates metadata, the custom resource schema and the kind's own rules: 422 with every error. */

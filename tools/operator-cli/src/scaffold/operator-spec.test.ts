@@ -36,6 +36,7 @@ describe('operatorSpec', () => {
       kindCamel: 'myJob',
       kindPlural: 'MyJobs',
       operatorCamel: 'myjobOperator',
+      webhooks: false,
     });
   });
 

@@ -15,6 +15,8 @@ export interface OperatorSpecInput {
   plural?: string | undefined;
   namespaced?: boolean | undefined;
   cluster?: boolean | undefined;
+  /** Scaffold admission webhooks (an example defaulting webhook and their config). */
+  webhooks?: boolean | undefined;
 }
 
 /** A checked request and the names derived from it. */
@@ -40,6 +42,12 @@ export interface OperatorSpec {
   kindPlural: string;
   /** The operator's name in camel case, for identifiers: `myjobOperator`. */
   operatorCamel: string;
+  /**
+   * Whether it serves admission webhooks: config/webhook, config/certmanager,
+   * config/default-no-certmanager and config/self-managed-certs, the manager's webhook port
+   * and certificate volume, and an example defaulting webhook for the kind.
+   */
+  webhooks: boolean;
 }
 
 /**
@@ -162,5 +170,6 @@ export function operatorSpec(input: OperatorSpecInput): OperatorSpec {
     kindCamel: camelCase(kindFile),
     kindPlural: pluralize(kind),
     operatorCamel: camelCase(name),
+    webhooks: input.webhooks === true,
   };
 }

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { operatorSpec } from './operator-spec.js';
-import { fillPlaceholders, renderTemplates } from './operator-templates.js';
+import {
+  fillPlaceholders,
+  fillSections,
+  renderOperatorTemplates,
+  renderTemplates,
+} from './operator-templates.js';
 
 const versions: Record<string, string> = {
   '@sinclair/typebox': '1.2.3',
@@ -114,5 +119,88 @@ describe('renderTemplates', () => {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
+  });
+
+  it('writes no webhooks unless asked, and leaves no section marker', () => {
+    expect(files.some((f) => f.path.startsWith('config/webhook/'))).toBe(false);
+    expect(file('config/manager/manager.yaml')).toContain('- --disable-webhooks');
+    expect(file('src/operator.ts')).not.toContain('webhooks:');
+    for (const { path, content } of files) expect(`${path}\n${content}`).not.toMatch(/\{\{[#^/]/);
+  });
+});
+
+describe('renderOperatorTemplates with --webhooks', () => {
+  const spec = operatorSpec({
+    name: 'backup-operator',
+    group: 'storage.example.org',
+    version: 'v1beta1',
+    kind: 'BackupPolicy',
+    webhooks: true,
+  });
+  const files = renderOperatorTemplates(spec, versionOf);
+  const file = (path: string) => files.find((candidate) => candidate.path === path)?.content ?? '';
+
+  it('adds the example webhook and the webhook config, and leaves no marker', () => {
+    expect(files.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        'src/webhook/backup-policy-defaulter.ts',
+        'src/webhook/backup-policy-defaulter.test.ts',
+        'config/webhook/kustomization.yaml',
+        'config/webhook/service.yaml',
+        'config/certmanager/certificate-webhook.yaml',
+        'config/default-no-certmanager/kustomization.yaml',
+        'config/self-managed-certs/role_binding.yaml',
+      ]),
+    );
+    for (const { path, content } of files) expect(`${path}\n${content}`).not.toMatch(/\{\{|\}\}/);
+    expect(new Set(files.map((f) => f.path)).size).toBe(files.length);
+  });
+
+  it('serves the webhooks instead of disabling them, with the certificate mounted', () => {
+    const manager = YAML.parseAllDocuments(file('config/manager/manager.yaml'))
+      .map((document) => document.toJS())
+      .find((object) => object.kind === 'Deployment');
+    const container = manager.spec.template.spec.containers[0];
+    expect(container.args).not.toContain('--disable-webhooks');
+    expect(container.ports).toContainEqual({
+      containerPort: 9443,
+      name: 'webhook-server',
+      protocol: 'TCP',
+    });
+    expect(container.volumeMounts).toContainEqual({
+      mountPath: '/tmp/k8s-webhook-server/serving-certs',
+      name: 'webhook-certs',
+      readOnly: true,
+    });
+    const kustomization = YAML.parse(file('config/default/kustomization.yaml'));
+    expect(kustomization.resources).toEqual(
+      expect.arrayContaining(['../webhook', '../certmanager']),
+    );
+    expect(file('src/operator.ts')).toContain('webhooks: [backupPolicyDefaulter],');
+    expect(file('src/webhook/backup-policy-defaulter.ts')).toContain(
+      "mutateBackupPolicyPath = '/mutate-storage-example-org-v1beta1-backuppolicy'",
+    );
+    expect(JSON.parse(file('package.json')).scripts['webhook-local']).toBe(
+      'ops-operator webhook-local',
+    );
+  });
+});
+
+describe('fillSections', () => {
+  const flags = { on: true, off: false };
+
+  it('keeps {{#flag}} sections when the flag is set and {{^flag}} ones when it is not', () => {
+    const text =
+      'a\n{{#on}}\nb\n{{/on}}\n{{^on}}\nc\n{{/on}}\n{{#off}}\nd\n{{/off}}\ne {{^off}}f{{/off}}\n';
+    expect(fillSections(text, flags, 'x.tmpl')).toBe('a\nb\ne f\n');
+  });
+
+  it('refuses an unknown flag and an unbalanced marker, naming the template', () => {
+    expect(() => fillSections('{{#nope}}a{{/nope}}', flags, 'x.tmpl')).toThrow(
+      'x.tmpl: unknown section {{#nope}}',
+    );
+    expect(() => fillSections('{{#on}}a', flags, 'x.tmpl')).toThrow(
+      'x.tmpl: unbalanced section marker {{#on}}',
+    );
   });
 });

@@ -48,9 +48,42 @@ export function placeholderValues(spec: OperatorSpec): Record<string, string> {
     kindCamel: spec.kindCamel,
     kindPlural: spec.kindPlural,
     operatorCamel: spec.operatorCamel,
+    groupDashed: spec.group.replaceAll('.', '-'),
     sampleFile: `${spec.group.split('.')[0]}_${spec.version}_${spec.singular}.yaml`,
     sampleNamespace: namespaced ? '\n  namespace: default' : '',
+    sampleNamespaceInline: namespaced ? ", namespace: 'default'" : '',
   };
+}
+
+/** The switches of `{{#flag}}`/`{{^flag}}` sections. */
+export function sectionFlags(spec: OperatorSpec): Record<string, boolean> {
+  return { webhooks: spec.webhooks, namespaced: spec.scope === 'Namespaced' };
+}
+
+const sectionPattern =
+  /\{\{([#^])([a-zA-Z]+)\}\}\n?([\s\S]*?)(?:(?<=\n)\{\{\/\2\}\}\n?|\{\{\/\2\}\})/g;
+
+/**
+ * Keeps or drops `text`'s sections: `{{#flag}}...{{/flag}}` is kept when `flags[flag]` is
+ * true, `{{^flag}}...{{/flag}}` when it is false. A marker alone on its line takes its line
+ * break with it, so sections leave no blank lines. Sections do not nest.
+ *
+ * @throws {Error} on a flag it does not know, or a section left open (a template bug, named
+ * with `where`).
+ */
+export function fillSections(
+  text: string,
+  flags: Readonly<Record<string, boolean>>,
+  where: string,
+): string {
+  const filled = text.replace(sectionPattern, (_, sign: string, flag: string, body: string) => {
+    const value = flags[flag];
+    if (value === undefined) throw new Error(`${where}: unknown section {{${sign}${flag}}}`);
+    return value === (sign === '#') ? body : '';
+  });
+  const open = /\{\{[#^/]([a-zA-Z]+)\}\}/.exec(filled);
+  if (open !== null) throw new Error(`${where}: unbalanced section marker ${open[0]}`);
+  return filled;
 }
 
 /**
@@ -85,6 +118,7 @@ export function renderTemplates(
 ): TemplateFile[] {
   const base = join(directory, template);
   const values = placeholderValues(spec);
+  const flags = sectionFlags(spec);
   const files: TemplateFile[] = [];
   const walk = (current: string) => {
     for (const entry of readdirSync(current, { withFileTypes: true })) {
@@ -95,11 +129,32 @@ export function renderTemplates(
         const target = relative(base, path).slice(0, -'.tmpl'.length).split(sep).join('/');
         files.push({
           path: fillPlaceholders(target, values, versionOf, where),
-          content: fillPlaceholders(readFileSync(path, 'utf8'), values, versionOf, where),
+          content: fillPlaceholders(
+            fillSections(readFileSync(path, 'utf8'), flags, where),
+            values,
+            versionOf,
+            where,
+          ),
         });
       }
     }
   };
   walk(base);
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * The files of a new operator: templates/operator, plus templates/operator-webhooks when
+ * `spec.webhooks` (files only webhooks need; the shared files switch with `{{#webhooks}}`
+ * sections), in a stable order.
+ */
+export function renderOperatorTemplates(
+  spec: OperatorSpec,
+  versionOf: (dependency: string) => string,
+  directory: string = templatesDirectory(),
+): TemplateFile[] {
+  const files = renderTemplates('operator', spec, versionOf, directory);
+  if (spec.webhooks)
+    files.push(...renderTemplates('operator-webhooks', spec, versionOf, directory));
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }

@@ -6,7 +6,11 @@ import { OperatorCliError } from '../errors/operator-cli-error.js';
 import { readOperatorProject } from '../operator-project.js';
 import { runCommand } from '../run-command.js';
 import { type OperatorSpec, operatorSpec } from '../scaffold/operator-spec.js';
-import { renderTemplates, type TemplateFile } from '../scaffold/operator-templates.js';
+import {
+  renderOperatorTemplates,
+  renderTemplates,
+  type TemplateFile,
+} from '../scaffold/operator-templates.js';
 import {
   findWorkspaceRoot,
   workspacePackages,
@@ -75,7 +79,7 @@ export async function scaffoldOperator(
     );
   }
   const versionOf = (dependency: string) => workspaceVersion(packages, dependency);
-  const operatorFiles = renderTemplates('operator', spec, versionOf);
+  const operatorFiles = renderOperatorTemplates(spec, versionOf);
   const workspaceFiles = renderTemplates('workspace', spec, versionOf);
   for (const file of workspaceFiles) {
     if (existsSync(join(workspace, file.path))) {
@@ -154,7 +158,7 @@ export const newVerb: Verb = {
   summary: 'write a new operator into operators/<name> (kubebuilder init + create api)',
   workspace: true,
   help: `Usage: ops-operator new <name> --group <group> --version <version> --kind <Kind>
-                        [--namespaced | --cluster] [--plural <plural>]
+                        [--namespaced | --cluster] [--plural <plural>] [--webhooks]
                         [--workspace <directory>] [--skip-install]
 
 Writes a working operator into operators/<name> of the pnpm workspace (found from the
@@ -163,8 +167,12 @@ TypeBox schema), a controller that sets the Ready condition with its RBAC, src/m
 src/operator.ts, src/manifests.ts, the config/ kustomize tree (crd, rbac, manager, default,
 samples), a Dockerfile, an end-to-end test on the local API server, a README, and the image
 workflow .github/workflows/<name>.yml. Dependencies take the versions the workspace uses.
+With --webhooks, also an example defaulting webhook for the kind (src/webhook/) served over
+TLS, and its config: config/webhook, config/certmanager, config/default-no-certmanager
+(self-managed certificates) and config/self-managed-certs.
 Then runs pnpm install, formats, builds and renders config/crd/bases and
-config/rbac/role.yaml with ops-manifests. Nothing existing is overwritten.
+config/rbac/role.yaml (and config/webhook/manifests.yaml, config/self-managed-certs/role.yaml)
+with ops-manifests. Nothing existing is overwritten.
 
   <name>          the package and directory: lower case, ending in -operator (myjob-operator)
   --group         the API group, a DNS domain (batch.example.com)
@@ -173,6 +181,7 @@ config/rbac/role.yaml with ops-manifests. Nothing existing is overwritten.
   --namespaced    the kind's objects live in namespaces (the default)
   --cluster       the kind is cluster-scoped
   --plural        the resource name (default: the kind in lower case, made plural)
+  --webhooks      admission webhooks: an example defaulting webhook and their config
   --workspace     the workspace root (default: found from the current directory up)
   --skip-install  write the files only (no install, build or manifests)
 
@@ -220,6 +229,7 @@ function parseNewArguments(argv: readonly string[]) {
       plural: { type: 'string' },
       namespaced: { type: 'boolean' },
       cluster: { type: 'boolean' },
+      webhooks: { type: 'boolean' },
       workspace: { type: 'string' },
       'skip-install': { type: 'boolean' },
     },

@@ -32,6 +32,6 @@ describe('ops-operator new, on the real control plane', () => {
         'utf8',
       ),
     );
-    expect(report).toMatchObject({ numTotalTests: 3, numPassedTests: 3, success: true });
+    expect(report).toMatchObject({ numTotalTests: 4, numPassedTests: 4, success: true });
   }, 300_000);
 });

@@ -1,0 +1,58 @@
+import { StatusError } from '../api/status-error.js';
+
+/** A request's target split as kube-apiserver's router sees it. */
+export interface RequestTarget {
+  /** The path as sent (still percent-encoded), without the query and trailing slashes. */
+  path: string;
+  /** The path's segments, each percent-decoded on its own; empty segments dropped. */
+  segments: string[];
+  /** The query string's parameters. */
+  query: URLSearchParams;
+}
+
+/**
+ * Splits a request target (`req.url`) into its path segments and query, decoding each segment
+ * only after the split, as Go's `net/http` and kube-apiserver's router do: `%2e%2e` is the name
+ * `..`, never a step up (a WHATWG URL parser would resolve it and route the request to the
+ * parent collection), and `%2F` stays inside its segment.
+ *
+ * @throws {StatusError} 400 when a segment is not valid percent-encoding (Go's server answers
+ *   these `400 Bad Request` before any handler runs).
+ */
+export function parseRequestTarget(url: string): RequestTarget {
+  const queryStart = url.indexOf('?');
+  const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
+  const rawQuery = queryStart === -1 ? '' : url.slice(queryStart + 1);
+  const path = rawPath.replace(/\/+$/, '') || '/';
+  const segments = path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw StatusError.badRequest(
+          `the request path ${JSON.stringify(rawPath)} has invalid percent-encoding in ${JSON.stringify(segment)}: escape "%" as "%25"`,
+        );
+      }
+    });
+  return { path, segments, query: new URLSearchParams(rawQuery) };
+}
+
+/**
+ * Checks that a name taken from the path can be a path segment (apimachinery's
+ * `path.IsValidPathSegmentName`, as kube-apiserver's request scope checks it).
+ *
+ * @throws {StatusError} 400 `Name parameter invalid: "..": may not be '..'`.
+ */
+export function checkPathSegmentName(name: string): void {
+  const problems: string[] = [];
+  if (name === '.') problems.push("may not be '.'");
+  if (name === '..') problems.push("may not be '..'");
+  if (name.includes('/')) problems.push("may not contain '/'");
+  if (name.includes('%')) problems.push("may not contain '%'");
+  if (problems.length > 0)
+    throw StatusError.badRequest(
+      `Name parameter invalid: ${JSON.stringify(name)}: ${problems.join(';')}`,
+    );
+}

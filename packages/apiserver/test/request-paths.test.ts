@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiServer } from '../src/index.js';
+import { expectServing, rawRequest } from './raw-http.js';
+
+// Paths are split into segments before any segment is decoded, as Go's net/http and
+// kube-apiserver's router do, so no escape can change which object a request addresses.
+let server: ApiServer;
+const victim = '/api/v1/namespaces/victim';
+
+beforeAll(async () => {
+  server = await ApiServer.start({ https: false, cluster: false });
+  const ns = await rawRequest(
+    server,
+    'POST',
+    '/api/v1/namespaces',
+    '{"metadata":{"name":"victim"}}',
+  );
+  expect(ns.status).toBe(201);
+  const cm = await rawRequest(
+    server,
+    'POST',
+    `${victim}/configmaps`,
+    '{"metadata":{"name":"precious"},"data":{"a":"1"}}',
+  );
+  expect(cm.status).toBe(201);
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+async function expectUntouched(): Promise<void> {
+  const ns = await rawRequest(server, 'GET', victim);
+  expect(ns.status).toBe(200);
+  expect(ns.json().metadata.deletionTimestamp).toBeUndefined();
+  expect((await rawRequest(server, 'GET', `${victim}/configmaps/precious`)).status).toBe(200);
+  await expectServing(server, ['/api/v1/configmaps', `${victim}/configmaps`]);
+}
+
+describe('request paths', () => {
+  it.each([
+    ['%2e%2e', '..', "may not be '..'"],
+    ['%2E%2E', '..', "may not be '..'"],
+    ['..', '..', "may not be '..'"],
+    ['.', '.', "may not be '.'"],
+    ['%2e', '.', "may not be '.'"],
+    ['a%2fb', 'a/b', "may not contain '/'"],
+    ['a%2525', 'a%25', "may not contain '%'"],
+  ])(
+    'DELETE .../configmaps/%s is a 400 naming the bad name, and the namespace stays',
+    async (segment, name, why) => {
+      const res = await rawRequest(server, 'DELETE', `${victim}/configmaps/${segment}`);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json()).toMatchObject({
+        reason: 'BadRequest',
+        message: `Name parameter invalid: ${JSON.stringify(name)}: ${why}`,
+      });
+      await expectUntouched();
+    },
+  );
+
+  it('refuses a dot-segment namespace name the same way', async () => {
+    const res = await rawRequest(server, 'DELETE', '/api/v1/namespaces/%2e%2e');
+    expect(res.status).toBe(400);
+    expect(res.json().message).toBe(`Name parameter invalid: "..": may not be '..'`);
+    await expectUntouched();
+  });
+
+  it.each(['%zz', '%', 'a%2', '%E2%82'])(
+    'answers 400 for malformed percent-encoding %s',
+    async (segment) => {
+      const res = await rawRequest(server, 'DELETE', `${victim}/configmaps/${segment}`);
+      expect(res.status).toBe(400);
+      expect(res.json().message).toContain('has invalid percent-encoding');
+      await expectUntouched();
+    },
+  );
+
+  it('decodes each segment on its own: de%66ault is default, %70recious is precious', async () => {
+    const res = await rawRequest(
+      server,
+      'GET',
+      '/api/v1/namespaces/vic%74im/configmaps/%70recious',
+    );
+    expect(res.status).toBe(200);
+    expect(res.json().metadata.name).toBe('precious');
+  });
+
+  it('does not resolve dot segments into another route (list under .../configmaps/x/..)', async () => {
+    const res = await rawRequest(server, 'DELETE', `${victim}/configmaps/x/../..`);
+    expect(res.status).toBe(404);
+    await expectUntouched();
+  });
+});
