@@ -31,6 +31,9 @@ describe('shapes benchmark (cold-sync matrix)', () => {
       }
     }
     for (const metric of result.metrics) expect(Number.isFinite(metric.value)).toBe(true);
+    const names = result.metrics.map((metric) => metric.name);
+    expect(names).toContain('Helm ConfigMaps, 80: CPU ops / bare GET + JSON.parse');
+    expect(names).toContain('Helm ConfigMaps, 80: CPU, @ops/core Informer');
     const goals = result.targets.map((target) => target.target);
     expect(goals).toContain('Helm ConfigMaps, 40: cold sync ops ≤ 1.15× bare GET + JSON.parse');
     expect(goals).toContain('Helm ConfigMaps, 80: client-node ≥ 1.3× ops');

@@ -38,6 +38,8 @@ interface Cell {
   others: number;
   ms: Map<SyncContender, number>;
   heap: Map<SyncContender, number>;
+  /** Median CPU time (user + system) of the contender's process over the sync, in ms. */
+  cpuMs: Map<SyncContender, number>;
   failed: Map<SyncContender, string>;
 }
 
@@ -57,6 +59,7 @@ async function measureCell(
   const samples: Record<string, { ms: number[]; heap: number[]; cpuMs: number[] }> = {};
   const ms: Record<string, number[]> = {};
   const heap: Record<string, number[]> = {};
+  const cpuMs: Record<string, number[]> = {};
   for (let round = 0; round < repeats; round++) {
     const order = round % 2 === 0 ? syncContenders : [...syncContenders].reverse();
     for (const contender of order) {
@@ -73,6 +76,7 @@ async function measureCell(
         });
         addSample(ms, contender, outcome.ms);
         addSample(heap, contender, outcome.heapPerObject);
+        addSample(cpuMs, contender, outcome.cpuMs);
         const entry = samples[contender] ?? { ms: [], heap: [], cpuMs: [] };
         samples[contender] = entry;
         entry.ms.push(outcome.ms);
@@ -88,6 +92,7 @@ async function measureCell(
   for (const contender of syncContenders) {
     if (ms[contender] !== undefined) cell.ms.set(contender, median(ms[contender]));
     if (heap[contender] !== undefined) cell.heap.set(contender, median(heap[contender]));
+    if (cpuMs[contender] !== undefined) cell.cpuMs.set(contender, median(cpuMs[contender]));
   }
   return samples;
 }
@@ -112,6 +117,18 @@ function cellReport(cell: Cell): { metrics: Metric[]; targets: TargetCheck[] } {
   ];
   for (const [label, value] of ratios)
     metrics.push({ name: `${name}: ${label}`, value, unit: '×' });
+  // CPU of the syncing process: what the library itself costs, apart from waiting for the server.
+  const cpu = (id: SyncContender) => cell.cpuMs.get(id) ?? Number.NaN;
+  for (const contender of ['ops', 'bare-http', 'client-node'] as const) {
+    const value = cell.cpuMs.get(contender);
+    if (value !== undefined)
+      metrics.push({ name: `${name}: CPU, ${contenderLabels[contender]}`, value, unit: 'ms' });
+  }
+  metrics.push({
+    name: `${name}: CPU ops / bare GET + JSON.parse`,
+    value: ratio(cpu('ops'), cpu('bare-http')),
+    unit: '×',
+  });
   for (const contender of ['ops', 'client-node', 'floor'] as const) {
     const value = cell.heap.get(contender);
     if (value !== undefined)
@@ -261,6 +278,7 @@ export const syncMatrixBenchmark: BenchmarkModule = {
               others,
               ms: new Map(),
               heap: new Map(),
+              cpuMs: new Map(),
               failed: new Map(),
             };
             samples[cellName(cell)] = await measureCell(server, cell, options.shapeRepeats, log);
