@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The project's demo command (README): on a machine with only Node.js, installs what it
 # needs, builds, then runs the local API server with an operator and its sample:
-# `./scripts/demo.sh` the application-operator, `./scripts/demo.sh myjob` the myjob-operator
-# (an operator's name without -operator).
+# `./scripts/demo.sh` the application-operator, `./scripts/demo.sh myjob` the myjob-operator,
+# `./scripts/demo.sh balancer` the balancer-operator (an operator's name without -operator).
 # `--real` runs the same on envtest's cluster plane (kube-apiserver, kube-controller-manager,
 # kube-scheduler, a kwok node), built with Go into .cache/kube or reused; without Go it says
 # what to install.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README): on a machine with only Node.js and npm, installs what it
-# needs (the pinned Node.js, pnpm, dependencies, kubectl, python3-kubernetes), then lints, typechecks, builds and
+# needs (the pinned Node.js, pnpm, dependencies, kubectl, python3-kubernetes, nginx with its
+# stream module for the balancer-operator's traffic tests), then lints, typechecks, builds and
 # tests every package on the pinned Node.js (.node-version), and tests the published packages
 # once more on the oldest Node.js their "engines" accept, so users on either line are covered.
 # The conformance suite and the application-operator's end-to-end suites run twice: on the
@@ -12,6 +13,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
 source "$repo_root/scripts/ensure-python-kubernetes.sh"
+source "$repo_root/scripts/ensure-nginx.sh"
 
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 pnpm run lint

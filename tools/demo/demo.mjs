@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The demo (README's first command, via scripts/demo.sh [operator]): starts the local
 // Kubernetes API server, an operator (by its short name: `application`, the default,
-// `myjob` or `sidecar`), applies its sample, shows what happens as it happens, then leaves
-// everything running until Ctrl-C. With --real, the same on a real cluster: envtest's cluster plane
+// `myjob`, `sidecar` or `balancer`), applies its sample, shows what happens as it happens, then
+// leaves everything running until Ctrl-C. With --real, the same on a real cluster: envtest's cluster plane
 // (kube-apiserver, kube-controller-manager, kube-scheduler and a kwok node, built with Go into
 // .cache/kube or reused). What differs per operator is in operators/.
 import { spawn } from 'node:child_process';
@@ -15,11 +15,17 @@ import { ApiServer } from '@ops/apiserver';
 import { Client } from '@ops/core';
 import { ControlPlaneAssetsError, Environment, kubeRequest } from '@ops/envtest';
 import { applicationDemo } from './operators/application.mjs';
+import { balancerDemo } from './operators/balancer.mjs';
 import { myJobDemo } from './operators/myjob.mjs';
 import { sidecarDemo } from './operators/sidecar.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const operators = { application: applicationDemo, myjob: myJobDemo, sidecar: sidecarDemo };
+const operators = {
+  application: applicationDemo,
+  myjob: myJobDemo,
+  sidecar: sidecarDemo,
+  balancer: balancerDemo,
+};
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {

@@ -7,7 +7,9 @@ import {
   parsePodRunDuration,
 } from './cluster/pod-lifecycle-annotations.js';
 import { ApiServer } from './server/api-server.js';
+import { servingHosts } from './server/certificates.js';
 import { PortInUseError } from './server/port-in-use-error.js';
+import { loadServerState, type ServerState } from './server/state-directory.js';
 
 const usage = `Usage: local-cluster [options]
 
@@ -19,6 +21,9 @@ Options:
   --http              serve plain HTTP instead of HTTPS
   --kubeconfig <path> where to write the admin kubeconfig (default ./local-cluster.kubeconfig)
   --rbac              enforce RBAC for every user but the admin
+  --state-dir <path>  keep the CA, serving certificate and admin token in <path> (created
+                      if missing) and reuse them on the next start, so a kubeconfig written
+                      once keeps working across restarts (objects are not kept)
   --history <n>       watch history kept per resource (default 10000)
   --pod-run-duration <duration>
                       how long a Pod with restartPolicy Never or OnFailure runs once Running,
@@ -70,11 +75,28 @@ async function main(): Promise<number> {
     return 2;
   }
   const kubeconfig = resolve(values.kubeconfig ?? 'local-cluster.kubeconfig');
+  const host = values.host ?? '127.0.0.1';
+  let state: ServerState | undefined;
+  if (values['state-dir'] !== undefined) {
+    const directory = resolve(values['state-dir']);
+    try {
+      state = await loadServerState(directory, { https: !values.http, hosts: servingHosts(host) });
+    } catch (error) {
+      console.error(`local-cluster: --state-dir: ${(error as Error).message}`);
+      return 1;
+    }
+  }
   let server: ApiServer;
   try {
     server = await ApiServer.start({
+      ...(state === undefined
+        ? {}
+        : {
+            adminToken: state.adminToken,
+            ...(state.certificates === undefined ? {} : { certificates: state.certificates }),
+          }),
       port,
-      host: values.host ?? '127.0.0.1',
+      host,
       https: !values.http,
       rbac: values.rbac ?? false,
       historySize: history,
@@ -110,6 +132,7 @@ function parse() {
       http: { type: 'boolean' },
       kubeconfig: { type: 'string' },
       rbac: { type: 'boolean' },
+      'state-dir': { type: 'string' },
       history: { type: 'string' },
       'pod-run-duration': { type: 'string' },
       'pod-exit-code': { type: 'string' },

@@ -31,3 +31,4 @@ export { ApiServer, type ApiServerOptions } from './server/api-server.js';
 export { createServingCertificates, type ServingCertificates } from './server/certificates.js';
 export type { FaultRule } from './server/faults.js';
 export { PortInUseError } from './server/port-in-use-error.js';
+export { loadServerState, type ServerState, stateFiles } from './server/state-directory.js';

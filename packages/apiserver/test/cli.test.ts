@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -149,5 +149,51 @@ describe('local-cluster CLI', () => {
     } finally {
       holder.close();
     }
+  });
+
+  it('keeps its CA, serving certificate and admin token in --state-dir across restarts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'local-cluster-'));
+    const state = join(dir, 'state');
+    const kubeconfig = join(dir, 'kubeconfig');
+    const first = await start(['--port', '0', '--state-dir', state, '--kubeconfig', kubeconfig]);
+    const port = /serving https:\/\/127\.0\.0\.1:(\d+)/.exec(first)?.[1] ?? '';
+    const k = async (...args: string[]) =>
+      (await run(kubectl, ['--kubeconfig', kubeconfig, ...args])).stdout;
+    await k('create', 'namespace', 'before-restart');
+    const stopped = new Promise((resolve) => child?.on('exit', resolve));
+    child?.kill('SIGTERM');
+    expect(await stopped).toBe(0);
+    const written = await readFile(kubeconfig, 'utf8');
+    expect((await stat(join(state, 'ca.key'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(state, 'admin.token'))).mode & 0o777).toBe(0o600);
+
+    // The same port and state directory: the kubeconfig written by the first run still works.
+    await start(['--port', port, '--state-dir', state, '--kubeconfig', join(dir, 'second')]);
+    expect(await readFile(join(dir, 'second'), 'utf8')).toBe(written);
+    expect(await k('get', 'namespaces', '-o', 'name')).toContain('namespace/kube-system');
+    // Objects are not kept: only the identity of the cluster is.
+    expect(await k('get', 'namespaces', '-o', 'name')).not.toContain('before-restart');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('says which file is missing when the state directory holds half a key pair', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'local-cluster-'));
+    await writeFile(join(dir, 'ca.crt'), 'not a certificate');
+    await expect(
+      run(process.execPath, [
+        cli,
+        '--port',
+        '0',
+        '--state-dir',
+        dir,
+        '--kubeconfig',
+        join(dir, 'k'),
+      ]),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining(
+        `local-cluster: --state-dir: the state directory ${dir} holds ca.crt but not ca.key; restore the file, or remove the directory to start a new cluster`,
+      ),
+    });
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -296,17 +296,14 @@ export class Environment {
    * A ServiceAccount to run an operator as, under its shipped RBAC, so the API server's
    * authorizer proves the generated roles: creates the namespace and account when missing,
    * applies the ClusterRoles, Roles and their bindings among `options.rbac` (the rendered
-   * manifests), and issues a token — through the TokenRequest API on the real planes,
-   * with the local server's own token issuer on the `local` one (it has no TokenRequest yet)
-   * — then waits until the authorizer grants the bound rules. See
+   * manifests), and issues a token through the TokenRequest API (on every plane; the local
+   * server's tokens, like kube-apiserver's, stop working once the account is deleted) — then
+   * waits until the authorizer grants the bound rules. See
    * {@link createServiceAccountIdentity} for the guarantees and errors.
    */
   async serviceAccount(options: ServiceAccountOptions): Promise<ServiceAccountIdentity> {
-    const server = this.server;
     return createServiceAccountIdentity(this.kubeConfig, this.kubeconfig, options, {
-      issueToken: server
-        ? async (namespace, name) => server.serviceAccountToken(namespace, name)
-        : tokenRequestIssuer(this.kubeConfig),
+      issueToken: tokenRequestIssuer(this.kubeConfig),
       directory: this.directory,
       timeoutMs: this.timeoutMs,
     });

@@ -43,6 +43,40 @@ describe('the demo', () => {
     expect(code).toBe(0);
   });
 
+  it('picks the balancer-operator by its short name: the sample Balancer is ready, and nginx measures its split', {
+    timeout: 90_000,
+  }, async () => {
+    const demo = await runDemo(['balancer', '--exit-when-ready']);
+    const code = await demo.exited;
+    const output = demo.output();
+    expect(output).toMatch(
+      /demo: balancer-operator started \(pid \d+\); metrics on :\d+, probes on :\d+, no webhooks/,
+    );
+    expect(output).toContain(
+      'demo: applying the sample Balancer balancer-sample (config/samples; weights v1=40 v2=20 v3=40) and its echo Pods echo-v1..3',
+    );
+    expect(output).toMatch(
+      /Service balancer-sample-v2-backend: selector app=test,version=v2 \(added\)/,
+    );
+    expect(output).toMatch(/Deployment balancer-sampleproxy: 1\/1 available, image nginx:1\.15\.9/);
+    expect(output).toMatch(
+      /Balancer balancer-sample: active=3 obsolete=0 ready=True \(Available\)/,
+    );
+    // The split through this machine's nginx (the project's test command installs it).
+    expect(output).toMatch(
+      /demo: measuring the split through nginx [\d.]+ on balancer-sampleproxy-config's nginx\.conf: 10000 TCP requests to port http/,
+    );
+    const shares = [...output.matchAll(/demo: +(v\d): ([\d.]+)% \(weight (\d+) of 100/g)];
+    expect(shares.map(([, backend]) => backend)).toEqual(['v1', 'v2', 'v3']);
+    for (const [, backend, share, weight] of shares) {
+      expect(Math.abs(Number(share) - Number(weight)), backend).toBeLessThanOrEqual(2);
+    }
+    expect(output).toContain('export KUBECONFIG=');
+    expect(output).toContain('Press Ctrl-C to stop.');
+    expect(output).toContain('demo: stopped');
+    expect(code).toBe(0);
+  });
+
   it("picks the sidecar-operator by its short name: a Deployment's Pods come out injected", {
     timeout: 60_000,
   }, async () => {
@@ -74,7 +108,7 @@ describe('the demo', () => {
     const demo = await runDemo(['nosuch']);
     expect(await demo.exited).toBe(2);
     expect(demo.output()).toContain(
-      'demo: no operator named "nosuch": run ./scripts/demo.sh [application|myjob|sidecar] (the operator\'s name without -operator; application when omitted)',
+      'demo: no operator named "nosuch": run ./scripts/demo.sh [application|myjob|sidecar|balancer] (the operator\'s name without -operator; application when omitted)',
     );
   });
 

@@ -11,6 +11,12 @@ export interface AuthenticatedUser {
   groups: readonly string[];
   /** A unique id for the user; carried along, never used to decide. */
   uid?: string;
+  /**
+   * Extra attributes of the user (`user.Info.GetExtra()`), e.g. from `Impersonate-Extra-*`
+   * headers: keys are lower case; carried along (SelfSubjectReview shows them), never used
+   * by RBAC to decide.
+   */
+  extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -24,6 +30,12 @@ export const superuserGroup = 'system:masters';
 
 /** The group every authenticated user belongs to. */
 export const authenticatedGroup = 'system:authenticated';
+
+/** The group of requests that carry no credentials (kube's `user.AllUnauthenticated`). */
+export const unauthenticatedGroup = 'system:unauthenticated';
+
+/** The user name of requests that carry no credentials (kube's `user.Anonymous`). */
+export const anonymousUsername = 'system:anonymous';
 
 const serviceAccountPrefix = 'system:serviceaccount:';
 

@@ -11,15 +11,25 @@ export {
 } from './access-review.js';
 export {
   type AuthenticatedUser,
+  anonymousUsername,
   authenticatedGroup,
   isServiceAccountUsername,
   serviceAccountUser,
   serviceAccountUsername,
   superuserGroup,
   type UserInfo,
+  unauthenticatedGroup,
 } from './authenticated-user.js';
 export { type AuthorizationDecision, authorize } from './authorize.js';
+export { compactRules, compactString, escalationMessage } from './confirm-no-escalation.js';
 export { forbiddenError, forbiddenMessage } from './forbidden-error.js';
+export {
+  type DistinctHeaders,
+  type ImpersonationRequest,
+  impersonatedUser,
+  impersonationRequests,
+} from './impersonation.js';
+export { openPolicy, openPolicyPrefix, type ServedResource } from './open-policy.js';
 export type {
   AggregationRule,
   ClusterRole,
@@ -45,6 +55,8 @@ export {
   ruleAllows,
   verbMatches,
 } from './rule-allows.js';
+export { PolicyIndex } from './rule-resolver.js';
+export { type AtomicRule, breakdownRule, uncoveredRules } from './rules-cover.js';
 export {
   evaluateSelfSubjectRulesReview,
   type NonResourceRule,

@@ -43,7 +43,10 @@ const kindsByApiVersion: Readonly<Record<string, Readonly<Record<string, string>
     SubjectAccessReview: 'authorization.SubjectAccessReview',
     LocalSubjectAccessReview: 'authorization.LocalSubjectAccessReview',
   },
-  'authentication.k8s.io/v1': { TokenRequest: 'authentication.TokenRequest' },
+  'authentication.k8s.io/v1': {
+    TokenRequest: 'authentication.TokenRequest',
+    SelfSubjectReview: 'authentication.SelfSubjectReview',
+  },
   'autoscaling/v1': { HorizontalPodAutoscaler: 'autoscaling.HorizontalPodAutoscaler' },
   'policy/v1': { PodDisruptionBudget: 'policy.PodDisruptionBudget', Eviction: 'policy.Eviction' },
   'networking.k8s.io/v1': { Ingress: 'networking.Ingress' },

@@ -20,6 +20,18 @@ export const authenticationV1Schemas: SchemaTable = {
     1: 'token string keep',
     2: 'expirationTimestamp Time',
   },
+  'authentication.SelfSubjectReview': {
+    1: 'metadata meta.ObjectMeta',
+    2: 'status authentication.SelfSubjectReviewStatus',
+  },
+  'authentication.SelfSubjectReviewStatus': {
+    1: 'userInfo authentication.UserInfo',
+  },
+  'authentication.UserInfo': {
+    1: 'username string',
+    2: 'uid string',
+    3: 'groups []string',
+  },
   'authentication.BoundObjectReference': {
     1: 'kind string',
     2: 'apiVersion string',

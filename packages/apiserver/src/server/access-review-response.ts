@@ -11,50 +11,22 @@ import type { ResourceType } from '../registry/resource-type.js';
 
 /**
  * The answer to a review: who the caller is (`SelfSubjectReview`), or an access review
- * (`SelfSubjectAccessReview`, `SelfSubjectRulesReview`,
- * `SubjectAccessReview`), evaluated against `policy`, or, with RBAC off (`policy`
- * undefined), against a policy that allows everything, as a server without RBAC answers.
+ * (`SelfSubjectAccessReview`, `SelfSubjectRulesReview`, `SubjectAccessReview`), evaluated
+ * against `policy`: the one the server decides requests with (with RBAC off, the stored
+ * objects plus `openPolicy`'s grants), so a review answers as the request would be.
  */
 export function reviewAccess(
   type: ResourceType,
   body: unknown,
   user: AuthenticatedUser,
-  policy: RbacPolicy | undefined,
+  policy: RbacPolicy,
 ): Json {
   if (type.plural === 'selfsubjectreviews')
     return evaluateSelfSubjectReview(user) as unknown as Json;
   const review = isObject(body) ? body : {};
-  const everything = {
-    roles: [],
-    clusterRoles: [
-      {
-        metadata: { name: 'all' },
-        rules: [
-          { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-          { nonResourceURLs: ['*'], verbs: ['*'] },
-        ],
-      },
-    ],
-    roleBindings: [],
-    clusterRoleBindings: [
-      {
-        metadata: { name: 'all' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'all' },
-        subjects: [
-          { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:authenticated' },
-          {
-            kind: 'Group',
-            apiGroup: 'rbac.authorization.k8s.io',
-            name: 'system:unauthenticated',
-          },
-        ],
-      },
-    ],
-  } as unknown as RbacPolicy;
-  const effective = policy ?? everything;
   if (type.plural === 'selfsubjectaccessreviews')
-    return evaluateSelfSubjectAccessReview(review, user, effective) as Json;
+    return evaluateSelfSubjectAccessReview(review, user, policy) as Json;
   if (type.plural === 'selfsubjectrulesreviews')
-    return evaluateSelfSubjectRulesReview(review, user, effective) as unknown as Json;
-  return evaluateSubjectAccessReview(review, effective) as Json;
+    return evaluateSelfSubjectRulesReview(review, user, policy) as unknown as Json;
+  return evaluateSubjectAccessReview(review, policy) as Json;
 }

@@ -8,14 +8,7 @@ import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api'
 import YAML from 'yaml';
 import { WebhookAdmission } from '../admission/index.js';
 import { StatusError } from '../api/status-error.js';
-import {
-  type AuthenticatedUser,
-  authorize,
-  forbiddenError,
-  type RbacPolicy,
-  requestAttributesFrom,
-  serviceAccountUser,
-} from '../auth/index.js';
+import type { AuthenticatedUser } from '../auth/index.js';
 import { type ClusterOptions, SimulatedCluster } from '../cluster/index.js';
 import { parseQueryOptions } from '../query/query-options.js';
 import { checkPathSegmentName, parseRequestTarget } from '../query/request-target.js';
@@ -33,10 +26,12 @@ import { type FaultRule, FaultRules } from './faults.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
 import { listenOn } from './port-in-use-error.js';
 import { readRequestBody } from './read-request-body.js';
+import { RequestAccess } from './request-access.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
 import { sendError, sendJson, sendText } from './responses.js';
 import { serveVerb, verbOf } from './serve-verb.js';
 import { wantsTable } from './table.js';
+import { serveTokenRequest } from './token-request.js';
 import type { ActiveWatch } from './watch-response.js';
 
 type Json = Record<string, unknown>;
@@ -51,7 +46,11 @@ export interface ApiServerOptions {
   host?: string;
   /** Serve HTTPS with a generated CA (default true); false serves plain HTTP. */
   https?: boolean;
-  /** Enforce RBAC for every user outside `system:masters` (default false: everyone may do anything). */
+  /**
+   * Enforce RBAC for every user outside `system:masters` (default false: authenticated users
+   * may do anything, anonymous ones everything but Secrets, tokens, impersonation and RBAC
+   * writes; see `openPolicy` and the README's "Security and limits").
+   */
   rbac?: boolean;
   /** Events kept per resource for watches and paging (default 10,000). */
   historySize?: number;
@@ -67,6 +66,8 @@ export interface ApiServerOptions {
   certificates?: ServingCertificates;
   /** The simulated cluster (controllers, scheduler, kubelet): on by default; see {@link ClusterOptions}. */
   cluster?: boolean | ClusterOptions;
+  /** The clock service account tokens are issued and checked by (default: the system clock). */
+  now?: () => Date;
 }
 
 /** What a request was found to be. */
@@ -96,35 +97,42 @@ export class ApiServer {
   readonly cluster: SimulatedCluster;
   /** Token of the built-in `admin` user (group `system:masters`). */
   readonly adminToken: string;
-  private readonly tokens = new Map<string, AuthenticatedUser>();
+  private readonly access: RequestAccess;
+  private readonly now: () => Date;
   private readonly watches = new Set<ActiveWatch>();
   private readonly sockets = new Set<Socket>();
   private server: http.Server | https.Server | undefined;
   private certificates: ServingCertificates | undefined;
-  private rbacEnabled: boolean;
   private readonly options: Required<
     Pick<ApiServerOptions, 'bookmarkIntervalMs' | 'defaultWatchTimeoutSeconds' | 'maxBodyBytes'>
   >;
-  private policyCache: RbacPolicy | undefined;
   private baseUrl = '';
   private readonly webhookAdmission: WebhookAdmission;
 
   private constructor(options: ApiServerOptions) {
     this.store = new ObjectStore({ historySize: options.historySize ?? 10_000 });
-    this.rbacEnabled = options.rbac ?? false;
     this.adminToken = options.adminToken ?? randomBytes(24).toString('hex');
     this.options = {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 5_000,
       defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds ?? 1800,
       maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     };
-    this.tokens.set(this.adminToken, {
+    this.now = options.now ?? (() => new Date());
+    this.access = new RequestAccess(this.store, this.registry, {
+      rbac: options.rbac ?? false,
+      now: this.now,
+    });
+    this.access.tokens.addUserToken(this.adminToken, {
       name: 'admin',
       groups: ['system:masters', 'system:authenticated'],
     });
     this.resources = new ResourceService({
       store: this.store,
-      hooks: { afterWrite: (type, event, object) => this.afterWrite(type, event, object) },
+      hooks: {
+        afterWrite: (type, event, object) => this.afterWrite(type, event, object),
+        beforeWrite: (type, object, old, context) =>
+          this.access.checkWrite(type, object, old, context),
+      },
     });
     this.webhookAdmission = new WebhookAdmission({
       store: this.store,
@@ -182,11 +190,11 @@ export class ApiServer {
 
   /** Whether RBAC is enforced. */
   get rbac(): boolean {
-    return this.rbacEnabled;
+    return this.access.rbac;
   }
 
   set rbac(enabled: boolean) {
-    this.rbacEnabled = enabled;
+    this.access.rbac = enabled;
   }
 
   /** Sets the admission chain (webhooks) run around every write. */
@@ -209,16 +217,26 @@ export class ApiServer {
     this.webhookAdmission.restoreTls();
   }
 
-  /** A token that authenticates as `user`. */
+  /** A token that authenticates as `user`, for as long as the server runs. */
   issueToken(user: AuthenticatedUser): string {
-    const token = randomBytes(24).toString('hex');
-    this.tokens.set(token, user);
-    return token;
+    return this.access.tokens.issueUserToken(user);
   }
 
-  /** A token for the service account `namespace/name` (the account need not exist). */
-  serviceAccountToken(namespace: string, name: string): string {
-    return this.issueToken(serviceAccountUser(namespace, name));
+  /**
+   * A token for the service account `namespace/name`, signed as the TokenRequest API signs
+   * them. When the account exists, the token is bound to its uid and stops working (401)
+   * once the account is deleted; when it does not exist yet, the token is bound to no uid and
+   * works whether or not the account exists. It expires after `expirationSeconds`, or never
+   * when that is omitted.
+   */
+  serviceAccountToken(namespace: string, name: string, expirationSeconds?: number): string {
+    const account = this.store.get('/serviceaccounts', `${namespace}/${name}`)?.object;
+    return this.access.tokens.issueServiceAccountToken({
+      namespace,
+      name,
+      uid: account?.metadata?.uid ?? '',
+      ...(expirationSeconds === undefined ? {} : { expirationSeconds }),
+    }).token;
   }
 
   /**
@@ -228,7 +246,7 @@ export class ApiServer {
   kubeconfig(options: { token?: string; namespace?: string; name?: string } = {}): string {
     const token = options.token ?? this.adminToken;
     const name = options.name ?? 'ops-local';
-    const user = this.tokens.get(token)?.name ?? 'user';
+    const user = this.access.tokens.userOf(token)?.name ?? 'user';
     const cluster: Json = { server: this.baseUrl };
     if (this.certificates)
       cluster['certificate-authority-data'] = Buffer.from(this.certificates.caCert).toString(
@@ -300,7 +318,8 @@ export class ApiServer {
     event: 'create' | 'update' | 'delete',
     object: KubernetesObject,
   ): void {
-    if (type.group === 'rbac.authorization.k8s.io') this.policyCache = undefined;
+    if (type.group === 'rbac.authorization.k8s.io' || type.group === 'apiextensions.k8s.io')
+      this.access.invalidate();
     if (type.group === 'apiextensions.k8s.io' && type.plural === 'customresourcedefinitions') {
       const name = object.metadata?.name ?? '';
       if (event === 'delete') {
@@ -314,40 +333,11 @@ export class ApiServer {
     }
   }
 
-  private policy(): RbacPolicy {
-    if (this.policyCache === undefined) {
-      const read = (plural: string) =>
-        this.store.list(`rbac.authorization.k8s.io/${plural}`).map((s) => s.object);
-      this.policyCache = {
-        roles: read('roles'),
-        clusterRoles: read('clusterroles'),
-        roleBindings: read('rolebindings'),
-        clusterRoleBindings: read('clusterrolebindings'),
-      } as RbacPolicy;
-    }
-    return this.policyCache;
-  }
-
-  private authenticate(req: IncomingMessage): AuthenticatedUser {
-    const header = req.headers.authorization;
-    if (header === undefined)
-      return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    const user = match ? this.tokens.get((match[1] ?? '').trim()) : undefined;
-    if (user === undefined) throw new StatusError(401, 'Unauthorized', 'Unauthorized');
-    return user;
-  }
-
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Split before decoding: `%2e%2e` is a name, never a step up the path.
     const { path, segments, query } = parseRequestTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
-    const user = this.authenticate(req);
-    if (this.rbacEnabled && !user.groups.includes('system:masters')) {
-      const attributes = requestAttributesFrom(method, path, query, user);
-      const decision = authorize(attributes, this.policy());
-      if (!decision.allowed) throw forbiddenError(attributes);
-    }
+    const user = this.access.admit(req, method, path, query);
     if (path === '/healthz' || path === '/livez' || path === '/readyz')
       return sendText(res, 200, 'ok');
     if (path === '/version') return sendJson(res, 200, versionInfo());
@@ -440,6 +430,7 @@ export class ApiServer {
     if (subresource === 'status') return type.subresources.status;
     if (subresource === 'scale') return type.subresources.scale;
     if (subresource === 'finalize') return type.group === '' && type.plural === 'namespaces';
+    if (subresource === 'token') return type.group === '' && type.plural === 'serviceaccounts';
     return false;
   }
 
@@ -463,6 +454,12 @@ export class ApiServer {
     const table = wantsTable(req.headers.accept);
     const watch = route.watchPath || options.watch;
     const verb = verbOf(method, name, watch);
+    if (subresource === 'token')
+      return serveTokenRequest(req, res, method, namespace, name, {
+        maxBodyBytes: this.options.maxBodyBytes,
+        authenticator: this.access.tokens,
+        now: this.now,
+      });
     if (!type.verbs.includes(verb) && !(subresource && ['get', 'update', 'patch'].includes(verb))) {
       throw StatusError.methodNotAllowed(
         `the server does not allow this method on the requested resource`,
@@ -475,11 +472,7 @@ export class ApiServer {
     }
     if (virtualResources.has(storageKeyOf(type))) {
       const body = await readRequestBody(this.options.maxBodyBytes, req);
-      return sendJson(
-        res,
-        201,
-        reviewAccess(type, body, user, this.rbacEnabled ? this.policy() : undefined),
-      );
+      return sendJson(res, 201, reviewAccess(type, body, user, this.access.policy()));
     }
     return serveVerb(verb, req, res, route, query, context, table, {
       store: this.store,

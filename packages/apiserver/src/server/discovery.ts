@@ -88,6 +88,17 @@ export function resourceList(
         verbs: ['get', 'patch', 'update'],
       });
     }
+    if (type.group === '' && type.plural === 'serviceaccounts') {
+      resources.push({
+        name: 'serviceaccounts/token',
+        singularName: '',
+        namespaced: true,
+        group: 'authentication.k8s.io',
+        version: 'v1',
+        kind: 'TokenRequest',
+        verbs: ['create'],
+      });
+    }
     if (type.group === '' && type.plural === 'namespaces') {
       resources.push({
         name: 'namespaces/finalize',

@@ -83,6 +83,17 @@ export interface WriteHooks {
     object: KubernetesObject,
   ): void;
   /**
+   * Called with the object a create or update (`old` then set) is about to store, after
+   * defaulting and before admission, including on dry run: throws a StatusError to refuse
+   * the write (the server's RBAC escalation check).
+   */
+  beforeWrite?(
+    type: ResourceType,
+    object: KubernetesObject,
+    old: KubernetesObject | undefined,
+    context: RequestContext,
+  ): void;
+  /**
    * Called when a delete is requested, before the default handling: returns a grace period in
    * seconds when the object is to be deleted gracefully (a scheduled Pod, which the kubelet
    * then removes), or undefined to delete it at once.
@@ -170,6 +181,7 @@ export class ResourceService {
     if (type.subresources.status && !strategy.keepStatusOnCreate) delete object.status;
     strategy.prepareForCreate?.(object, { allocateClusterIP: () => this.allocateClusterIP() });
     applySchema(type, object, context);
+    this.hooks.beforeWrite?.(type, object, undefined, context);
     const attributes = admissionAttributes(type, '', 'CREATE', namespace, name, context);
     let admitted = await this.admission.mutate(attributes, object, undefined);
     admitted = decodeObject(type, admitted, namespace);
@@ -321,6 +333,7 @@ export class ResourceService {
       keepSystemFields(next, old);
       if (subresource !== 'finalize') strategy.prepareForUpdate?.(next, old);
       if (subresource !== 'status') applySchema(type, next, context);
+      this.hooks.beforeWrite?.(type, next, old, context);
       const attributes = admissionAttributes(type, subresource, 'UPDATE', namespace, name, context);
       let admitted = await this.admission.mutate(attributes, next, old);
       admitted = decodeObject(type, admitted, namespace);

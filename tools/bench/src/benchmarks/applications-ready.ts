@@ -5,8 +5,8 @@ import {
 } from '../../../../operators/application-operator/src/api/v1/application.js';
 import { addApplicationController } from '../../../../operators/application-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
-import { formatNumber } from '../harness/format.js';
 import { runOperatorAtScale } from '../harness/operator-at-scale.js';
+import { operatorAtScaleResult } from '../harness/operator-at-scale-result.js';
 
 const namespace = 'applications';
 
@@ -28,7 +28,7 @@ export const applicationsReadyBenchmark: BenchmarkModule = {
     const count = options.steadyObjects;
     const server = await startServer({ cluster: true });
     log(`creating ${count} Applications`);
-    const { seconds, createSeconds, writesToDone, settled, quietWrites } = await runOperatorAtScale(
+    const measured = await runOperatorAtScale(
       server,
       {
         namespace,
@@ -48,33 +48,13 @@ export const applicationsReadyBenchmark: BenchmarkModule = {
       count,
       options.quietMs,
     );
-    const writesToReady = writesToDone;
-    return {
-      id: this.id,
-      title: this.title,
-      metrics: [
-        { name: `time until ${count} Applications are ready`, value: seconds, unit: 's' },
-        { name: 'of which creating them', value: createSeconds, unit: 's' },
-        { name: 'Applications ready per second', value: count / seconds, unit: '/s' },
-        {
-          name: 'operator writes until all ready, per Application',
-          value: writesToReady / count,
-          unit: 'writes',
-        },
-        { name: 'operator writes at rest', value: quietWrites, unit: 'writes' },
-      ],
-      targets: [
-        {
-          target: '0 writes while nothing changes',
-          measured: `${quietWrites} writes in ${formatNumber(options.quietMs / 1000)} s`,
-          met: quietWrites === 0,
-        },
-      ],
-      charts: [],
-      notes: [
-        `${count} Applications created in batches of 50 on a local API server with its simulated cluster (Deployments -> ReplicaSets -> Pods that start at once); ready = status.ready on every Application, read from the operator's cache. Writes are the operator's (finalizer, Deployment, status patches).`,
-      ],
-      samples: { count, seconds, writesToReady, settled, quietWrites },
-    };
+    return operatorAtScaleResult(
+      this,
+      count,
+      measured,
+      options.quietMs,
+      { plural: 'Applications', singular: 'Application', state: 'ready' },
+      `${count} Applications created in batches of 50 on a local API server with its simulated cluster (Deployments -> ReplicaSets -> Pods that start at once); ready = status.ready on every Application, read from the operator's cache. Writes are the operator's (finalizer, Deployment, status patches).`,
+    );
   },
 };

@@ -15,6 +15,7 @@ describe('benchmark registry', () => {
       'applications',
       'myjobs',
       'sidecar-admission',
+      'balancers',
     ]);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9-]*$/);
     for (const module of benchmarks) expect(module.description.length).toBeGreaterThan(10);

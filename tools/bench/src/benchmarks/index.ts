@@ -1,6 +1,7 @@
 import type { BenchmarkModule } from '../benchmark.js';
 import { apiServerBenchmark } from './apiserver.js';
 import { applicationsReadyBenchmark } from './applications-ready.js';
+import { balancersReadyBenchmark } from './balancers-ready.js';
 import { coldSyncBenchmark } from './cold-sync.js';
 import { eventLatencyBenchmark } from './event-latency.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
@@ -27,6 +28,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   applicationsReadyBenchmark,
   myJobsCompletedBenchmark,
   sidecarAdmissionBenchmark,
+  balancersReadyBenchmark,
 ];
 
 /**

@@ -6,8 +6,8 @@ import {
 } from '../../../../operators/myjob-operator/src/api/v1beta1/my-job.js';
 import { addMyJobController } from '../../../../operators/myjob-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
-import { formatNumber } from '../harness/format.js';
 import { runOperatorAtScale } from '../harness/operator-at-scale.js';
+import { operatorAtScaleResult } from '../harness/operator-at-scale-result.js';
 
 const namespace = 'myjobs';
 
@@ -30,7 +30,7 @@ export const myJobsCompletedBenchmark: BenchmarkModule = {
     const count = options.steadyObjects;
     const server = await startServer({ cluster: true });
     log(`creating ${count} MyJobs`);
-    const { seconds, createSeconds, writesToDone, settled, quietWrites } = await runOperatorAtScale(
+    const measured = await runOperatorAtScale(
       server,
       {
         namespace,
@@ -60,33 +60,13 @@ export const myJobsCompletedBenchmark: BenchmarkModule = {
       count,
       options.quietMs,
     );
-    const writesToCompleted = writesToDone;
-    return {
-      id: this.id,
-      title: this.title,
-      metrics: [
-        { name: `time until ${count} MyJobs are completed`, value: seconds, unit: 's' },
-        { name: 'of which creating them', value: createSeconds, unit: 's' },
-        { name: 'MyJobs completed per second', value: count / seconds, unit: '/s' },
-        {
-          name: 'operator writes until all completed, per MyJob',
-          value: writesToCompleted / count,
-          unit: 'writes',
-        },
-        { name: 'operator writes at rest', value: quietWrites, unit: 'writes' },
-      ],
-      targets: [
-        {
-          target: '0 writes while nothing changes',
-          measured: `${quietWrites} writes in ${formatNumber(options.quietMs / 1000)} s`,
-          met: quietWrites === 0,
-        },
-      ],
-      charts: [],
-      notes: [
-        `${count} MyJobs created in batches of 50 on a local API server with its simulated cluster; each Pod runs for 0s (its ops-ts.github.io/run-duration annotation) and exits 0, so the simulated kubelet finishes it Succeeded as soon as it runs. Completed = status.phase on every MyJob, read from the operator's cache. Writes are the operator's (Pod creates, status patches, Events).`,
-      ],
-      samples: { count, seconds, writesToCompleted, settled, quietWrites },
-    };
+    return operatorAtScaleResult(
+      this,
+      count,
+      measured,
+      options.quietMs,
+      { plural: 'MyJobs', singular: 'MyJob', state: 'completed' },
+      `${count} MyJobs created in batches of 50 on a local API server with its simulated cluster; each Pod runs for 0s (its ops-ts.github.io/run-duration annotation) and exits 0, so the simulated kubelet finishes it Succeeded as soon as it runs. Completed = status.phase on every MyJob, read from the operator's cache. Writes are the operator's (Pod creates, status patches, Events).`,
+    );
   },
 };

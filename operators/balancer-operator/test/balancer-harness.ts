@@ -1,0 +1,187 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
+import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
+import pino from 'pino';
+import YAML from 'yaml';
+import { type Balancer, balancerResource } from '../src/api/v1alpha1/balancer.js';
+import type { Service } from '../src/controller/backend-service.js';
+import type { ConfigMap } from '../src/controller/proxy-config-map.js';
+import type { Deployment } from '../src/controller/proxy-deployment.js';
+import { addBalancerController } from '../src/operator.js';
+
+const run = promisify(execFile);
+const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
+/** Every object of the suites lives here. */
+export const namespace = 'default';
+
+export const services = objectKind<Service>('v1', 'Service');
+export const configMaps = objectKind<ConfigMap>('v1', 'ConfigMap');
+export const deployments = objectKind<Deployment>('apps/v1', 'Deployment');
+export type Endpoints = KubernetesObject & {
+  subsets?: Array<{
+    addresses?: Array<{ ip: string; targetRef?: { kind?: string; name?: string } }>;
+  }>;
+};
+export const endpoints = objectKind<Endpoints>('v1', 'Endpoints');
+export type Pod = KubernetesObject & { status?: { podIP?: string; phase?: string } };
+export const pods = objectKind<Pod>('v1', 'Pod');
+const events = objectKind<KubernetesObject & { reason?: string; message?: string }>('v1', 'Event');
+
+/** The `Ready` condition of a Balancer, if it has one. */
+export const readyCondition = (balancer: Balancer) =>
+  balancer.status?.conditions?.find((condition) => condition.type === 'Ready');
+
+/** A file of config/samples, parsed (every document). */
+export async function sampleDocuments(file: string): Promise<KubernetesObject[]> {
+  const text = await readFile(join(operatorRoot, 'config', 'samples', file), 'utf8');
+  return YAML.parseAllDocuments(text).map((document) => document.toJS() as KubernetesObject);
+}
+
+/**
+ * The balancer-operator as it runs in a cluster, on the control plane `@ops/envtest` starts for
+ * a suite that needs Pods (`requires: 'pods'`: the local API server's simulated cluster, or
+ * with `OPS_ENVTEST_CONTROL_PLANE=binaries` the cluster plane of kwok nodes, where Deployments
+ * get Pods and Services get Endpoints of their ready Pods): the manager runs as its
+ * ServiceAccount under the RBAC `kubectl kustomize config/default` renders, so the API
+ * server's authorizer checks the generated role.
+ */
+export class BalancerHarness {
+  readonly admin: Client;
+  /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
+  readonly writes: string[] = [];
+  private stopManager: AbortController | undefined;
+  private running: Promise<void> | undefined;
+
+  private constructor(
+    readonly env: Environment,
+    readonly identity: ServiceAccountIdentity,
+  ) {
+    this.admin = new Client({ kubeConfig: env.kubeConfig });
+  }
+
+  static async start(): Promise<BalancerHarness> {
+    const env = await Environment.start({
+      apiServer: { rbac: true },
+      crdDirectoryPaths: [join(operatorRoot, 'config', 'crd', 'bases')],
+      requires: 'pods',
+    });
+    try {
+      const { stdout } = await run(process.env.KUBECTL || 'kubectl', [
+        'kustomize',
+        join(operatorRoot, 'config', 'default'),
+      ]);
+      const identity = await env.serviceAccount({
+        namespace: 'balancer-operator-system',
+        name: 'balancer-operator-controller-manager',
+        rbac: YAML.parseAllDocuments(stdout).map((doc) => doc.toJS() as KubernetesObject),
+      });
+      return new BalancerHarness(env, identity);
+    } catch (error) {
+      await env.stop();
+      throw error;
+    }
+  }
+
+  /** Starts (or restarts) the operator's manager as its ServiceAccount; resolves once it leads. */
+  async startOperator(): Promise<void> {
+    const manager = new Manager({
+      kubeConfig: this.identity.kubeConfig,
+      logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
+      metricsBindAddress: false,
+      healthProbeBindAddress: false,
+      onRequest: (verb, resource) => {
+        if (!['get', 'list', 'watch'].includes(verb)) this.writes.push(`${verb} ${resource}`);
+      },
+    });
+    // Name conflicts are looked at again every second, not every 30 s, to keep the suite short.
+    addBalancerController(manager, { conflictRecheckMs: 1000 });
+    this.stopManager = new AbortController();
+    this.running = manager.start(this.stopManager.signal);
+    await eventually(() => manager.isLeader(), { description: 'the operator leads' });
+  }
+
+  /** Stops the operator's manager (as SIGTERM would). */
+  async stopOperator(): Promise<void> {
+    this.stopManager?.abort();
+    await this.running;
+  }
+
+  balancer(name: string): Promise<Balancer> {
+    return this.admin.get(balancerResource, name, namespace);
+  }
+
+  /** Resolves with Balancer `name` once `check` holds for it (up to 60 s). */
+  until(
+    name: string,
+    description: string,
+    check: (balancer: Balancer) => boolean,
+  ): Promise<Balancer> {
+    return eventually(
+      async () => {
+        const balancer = await this.balancer(name);
+        return check(balancer) && balancer;
+      },
+      { description: `Balancer ${name}: ${description}`, timeoutMs: 60_000 },
+    );
+  }
+
+  /** Resolves with Balancer `name` once its status describes its spec and is Ready. */
+  ready(name: string): Promise<Balancer> {
+    return this.until(
+      name,
+      'Ready for its current generation',
+      (balancer) =>
+        balancer.status?.observedGeneration === balancer.metadata.generation &&
+        readyCondition(balancer)?.status === 'True',
+    );
+  }
+
+  /** Whether the object is gone (404). */
+  async gone(kind: typeof services | typeof configMaps, name: string): Promise<boolean> {
+    return this.admin.get(kind, name, namespace).then(
+      () => false,
+      (error: { code?: number }) => error.code === 404,
+    );
+  }
+
+  /** The Events about the object `name`, as `reason: message`. */
+  async events(name: string): Promise<string[]> {
+    const list = await this.admin.list(events, {
+      namespace,
+      fieldSelector: `involvedObject.name=${name}`,
+    });
+    return list.items.map((event) => `${event.reason ?? ''}: ${event.message ?? ''}`);
+  }
+
+  /** Waits for the operator's queue to drain: its writes stop for a moment. */
+  async settle(): Promise<void> {
+    let count = -1;
+    while (count !== this.writes.length) {
+      count = this.writes.length;
+      await new Promise((resolve) => setTimeout(resolve, 750));
+    }
+  }
+
+  /** Runs the real kubectl as the admin user; resolves with stdout, or rejects with stderr. */
+  async kubectl(args: string[], input?: string): Promise<string> {
+    const kubectl = process.env.KUBECTL || 'kubectl';
+    const argv = ['--kubeconfig', this.env.kubeconfigPath, ...args];
+    if (input === undefined) return (await run(kubectl, argv)).stdout;
+    return new Promise((resolve, reject) => {
+      const child = execFile(kubectl, argv, (error, stdout, stderr) =>
+        error ? reject(new Error(`${stderr}`)) : resolve(stdout),
+      );
+      child.stdin?.end(input);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.stopOperator();
+    this.admin.close();
+    await this.env.stop();
+  }
+}
