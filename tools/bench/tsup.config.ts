@@ -1,7 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { cli: 'src/cli.ts', 'server-child': 'src/harness/server-child.ts' },
+  entry: {
+    cli: 'src/cli.ts',
+    'server-child': 'src/harness/server-child.ts',
+    'sync-child': 'src/harness/sync-child.ts',
+  },
   format: ['esm'],
   target: 'node24',
   sourcemap: true,

@@ -1,4 +1,5 @@
 import type { BenchServer, ServerKind } from './harness/bench-server.js';
+import { type ObjectShape, objectShapes } from './harness/object-shapes.js';
 
 /**
  * The sizes and durations of a run. `pnpm bench` uses {@link defaultBenchOptions}; the test
@@ -27,6 +28,17 @@ export interface BenchOptions {
   watchers: number;
   /** Changes fanned out to the watchers (one at a time). */
   fanoutChanges: number;
+  /** Object shapes of the cold-sync matrix (`--shapes`). */
+  shapes: ObjectShape[];
+  /** Objects per namespace the cold-sync matrix syncs, ascending (`--sizes`). */
+  shapeSizes: number[];
+  /**
+   * Objects of the same resource in another namespace: the matrix runs with none and, when
+   * this is above 0, with these (`--other-objects`).
+   */
+  otherObjects: number;
+  /** Fresh processes per contender and size in the matrix; medians are reported. */
+  shapeRepeats: number;
 }
 
 /** The full run of `pnpm bench` (about 3 minutes on a 2-core machine). */
@@ -42,6 +54,10 @@ export const defaultBenchOptions: BenchOptions = {
   ioReconcileItems: 2_000,
   watchers: 50,
   fanoutChanges: 20,
+  shapes: [...objectShapes],
+  shapeSizes: [10_000, 50_000],
+  otherObjects: 50_000,
+  shapeRepeats: 3,
 };
 
 /** A run of every benchmark in a few seconds, for tests (`--tiny`). */
@@ -57,6 +73,10 @@ export const tinyBenchOptions: BenchOptions = {
   ioReconcileItems: 100,
   watchers: 5,
   fanoutChanges: 3,
+  shapes: [...objectShapes],
+  shapeSizes: [100, 200],
+  otherObjects: 200,
+  shapeRepeats: 1,
 };
 
 /** One reported figure. */

@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import { type BenchOptions, defaultBenchOptions, tinyBenchOptions } from './benchmark.js';
 import { benchmarks, selectBenchmarks } from './benchmarks/index.js';
 import { type ServerKind, serverKinds } from './harness/bench-server.js';
+import { parseShapes } from './harness/object-shapes.js';
+import { parseSizes } from './harness/parse-sizes.js';
 import { localServerSource, realServerSource, type ServerSource } from './harness/server-source.js';
 import { markdownNotes, markdownTables } from './report/table.js';
 import { writeResults } from './report/write-results.js';
@@ -30,6 +32,13 @@ Options:
   --rate <n>            writes per second of the latency benchmark (default ${defaultBenchOptions.latencyRate})
   --steady-objects <n>  objects of the zero-writes benchmark (default ${defaultBenchOptions.steadyObjects})
   --quiet-ms <n>        quiet period of the zero-writes benchmark (default ${defaultBenchOptions.quietMs})
+  --shapes <list>       object shapes of the 'shapes' matrix: pods,configmaps,managed-fields
+                        (default all)
+  --sizes <list>        objects per namespace of the matrix, e.g. 10000,50000,100000
+                        (default ${defaultBenchOptions.shapeSizes.join(',')})
+  --other-objects <n>   also run the matrix with n objects of the same resource in another
+                        namespace; 0 for none (default ${defaultBenchOptions.otherObjects})
+  --shape-repeats <n>   fresh processes per library and size in the matrix (default ${defaultBenchOptions.shapeRepeats})
   --out <dir>           where results go (default ./bench-results)
   -h, --help            show this help
 `;
@@ -41,6 +50,7 @@ const numericFlags = {
   rate: 'latencyRate',
   'steady-objects': 'steadyObjects',
   'quiet-ms': 'quietMs',
+  'shape-repeats': 'shapeRepeats',
 } as const satisfies Record<string, keyof BenchOptions>;
 
 async function main(): Promise<number> {
@@ -70,6 +80,21 @@ async function main(): Promise<number> {
       return 2;
     }
     options[key] = value;
+  }
+  try {
+    if (values.shapes !== undefined) options.shapes = parseShapes(values.shapes);
+    if (values.sizes !== undefined) options.shapeSizes = parseSizes(values.sizes);
+    if (values['other-objects'] !== undefined) {
+      const others = Number(values['other-objects']);
+      if (!Number.isInteger(others) || others < 0)
+        throw new Error(
+          `--other-objects must be a whole number >= 0, got "${values['other-objects']}"`,
+        );
+      options.otherObjects = others;
+    }
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}`);
+    return 2;
   }
   let modules: ReturnType<typeof selectBenchmarks>;
   try {
@@ -111,7 +136,9 @@ async function main(): Promise<number> {
   const report = await runBenchmarks(modules, options, (message) => console.error(message), source);
   console.log(`\n${markdownTables(report)}\n\nNotes:\n\n${markdownNotes(report)}\n`);
   const files = await writeResults(report, resolve(values.out ?? 'bench-results'));
-  console.log(`Results: ${files.json}\nChart:   ${files.latestSvg}`);
+  console.log(
+    `Results: ${files.json}\nChart:   ${files.latestSvg}\nTables:  ${files.committedMarkdown} (commit it with a change)`,
+  );
   const unmet = report.results.flatMap((result) => result.targets).filter((check) => !check.met);
   if (unmet.length > 0) console.log(`${unmet.length} target(s) not met (see the table above).`);
   return 0;
@@ -130,6 +157,10 @@ function parse() {
       rate: { type: 'string' },
       'steady-objects': { type: 'string' },
       'quiet-ms': { type: 'string' },
+      shapes: { type: 'string' },
+      sizes: { type: 'string' },
+      'other-objects': { type: 'string' },
+      'shape-repeats': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

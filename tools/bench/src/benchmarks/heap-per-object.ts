@@ -6,7 +6,7 @@ import {
 } from '../harness/cache-variants.js';
 import { formatNumber, formatRatio } from '../harness/format.js';
 import { settledHeapUsed } from '../harness/gc.js';
-import { RawHttp } from '../harness/raw-http.js';
+import { parsedListVariant } from '../harness/parsed-list-variant.js';
 import { addSample, median, ratio } from '../harness/stats.js';
 import { sleep } from '../harness/wait.js';
 
@@ -28,26 +28,7 @@ export const heapPerObjectBenchmark: BenchmarkModule = {
     log(`seeding ${objects} Pods`);
     await server.seedPods(namespace, objects);
     // The floor: the list's items as JSON.parse makes them, kept in an array.
-    const parsedList: CacheVariant = {
-      id: 'parsed',
-      label: 'floor: JSON.parse of the list, items kept',
-      async sync(target, ns) {
-        const http = new RawHttp(target);
-        const bytes = await http.get(`/api/v1/namespaces/${ns}/pods`);
-        http.close();
-        const start = performance.now();
-        let items: unknown[] | undefined = (
-          JSON.parse(bytes.toString('utf8')) as { items: unknown[] }
-        ).items;
-        return {
-          ms: performance.now() - start,
-          objects: () => items?.length ?? 0,
-          stop: async () => {
-            items = undefined;
-          },
-        };
-      },
-    };
+    const parsedList = parsedListVariant();
     const variants: CacheVariant[] = [opsInformerVariant(), clientNodeInformerVariant, parsedList];
 
     const measure = async (variant: CacheVariant): Promise<number> => {

@@ -8,6 +8,7 @@ import { heapPerObjectBenchmark } from './heap-per-object.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
 import { sidecarAdmissionBenchmark } from './sidecar-admission.js';
 import { steadyWritesBenchmark } from './steady-writes.js';
+import { syncMatrixBenchmark } from './sync-matrix.js';
 import { throughputBenchmark } from './throughput.js';
 
 /**
@@ -19,6 +20,7 @@ import { throughputBenchmark } from './throughput.js';
 export const benchmarks: readonly BenchmarkModule[] = [
   coldSyncBenchmark,
   heapPerObjectBenchmark,
+  syncMatrixBenchmark,
   eventLatencyBenchmark,
   throughputBenchmark,
   steadyWritesBenchmark,

@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { ObjectShape } from './object-shapes.js';
 
 /**
  * Which API server a run measures against: `local` is `@ops/apiserver` in a child process
@@ -9,6 +10,16 @@ export type ServerKind = 'local' | 'real';
 
 /** The server kinds `--server` accepts. */
 export const serverKinds: readonly ServerKind[] = ['local', 'real'];
+
+/** What {@link BenchServer.seedShape} found out. */
+export interface ShapeSeeded {
+  created: number;
+  /**
+   * Whether the server kept the managedFields the objects were created with (false when it
+   * drops them, or when the shape has none).
+   */
+  managedFieldsKept: boolean;
+}
 
 /** One seeding a benchmark asked of a server: what, how many objects and how long it took. */
 export interface Seeding {
@@ -56,6 +67,16 @@ export interface BenchServer {
     labels?: Record<string, string>,
   ): Promise<void>;
   /**
+   * Creates objects `from` ... `from + count - 1` of `shape` in `namespace` (created when
+   * missing): Pods get their Running status as in {@link seedPods}.
+   */
+  seedShape(
+    shape: ObjectShape,
+    namespace: string,
+    from: number,
+    count: number,
+  ): Promise<ShapeSeeded>;
+  /**
    * Write requests (create, update, patch, apply, delete) the server has handled for the
    * core-group resource `plural` (e.g. `configmaps`), also no-op updates. Compare two
    * readings; the absolute number includes seeding on some servers.
@@ -77,6 +98,12 @@ export interface BenchServer {
 }
 
 /**
+ * What a client needs to reach a {@link BenchServer}: also what a child process measuring
+ * one library gets of it.
+ */
+export type ServerEndpoint = Pick<BenchServer, 'url' | 'kubeconfigPath' | 'kubeConfig'>;
+
+/**
  * Runs `seed` and appends `what` with the time it took to `seedings` (for the
  * {@link BenchServer.seedings} of an implementation).
  */
@@ -88,4 +115,10 @@ export async function timeSeeding(
   const start = performance.now();
   await seed();
   seedings.push({ ...what, ms: performance.now() - start });
+}
+
+/** How a seeding of `shape` is named in the report's seeding line. */
+export function shapeKind(shape: ObjectShape): string {
+  if (shape === 'pods') return 'Pods';
+  return shape === 'configmaps' ? 'Helm ConfigMaps' : 'ConfigMaps with managedFields';
 }

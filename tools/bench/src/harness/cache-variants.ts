@@ -5,7 +5,7 @@ import {
 } from '@kubernetes/client-node';
 import { Informer } from '@ops/core/cache';
 import { KubeTransport, type ResourceDescriptor } from '@ops/core/client';
-import type { BenchServer } from './bench-server.js';
+import type { ServerEndpoint } from './bench-server.js';
 
 /** The Pods resource, as `@ops/core` describes resources. */
 export const podsDescriptor: ResourceDescriptor = {
@@ -15,6 +15,18 @@ export const podsDescriptor: ResourceDescriptor = {
   plural: 'pods',
   namespaced: true,
 };
+
+/** The ConfigMaps resource, as `@ops/core` describes resources. */
+export const configMapsDescriptor: ResourceDescriptor = {
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  plural: 'configmaps',
+  namespaced: true,
+};
+
+/** The core-group resources the variants cache. */
+export type CachedPlural = 'pods' | 'configmaps';
 
 /** A cache that has synced: how long it took, what it holds, and how to stop it. */
 export interface SyncedCache {
@@ -44,7 +56,7 @@ export interface CacheVariant {
    * @throws {Error} when it fails or does not get there within `timeoutMs`.
    */
   sync(
-    server: BenchServer,
+    server: ServerEndpoint,
     namespace: string,
     expected: number,
     timeoutMs?: number,
@@ -64,9 +76,10 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): P
 
 /** `@ops/core`'s `Informer` with its defaults (paged LIST of 500, then WATCH). */
 export function opsInformerVariant(
-  options: { pageSize?: number; label?: string } = {},
+  options: { pageSize?: number; label?: string; plural?: CachedPlural } = {},
 ): CacheVariant {
   const pageSize = options.pageSize;
+  const descriptor = options.plural === 'configmaps' ? configMapsDescriptor : podsDescriptor;
   return {
     id: pageSize === undefined ? 'ops' : `ops-page-${pageSize}`,
     label: options.label ?? '@ops/core Informer',
@@ -74,7 +87,7 @@ export function opsInformerVariant(
       const transport = new KubeTransport(server.kubeConfig());
       const informer = new Informer({
         transport,
-        descriptor: podsDescriptor,
+        descriptor,
         namespace,
         ...(pageSize === undefined ? {} : { pageSize }),
       });
@@ -106,92 +119,109 @@ export function opsInformerVariant(
   };
 }
 
-/** `@kubernetes/client-node`'s `makeInformer` over `CoreV1Api.listNamespacedPod`. */
-export const clientNodeInformerVariant: CacheVariant = {
-  id: 'client-node',
-  label: '@kubernetes/client-node informer',
-  async sync(server, namespace, expected, timeoutMs = 120_000) {
-    const kubeConfig = server.kubeConfig();
-    const api = kubeConfig.makeApiClient(CoreV1Api);
-    const informer = makeInformer<ClientNodeObject>(
-      kubeConfig,
-      `/api/v1/namespaces/${namespace}/pods`,
-      () => api.listNamespacedPod({ namespace }),
-    );
-    let added = 0;
-    const synced = Promise.withResolvers<number>();
-    informer.on('add', () => {
-      added++;
-      if (added === expected) synced.resolve(performance.now());
-    });
-    informer.on('error', (error: unknown) =>
-      synced.reject(error instanceof Error ? error : new Error(String(error))),
-    );
-    const start = performance.now();
-    const started = informer.start();
-    started.catch((error: unknown) =>
-      synced.reject(error instanceof Error ? error : new Error(String(error))),
-    );
-    try {
-      const end = await withTimeout(synced.promise, timeoutMs, 'the client-node informer');
-      // Timed up to the last add; its start() also waits for the watch to connect.
-      await started;
-      return {
-        ms: end - start,
-        objects: () => informer.list().length,
-        stop: () => informer.stop(),
-      };
-    } catch (error) {
-      await informer.stop();
-      throw error;
-    }
-  },
-};
+/**
+ * `@kubernetes/client-node`'s `makeInformer` over `CoreV1Api.listNamespacedPod` (or
+ * `listNamespacedConfigMap`).
+ */
+export function clientNodeInformer(plural: CachedPlural = 'pods'): CacheVariant {
+  return {
+    id: 'client-node',
+    label: '@kubernetes/client-node informer',
+    async sync(server, namespace, expected, timeoutMs = 120_000) {
+      const kubeConfig = server.kubeConfig();
+      const api = kubeConfig.makeApiClient(CoreV1Api);
+      const informer = makeInformer<ClientNodeObject>(
+        kubeConfig,
+        `/api/v1/namespaces/${namespace}/${plural}`,
+        plural === 'pods'
+          ? () => api.listNamespacedPod({ namespace })
+          : () => api.listNamespacedConfigMap({ namespace }),
+      );
+      let added = 0;
+      const synced = Promise.withResolvers<number>();
+      informer.on('add', () => {
+        added++;
+        if (added === expected) synced.resolve(performance.now());
+      });
+      informer.on('error', (error: unknown) =>
+        synced.reject(error instanceof Error ? error : new Error(String(error))),
+      );
+      const start = performance.now();
+      const started = informer.start();
+      started.catch((error: unknown) =>
+        synced.reject(error instanceof Error ? error : new Error(String(error))),
+      );
+      try {
+        const end = await withTimeout(synced.promise, timeoutMs, 'the client-node informer');
+        // Timed up to the last add; its start() also waits for the watch to connect.
+        await started;
+        return {
+          ms: end - start,
+          objects: () => informer.list().length,
+          stop: () => informer.stop(),
+        };
+      } catch (error) {
+        await informer.stop();
+        throw error;
+      }
+    },
+  };
+}
+
+/** {@link clientNodeInformer} of Pods. */
+export const clientNodeInformerVariant: CacheVariant = clientNodeInformer('pods');
 
 /**
  * `kubernetes-fluent-client`'s `K8s(kind.Pod).Watch(callback)`: its initial list calls the
  * callback once per object. It reads its configuration from `KUBECONFIG` (set here to the
  * bench server's kubeconfig; the library offers no other way).
  */
-export const fluentWatchVariant: CacheVariant = {
-  id: 'fluent',
-  label: 'kubernetes-fluent-client Watch',
-  async sync(server, namespace, expected, timeoutMs = 120_000) {
-    process.env.KUBECONFIG = server.kubeconfigPath;
-    const { K8s, kind, WatchEvent } = await import('kubernetes-fluent-client');
-    const uids = new Set<string>();
-    const synced = Promise.withResolvers<number>();
-    const watcher = K8s(kind.Pod, { namespace }).Watch(
-      (pod) => {
-        uids.add(pod.metadata?.uid ?? '');
+export function fluentWatch(plural: CachedPlural = 'pods'): CacheVariant {
+  return {
+    id: 'fluent',
+    label: 'kubernetes-fluent-client Watch',
+    async sync(server, namespace, expected, timeoutMs = 120_000) {
+      process.env.KUBECONFIG = server.kubeconfigPath;
+      const { K8s, kind, WatchEvent } = await import('kubernetes-fluent-client');
+      const uids = new Set<string>();
+      const synced = Promise.withResolvers<number>();
+      const onObject = (object: { metadata?: { uid?: string } }) => {
+        uids.add(object.metadata?.uid ?? '');
         if (uids.size === expected) synced.resolve(performance.now());
-      },
-      { resyncDelaySec: 60, relistIntervalSec: 3600, lastSeenLimitSeconds: 3600 },
-    );
-    watcher.events.on(WatchEvent.LIST_ERROR, (error: unknown) =>
-      synced.reject(error instanceof Error ? error : new Error(String(error))),
-    );
-    const start = performance.now();
-    const started = watcher.start();
-    started.catch((error: unknown) =>
-      synced.reject(error instanceof Error ? error : new Error(String(error))),
-    );
-    try {
-      const end = await withTimeout(
-        synced.promise,
-        timeoutMs,
-        'the kubernetes-fluent-client watch',
-      );
-      // Timed up to the last callback; its start() also waits for the watch to connect.
-      await started;
-      return {
-        ms: end - start,
-        objects: () => uids.size,
-        stop: async () => watcher.close(),
       };
-    } catch (error) {
-      watcher.close();
-      throw error;
-    }
-  },
-};
+      const options = { resyncDelaySec: 60, relistIntervalSec: 3600, lastSeenLimitSeconds: 3600 };
+      const watcher =
+        plural === 'pods'
+          ? K8s(kind.Pod, { namespace }).Watch(onObject, options)
+          : K8s(kind.ConfigMap, { namespace }).Watch(onObject, options);
+      watcher.events.on(WatchEvent.LIST_ERROR, (error: unknown) =>
+        synced.reject(error instanceof Error ? error : new Error(String(error))),
+      );
+      const start = performance.now();
+      const started = watcher.start();
+      started.catch((error: unknown) =>
+        synced.reject(error instanceof Error ? error : new Error(String(error))),
+      );
+      try {
+        const end = await withTimeout(
+          synced.promise,
+          timeoutMs,
+          'the kubernetes-fluent-client watch',
+        );
+        // Timed up to the last callback; its start() also waits for the watch to connect.
+        await started;
+        return {
+          ms: end - start,
+          objects: () => uids.size,
+          stop: async () => watcher.close(),
+        };
+      } catch (error) {
+        watcher.close();
+        throw error;
+      }
+    },
+  };
+}
+
+/** {@link fluentWatch} of Pods. */
+export const fluentWatchVariant: CacheVariant = fluentWatch('pods');

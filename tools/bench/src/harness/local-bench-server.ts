@@ -4,7 +4,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { type BenchServer, type Seeding, timeSeeding } from './bench-server.js';
+import {
+  type BenchServer,
+  type Seeding,
+  type ShapeSeeded,
+  shapeKind,
+  timeSeeding,
+} from './bench-server.js';
+import type { ObjectShape } from './object-shapes.js';
 import { packageRoot } from './package-root.js';
 import type { ServerAnswers, ServerCommand, ServerReady, ServerReply } from './server-protocol.js';
 
@@ -145,6 +152,21 @@ export class LocalBenchServer implements BenchServer {
     await timeSeeding(this.seedings, what, () =>
       this.call({ op: 'seedConfigMaps', namespace, prefix, count, ...(labels ? { labels } : {}) }),
     );
+  }
+
+  async seedShape(
+    shape: ObjectShape,
+    namespace: string,
+    from: number,
+    count: number,
+  ): Promise<ShapeSeeded> {
+    const requests = shape === 'pods' ? 2 * count : count;
+    const what = { kind: shapeKind(shape), namespace, objects: count, requests };
+    let seeded: ShapeSeeded = { created: 0, managedFieldsKept: false };
+    await timeSeeding(this.seedings, what, async () => {
+      seeded = await this.call({ op: 'seedShape', shape, namespace, from, count });
+    });
+    return seeded;
   }
 
   /** API write requests the server has handled for `plural` in `namespace` (seeding excluded). */

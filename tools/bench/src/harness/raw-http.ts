@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { BenchServer } from './bench-server.js';
+import type { ServerEndpoint } from './bench-server.js';
 
 /**
  * Bare HTTP(S) to the bench server, with no client library in the way: for the floor of the
@@ -18,7 +18,7 @@ export class RawHttp {
    * @throws {Error} when the server is HTTPS and its kubeconfig neither carries a CA nor
    *   skips verification.
    */
-  constructor(server: BenchServer) {
+  constructor(server: ServerEndpoint) {
     const config = server.kubeConfig();
     this.base = new URL(server.url);
     if (this.base.protocol === 'https:') {

@@ -4,8 +4,15 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { type BinaryControlPlane, startBinaryControlPlane } from '@ops/envtest';
 import pLimit from 'p-limit';
-import { type BenchServer, type Seeding, timeSeeding } from './bench-server.js';
+import {
+  type BenchServer,
+  type Seeding,
+  type ShapeSeeded,
+  shapeKind,
+  timeSeeding,
+} from './bench-server.js';
 import { configMapManifest } from './config-map-fixture.js';
+import { type ObjectShape, shapeManifest, shapePlural } from './object-shapes.js';
 import { podManifest, podStatus } from './pod-fixture.js';
 import { RawHttp } from './raw-http.js';
 import { writeRequests } from './request-metrics.js';
@@ -141,6 +148,43 @@ export class RealBenchServer implements BenchServer {
         await this.http.send('POST', path, configMapManifest(prefix, index, labels));
       });
     });
+  }
+
+  async seedShape(
+    shape: ObjectShape,
+    namespace: string,
+    from: number,
+    count: number,
+  ): Promise<ShapeSeeded> {
+    const plural = shapePlural(shape);
+    const path = `/api/v1/namespaces/${namespace}/${plural}`;
+    const requests = shape === 'pods' ? 2 * count : count;
+    const what = { kind: shapeKind(shape), namespace, objects: count, requests };
+    let managedFieldsKept = false;
+    await timeSeeding(this.seedings, what, async () => {
+      await this.ensureNamespace(namespace);
+      await this.seed(count, async (offset) => {
+        const index = from + offset;
+        const created = (await this.http.send(
+          'POST',
+          path,
+          shapeManifest(shape, namespace, index),
+        )) as { metadata: { name: string; managedFields?: Array<{ manager?: string }> } };
+        // kube-apiserver always adds its own entry; kept means ours are there too.
+        if (offset === 0)
+          managedFieldsKept = (created.metadata.managedFields ?? []).some(
+            (entry) => entry.manager === 'helm',
+          );
+        if (shape !== 'pods') return;
+        await this.http.send(
+          'PATCH',
+          `${path}/${created.metadata.name}/status`,
+          { status: podStatus(index) },
+          'application/merge-patch+json',
+        );
+      });
+    });
+    return { created: count, managedFieldsKept };
   }
 
   /**

@@ -10,7 +10,8 @@
 import { ApiServer } from '@ops/apiserver';
 import { configMapManifest } from './config-map-fixture.js';
 import { settledHeapUsed } from './gc.js';
-import { podManifest, podStatus } from './pod-fixture.js';
+import { type ObjectShape, shapeManifest, shapePlural } from './object-shapes.js';
+import { podStatus } from './pod-fixture.js';
 import type {
   ServerAnswers,
   ServerCommand,
@@ -77,31 +78,6 @@ async function ensureNamespace(name: string): Promise<void> {
   }
 }
 
-async function seedPods(namespace: string, total: number): Promise<{ created: number }> {
-  await ensureNamespace(namespace);
-  const pods = typeOf('', 'v1', 'pods');
-  for (let i = 0; i < total; i++) {
-    const created = await create.call(
-      resources,
-      pods,
-      namespace,
-      podManifest(namespace, i),
-      context(),
-    );
-    const name = created.metadata?.name ?? '';
-    await update.call(
-      resources,
-      pods,
-      namespace,
-      name,
-      { ...created, status: podStatus(i) },
-      'status',
-      context(),
-    );
-  }
-  return { created: total };
-}
-
 async function seedConfigMaps(
   namespace: string,
   prefix: string,
@@ -122,12 +98,47 @@ async function seedConfigMaps(
   return { created: total };
 }
 
+async function seedShape(
+  shape: ObjectShape,
+  namespace: string,
+  from: number,
+  total: number,
+): Promise<ServerAnswers['seedShape']> {
+  await ensureNamespace(namespace);
+  const type = typeOf('', 'v1', shapePlural(shape));
+  let managedFieldsKept = false;
+  for (let i = from; i < from + total; i++) {
+    const created = await create.call(
+      resources,
+      type,
+      namespace,
+      shapeManifest(shape, namespace, i),
+      context(),
+    );
+    if (i === from) managedFieldsKept = (created.metadata?.managedFields?.length ?? 0) > 0;
+    if (shape !== 'pods') continue;
+    const name = created.metadata?.name ?? '';
+    await update.call(
+      resources,
+      type,
+      namespace,
+      name,
+      { ...created, status: podStatus(i) },
+      'status',
+      context(),
+    );
+  }
+  return { created: total, managedFieldsKept };
+}
+
 async function run(command: ServerCommand): Promise<ServerAnswers[ServerCommand['op']]> {
   switch (command.op) {
     case 'seedPods':
-      return seedPods(command.namespace, command.count);
+      return seedShape('pods', command.namespace, 0, command.count);
     case 'seedConfigMaps':
       return seedConfigMaps(command.namespace, command.prefix, command.count, command.labels);
+    case 'seedShape':
+      return seedShape(command.shape, command.namespace, command.from, command.count);
     case 'writes':
       return { total: writes.total, byResource: { ...writes.byResource } };
     case 'revision':

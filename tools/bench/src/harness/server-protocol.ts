@@ -1,3 +1,6 @@
+import type { ShapeSeeded } from './bench-server.js';
+import type { ObjectShape } from './object-shapes.js';
+
 /**
  * The messages between a benchmark and the API server child process it runs
  * ({@link LocalBenchServer} and `server-child.ts`), over Node's IPC channel.
@@ -15,6 +18,11 @@ export type ServerCommand =
       count: number;
       labels?: Record<string, string>;
     }
+  /**
+   * Creates `count` objects of `shape` (see `object-shapes.ts`) in `namespace` (created if
+   * missing), numbered from `from` (so a namespace can grow in steps).
+   */
+  | { op: 'seedShape'; shape: ObjectShape; namespace: string; from: number; count: number }
   /** API writes (create, update, patch, delete) handled so far, in total and per resource. */
   | { op: 'writes' }
   /** The store's current resourceVersion (it moves with every change). */
@@ -35,6 +43,7 @@ export interface WriteCounts {
 export interface ServerAnswers {
   seedPods: { created: number };
   seedConfigMaps: { created: number };
+  seedShape: ShapeSeeded;
   writes: WriteCounts;
   revision: { revision: number };
   collectGarbage: { heapUsed: number };

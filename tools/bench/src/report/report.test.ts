@@ -78,6 +78,9 @@ describe('reports', () => {
     expect(text).toContain('Libraries: @ops/core 0.1.0, @kubernetes/client-node 2.0.1.');
     expect(text).toContain('Server: kube-apiserver v1.37.2 (etcd 3.7.3).');
     expect(text).toContain(
+      `Options: --objects ${tinyBenchOptions.objects} --repeats ${tinyBenchOptions.repeats} --shapes pods,configmaps,managed-fields --sizes 100,200 --other-objects 200 --shape-repeats 1;`,
+    );
+    expect(text).toContain(
       'Seeding (before the timed runs, not timed): demo 10,000 Pods in 40.0 s (500 requests/s); 40.0 s in all.',
     );
   });
@@ -104,7 +107,7 @@ describe('reports', () => {
     expect(widths[1]).toBeCloseTo((widths[0] ?? 0) / 2, 0);
   });
 
-  it('writes the timestamped and latest files', async () => {
+  it('writes the timestamped and latest files, and the committed tables named after the server kind', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bench-report-'));
     try {
       const files = await writeResults(report, dir);
@@ -116,6 +119,10 @@ describe('reports', () => {
       expect(await readFile(files.latestSvg, 'utf8')).toContain('<svg');
       expect(await readFile(files.latestMarkdown, 'utf8')).toContain(
         '| Benchmark | Measure | Result |',
+      );
+      expect(files.committedMarkdown).toBe(join(dir, `${report.server.kind}.md`));
+      expect(await readFile(files.committedMarkdown, 'utf8')).toBe(
+        await readFile(files.latestMarkdown, 'utf8'),
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

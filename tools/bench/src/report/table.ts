@@ -41,6 +41,7 @@ export function markdownTables(report: BenchReport): string {
     `Node ${environment.node}, ${environment.cpus} × ${environment.cpuModel}, ${environment.platform}; ${report.startedAt}.`,
     `Libraries: ${libraries}.`,
     `Server: ${report.server.name}.`,
+    optionsLine(report),
     seedingLine(report),
   ].join('\n\n');
   return [header, '', rows.join('\n'), '', targets.join('\n')].join('\n');
@@ -51,6 +52,12 @@ export function markdownNotes(report: BenchReport): string {
   return report.results
     .flatMap((result) => result.notes.map((note) => `- ${result.title}: ${note}`))
     .join('\n');
+}
+
+/** The sizes of the run, so that runs compared in review are known to be alike. */
+function optionsLine(report: BenchReport): string {
+  const options = report.options;
+  return `Options: --objects ${options.objects} --repeats ${options.repeats} --shapes ${options.shapes.join(',')} --sizes ${options.shapeSizes.join(',')} --other-objects ${options.otherObjects} --shape-repeats ${options.shapeRepeats}; benchmarks: ${report.results.map((result) => result.id).join(', ') || 'none'}.`;
 }
 
 /** How long seeding took, per benchmark, as one sentence. */
