@@ -336,6 +336,35 @@ describe('balancer-operator, end to end', () => {
     expect(taken.metadata?.labels?.[backendNameLabel]).toBe('v4');
   });
 
+  it('reports a name its children cannot take on the Balancer, and makes nothing', {
+    timeout: 60_000,
+  }, async () => {
+    // Kubernetes accepts the Balancer (names up to 253), but not a 64-character Service name.
+    const long = `${'l'.repeat(60)}-lb0`;
+    await h.admin.create({
+      apiVersion: 'exposer.hliangzhao.io/v1alpha1',
+      kind: 'Balancer',
+      metadata: { name: long, namespace },
+      spec: {
+        ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 5678 }],
+        selector: { app: 'test' },
+        backends: [{ name: 'v1', weight: 1, selector: { version: 'v1' } }],
+      },
+    });
+    const reported = await h.until(
+      long,
+      'InvalidName',
+      (b) => readyCondition(b)?.reason === 'InvalidName',
+    );
+    expect(readyCondition(reported)?.status).toBe('False');
+    expect(readyCondition(reported)?.message).toContain('front Service name');
+    expect((await h.events(long)).some((event) => event.startsWith('InvalidName: '))).toBe(true);
+    await expect(h.admin.get(services, long, namespace)).rejects.toMatchObject({
+      code: 404,
+    });
+    await h.admin.delete(reported);
+  });
+
   it('converges after restarts, including a change made while it was down, then writes nothing', {
     timeout: 120_000,
   }, async () => {

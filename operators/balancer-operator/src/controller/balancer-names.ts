@@ -1,3 +1,5 @@
+import { type ChildName, childNameProblems } from '@ops/core/meta';
+
 /**
  * The names and labels of what a Balancer owns, in one place: the reconciler creates them, the
  * tests and the demo find them by these names.
@@ -21,3 +23,39 @@ export const proxyConfigMapName = (balancer: string): string => `${balancer}prox
 /** The Service of one backend: `<balancer>-<backend>-backend`. */
 export const backendServiceName = (balancer: string, backend: string): string =>
   `${balancer}-${backend}-backend`;
+
+/**
+ * What a Balancer's name becomes, each of which Kubernetes must accept for the reconciler to
+ * make it: the front Service (a DNS label, 63 characters), the proxy Deployment and its
+ * ConfigMap, and the label that the front Service selects the proxy Pods by (63).
+ */
+export const balancerChildNames: readonly ChildName[] = [
+  { what: 'front Service name', rule: 'dns1123-label' },
+  { what: 'proxy Deployment name', rule: 'dns1123-subdomain', suffix: 'proxy' },
+  { what: 'proxy ConfigMap name', rule: 'dns1123-subdomain', suffix: 'proxy-config' },
+  { what: `label ${balancerNameLabel}`, rule: 'label-value' },
+];
+
+/**
+ * Why the operator cannot serve a Balancer of this name and these backend names (the children
+ * it would make would be refused), one message per problem, empty when all fit. Kubernetes
+ * accepts Balancer names up to 253 characters, but its front Service and proxy label allow 63,
+ * and each backend Service `<name>-<backend>-backend` must be a DNS label too. The reconciler
+ * reports these on the Balancer (Ready=False, reason `InvalidName`, a Warning event) and makes
+ * nothing, rather than retrying a create the API server will always refuse.
+ */
+export function balancerNameProblems(name: string, backends: readonly string[]): string[] {
+  const owner = { kind: 'Balancer', name };
+  return [
+    ...childNameProblems(owner, balancerChildNames),
+    ...backends.flatMap((backend) =>
+      childNameProblems(owner, [
+        {
+          what: `Service name of backend "${backend}"`,
+          rule: 'dns1123-label',
+          suffix: `-${backend}-backend`,
+        },
+      ]),
+    ),
+  ];
+}

@@ -17,7 +17,7 @@ import {
 } from '@ops/core';
 import { type Balancer, balancerResource } from '../api/v1alpha1/balancer.js';
 import { backendService, type Service } from './backend-service.js';
-import { backendNameLabel, balancerNameLabel } from './balancer-names.js';
+import { backendNameLabel, balancerNameLabel, balancerNameProblems } from './balancer-names.js';
 import { frontService } from './front-service.js';
 import { nginxConfig } from './nginx-config.js';
 import { overlay } from './overlay.js';
@@ -143,6 +143,22 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
       client.get(balancerResource, request.name, request.namespace),
     );
     if (balancer === undefined || balancer.metadata.deletionTimestamp) return undefined;
+    const nameProblems = balancerNameProblems(
+      balancer.metadata.name ?? '',
+      balancer.spec.backends.map((backend) => backend.name),
+    );
+    if (nameProblems.length > 0) {
+      // Reported once on the object and not retried: the API server would refuse every attempt.
+      const message = nameProblems.join('; ');
+      const counts = {
+        active: balancer.status?.activeBackendsNum ?? 0,
+        obsolete: balancer.status?.obsoleteBackendsNum ?? 0,
+      };
+      if (await writeStatus(client, balancer, counts, false, 'InvalidName', message, now)) {
+        recorder.event(balancer, 'Warning', 'InvalidName', message);
+      }
+      return undefined;
+    }
     const conflicts: Conflicts = [];
     const changes: Changes = { created: [], updated: [] };
     const conf = nginxConfig(balancer);

@@ -25,23 +25,18 @@ export interface LocalApiServer {
   kubeConfigWithToken(token: string, userName?: string): KubeConfig;
   /** A bearer token for the service account `namespace/name` (which need not exist). */
   serviceAccountToken(namespace: string, name: string): Promise<string>;
+  /**
+   * Stops the CLI process (SIGTERM) and starts a new one on the same port with the same
+   * options: with `stateDir`, the same cluster identity (CA, serving certificate, admin token),
+   * so kubeconfigs written before keep working; its objects are gone, as after a restart
+   * without etcd.
+   */
+  restartProcess(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts the CLI on a free port; rejects with its output when it does not come up in 20 s. */
-export async function startLocalApiServer(
-  options: { https?: boolean; rbac?: boolean } = {},
-): Promise<LocalApiServer> {
-  if (!existsSync(cli)) {
-    throw new Error(
-      `${cli} is missing; build it with: cd packages/apiserver && ./node_modules/.bin/tsup`,
-    );
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'ops-core-apiserver-'));
-  const kubeconfigPath = join(dir, 'kubeconfig');
-  const args = [cli, '--port', '0', '--kubeconfig', kubeconfigPath];
-  if (!options.https) args.push('--http');
-  if (options.rbac) args.push('--rbac');
+/** Starts the CLI with `args`; resolves once it wrote its kubeconfig, or rejects with its output. */
+async function spawnServer(args: string[]): Promise<ChildProcess> {
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((ready, fail) => {
@@ -64,6 +59,41 @@ export async function startLocalApiServer(
       fail(new Error(`the local API server exited with ${code}:\n${output}`));
     });
   });
+  return child;
+}
+
+/** Stops a CLI process: SIGTERM, then SIGKILL after 2 s (it waits for open requests). */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts the CLI on a free port (`port` to choose it); rejects with its output when it does
+ * not come up in 20 s. `stateDir`: the CLI's `--state-dir`.
+ */
+export async function startLocalApiServer(
+  options: { https?: boolean; rbac?: boolean; stateDir?: string } = {},
+): Promise<LocalApiServer> {
+  if (!existsSync(cli)) {
+    throw new Error(
+      `${cli} is missing; build it with: cd packages/apiserver && ./node_modules/.bin/tsup`,
+    );
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'ops-core-apiserver-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  const args = (port: string) => {
+    const argv = [cli, '--port', port, '--kubeconfig', kubeconfigPath];
+    if (!options.https) argv.push('--http');
+    if (options.rbac) argv.push('--rbac');
+    if (options.stateDir) argv.push('--state-dir', options.stateDir);
+    return argv;
+  };
+  let child = await spawnServer(args('0'));
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(kubeconfigPath);
   const url = kubeConfig.getCurrentCluster()?.server ?? '';
@@ -98,15 +128,12 @@ export async function startLocalApiServer(
         transport.close();
       }
     },
+    async restartProcess() {
+      await stopServer(child);
+      child = await spawnServer(args(new URL(url).port));
+    },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((done) => child.once('exit', done));
-        child.kill('SIGTERM');
-        // The server waits for open requests (an injected delay, say); do not wait for long.
-        const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await stopServer(child);
       await rm(dir, { recursive: true, force: true });
     },
   };
