@@ -316,9 +316,10 @@ describe('leader election', () => {
 
   it('records at least the configured lease duration in the Lease, even below a second', async () => {
     // Other candidates judge expiry by the Lease's whole leaseDurationSeconds alone: a record
-    // shorter than the lease the leader keeps (400 ms rounded to 0 s, say) would let them take
-    // over while the leader, still within its renew deadline, goes on reconciling.
-    const short = { leaseDurationMs: 400, renewDeadlineMs: 300, retryPeriodMs: 100 };
+    // shorter than the lease the leader keeps (900 ms rounded to 0 s, say) would let them take
+    // over while the leader, still within its renew deadline, goes on reconciling. The renew
+    // deadline leaves a busy CI machine most of a second per renewal.
+    const short = { leaseDurationMs: 900, renewDeadlineMs: 800, retryPeriodMs: 100 };
     const election = { lease: 'short-lease', timing: short };
     const first = startInProcess('first', election);
     await nextReconcilerAfter(0);
