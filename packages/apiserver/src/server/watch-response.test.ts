@@ -251,9 +251,14 @@ describe('a watcher that stops reading', () => {
     stalled.response.resume();
     expect(await stalled.ended).toBe('cut');
     expect(stalled.events.length).toBeLessThan(updates);
-    // Generous bounds: a stalled watcher kept buffered would hold the 55 MB sent after the
-    // warm-up (measured: held memory then grows by about that much, RSS too).
+    // A stalled watcher kept buffered would hold the 55 MB sent after the warm-up (measured:
+    // held memory then grows by about that much). The bound is on what JS holds after a full
+    // GC: RSS is measured and reported too, but it also counts allocator pools the process
+    // keeps and, on a busy machine, grew past 55 MB with the buffer bounded (a CI run), so it
+    // cannot tell the two cases apart.
+    console.info(
+      `stalled watcher: held +${((peak.held - baseline.held) / 2 ** 20).toFixed(1)} MiB, rss +${((peak.rss - baseline.rss) / 2 ** 20).toFixed(1)} MiB`,
+    );
     expect(peak.held - baseline.held).toBeLessThan(16 * 1024 * 1024);
-    expect(peak.rss - baseline.rss).toBeLessThan(40 * 1024 * 1024);
   }, 60_000);
 });
