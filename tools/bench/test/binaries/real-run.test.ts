@@ -18,7 +18,11 @@ describe('pnpm bench --server real', () => {
     expect(markdownTables(report)).toContain(`Server: ${report.server.name}.`);
 
     // The simulated cluster is the local server's only: skipped, with the reason printed.
-    expect(report.skipped.map((skipped) => skipped.id)).toEqual(['applications', 'myjobs']);
+    expect(report.skipped.map((skipped) => skipped.id)).toEqual([
+      'applications',
+      'myjobs',
+      'balancers',
+    ]);
     for (const skipped of report.skipped) {
       expect(skipped.reason).toMatch(/kube-controller-manager/);
       expect(messages.some((m) => m.startsWith(`[${skipped.id}] skipped on kube-apiserver`))).toBe(
@@ -28,9 +32,11 @@ describe('pnpm bench --server real', () => {
     expect(report.results.map((result) => result.id)).toEqual([
       'cold-sync',
       'heap',
+      'shapes',
       'latency',
       'steady-writes',
       'apiserver',
+      'sidecar-admission',
     ]);
     const result = (id: string) => report.results.find((entry) => entry.id === id);
 
