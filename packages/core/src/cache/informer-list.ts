@@ -42,7 +42,8 @@ interface ListBody {
 /**
  * One complete LIST of a collection, paged (`limit`, `continue`) and pipelined: the
  * continue token is read from the head of a page's text, so the next page is requested (and
- * received on the transport's helper thread) while this one is parsed. A continue token
+ * received on the transport's helper thread; the first page, with nothing to overlap, is
+ * received on this one) while this one is parsed. A continue token
  * that expires (410) restarts the list; the second time in one list it falls back to one
  * unpaged request, as client-go's pager does. Each page is parsed once.
  *
@@ -66,8 +67,11 @@ export async function listObjects(options: ListObjectsOptions): Promise<ListedOb
       query: options.query({ limit: paged ? options.pageSize : undefined, continue: token }),
       signal: options.signal,
       timeoutMs: options.timeoutMs,
-      // Received on the transport's helper thread: this thread parses the page before.
-      offThread: true,
+      // Continue pages are received on the transport's helper thread while this thread
+      // parses the page before. The first page is received here: a list that fits one page
+      // (most informers' lists) never starts the thread, which costs a fresh process about
+      // as much CPU as it saves on this one (see tools/bench/README.md, issue #17).
+      offThread: token !== undefined,
     });
   };
   let pending: ReturnType<typeof fetchPage> | undefined;

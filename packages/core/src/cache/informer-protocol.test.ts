@@ -137,7 +137,7 @@ async function started(options: Partial<InformerOptions> = {}) {
 }
 
 describe('Informer protocol', () => {
-  it('lists with limit and continue, then watches from the list version with bookmarks and a 5–10 minute timeout', async () => {
+  it('lists with limit and continue (continue pages on the helper thread), then watches from the list version with bookmarks and a 5–10 minute timeout', async () => {
     const { transport, informer, events } = await started({ labelSelector: 'app=x' });
     transport.responses.push(
       listPage([cm('a', '5')], '10', 'token-1'),
@@ -161,6 +161,8 @@ describe('Informer protocol', () => {
       },
     ]);
     expect(transport.requests[0]?.path).toBe('/api/v1/namespaces/ns/configmaps');
+    // Only continue pages go to the helper thread: a one-page list never starts it.
+    expect(transport.requests.map((r) => r.offThread)).toEqual([false, true]);
     expect(informer.hasSynced()).toBe(true);
     expect(informer.lastSyncResourceVersion).toBe('10');
     expect(informer.get('ns', 'a')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
@@ -326,6 +328,7 @@ describe('Informer protocol', () => {
       [1, 't2'],
       [undefined, undefined],
     ]);
+    expect(transport.requests.map((r) => r.offThread)).toEqual([false, true, false, true, false]);
     expect(informer.objectCount()).toBe(2);
     expect(informer.stats().expiredContinues).toBe(2);
     await informer.stop();
