@@ -86,14 +86,23 @@ function cm(name: string, rv: string, data: Record<string, string> = {}): Kubern
   };
 }
 
-function listPage(items: KubernetesObject[], resourceVersion: string, next?: string) {
+function listPage(
+  items: KubernetesObject[],
+  resourceVersion: string,
+  next?: string,
+  remainingItemCount?: number,
+) {
   return (): TransportResponse => ({
     status: 200,
     headers: {},
     text: JSON.stringify({
       kind: 'ConfigMapList',
       apiVersion: 'v1',
-      metadata: { resourceVersion, ...(next ? { continue: next } : {}) },
+      metadata: {
+        resourceVersion,
+        ...(next ? { continue: next } : {}),
+        ...(remainingItemCount === undefined ? {} : { remainingItemCount }),
+      },
       // Real API servers leave apiVersion and kind out of list items.
       items: items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest),
     }),
@@ -308,6 +317,36 @@ describe('Informer protocol', () => {
     expect(informer.get('ns', 'a')).toBeDefined();
     expect(transport.lastWatch.query?.resourceVersion).toBe('41');
     await informer.stop();
+  });
+
+  it('asks for the helper thread only once a page says two or more pages follow, then keeps it', async () => {
+    const two = await started({ pageSize: 1 });
+    two.transport.responses.push(
+      listPage([cm('a', '1')], '10', 't1', 1),
+      listPage([cm('b', '2')], '10'),
+    );
+    two.informer.start();
+    await flush();
+    // Two pages: the thread would start for the last one and never be used.
+    expect(two.transport.requests.map((r) => r.offThread)).toEqual([false, false]);
+    expect(two.informer.objectCount()).toBe(2);
+    await two.informer.stop();
+
+    const three = await started({ pageSize: 1 });
+    three.transport.responses.push(
+      listPage([cm('a', '1')], '10', 't1', 2),
+      listPage([cm('b', '2')], '10', 't2', 1),
+      listPage([cm('c', '3')], '10'),
+    );
+    three.informer.start();
+    await flush();
+    expect(three.transport.requests.map((r) => [r.query?.continue, r.offThread])).toEqual([
+      [undefined, false],
+      ['t1', true],
+      ['t2', true],
+    ]);
+    expect(three.informer.objectCount()).toBe(3);
+    await three.informer.stop();
   });
 
   it('falls back to one unpaged list when continue tokens keep expiring', async () => {
