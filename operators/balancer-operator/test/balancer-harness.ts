@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
-import type { RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
-import { Environment, eventually, startOperatorManager } from '@ops/envtest';
+import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
+import { eventually, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
 import pino from 'pino';
 import YAML from 'yaml';
 import { type Balancer, balancerResource } from '../src/api/v1alpha1/balancer.js';
@@ -66,20 +66,8 @@ export class BalancerHarness {
   }
 
   static async start(): Promise<BalancerHarness> {
-    const env = await Environment.start({
-      apiServer: { rbac: true },
-      crdDirectoryPaths: [join(operatorRoot, 'config', 'crd', 'bases')],
-      requires: 'pods',
-    });
-    try {
-      const { identity } = await env.operatorServiceAccount(
-        join(operatorRoot, 'config', 'default'),
-      );
-      return new BalancerHarness(env, identity);
-    } catch (error) {
-      await env.stop();
-      throw error;
-    }
+    const { env, identity } = await startOperatorEnvironment(operatorRoot, { requires: 'pods' });
+    return new BalancerHarness(env, identity);
   }
 
   /** Starts (or restarts) the operator's manager as its ServiceAccount; resolves once it leads. */

@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
-import type { RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
-import { Environment, eventually, startOperatorManager } from '@ops/envtest';
+import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
+import { eventually, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
 import pino from 'pino';
 import { type MyJob, myJobResource } from '../src/api/v1beta1/my-job.js';
 import { type Pod, pods } from '../src/controller/pod.js';
@@ -48,20 +47,8 @@ export class MyJobHarness {
   }
 
   static async start(): Promise<MyJobHarness> {
-    const env = await Environment.start({
-      apiServer: { rbac: true },
-      crdDirectoryPaths: [join(operatorRoot, 'config', 'crd', 'bases')],
-      requires: 'pods',
-    });
-    try {
-      const { identity } = await env.operatorServiceAccount(
-        join(operatorRoot, 'config', 'default'),
-      );
-      return new MyJobHarness(env, identity);
-    } catch (error) {
-      await env.stop();
-      throw error;
-    }
+    const { env, identity } = await startOperatorEnvironment(operatorRoot, { requires: 'pods' });
+    return new MyJobHarness(env, identity);
   }
 
   /** Starts (or restarts) the operator's manager as its ServiceAccount; resolves once it leads. */

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
-import type { RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
-import { Environment, eventually, freePort, startOperatorManager } from '@ops/envtest';
+import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
+import { eventually, freePort, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
 import { readOperatorProject, routeWebhooksForTest } from '@ops/operator-cli';
 import pino from 'pino';
 import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
@@ -61,16 +61,11 @@ export class SidecarHarness {
   }
 
   static async start(): Promise<SidecarHarness> {
-    const env = await Environment.start({
-      apiServer: { rbac: true },
-      crdDirectoryPaths: [join(operatorRoot, 'config', 'crd', 'bases')],
+    const { env, identity, rendered } = await startOperatorEnvironment(operatorRoot, {
       requires: 'pods',
     });
     const certDir = await mkdtemp(join(tmpdir(), 'sidecar-operator-certs-'));
     try {
-      const { identity, rendered } = await env.operatorServiceAccount(
-        join(operatorRoot, 'config', 'default'),
-      );
       const port = await freePort();
       await routeWebhooksForTest(readOperatorProject(operatorRoot), env, {
         port,
