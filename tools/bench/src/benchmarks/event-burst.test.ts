@@ -19,7 +19,7 @@ describe('event-burst benchmark', () => {
     expect(result.id).toBe('event-burst');
     const samples = result.samples as { runs: Record<string, Sample[]>; failed: object };
     expect(samples.failed).toEqual({});
-    expect(Object.keys(samples.runs).sort()).toEqual(['client-node', 'fluent', 'ops']);
+    expect(Object.keys(samples.runs).sort()).toEqual(['bare', 'client-node', 'fluent', 'ops']);
     for (const runs of Object.values(samples.runs)) {
       expect(runs).toHaveLength(context.options.repeats);
       for (const run of runs) {
@@ -41,6 +41,7 @@ describe('event-burst benchmark', () => {
     ]);
     expect(result.targets[0]?.met).toBe(true);
     expect(result.charts[0]?.bars.map((bar) => bar.label)).toEqual([
+      'floor: bare watch + JSON.parse',
       '@ops/core Informer',
       'client-node informer',
       'fluent Watch',

@@ -4,11 +4,14 @@
  * {@link sharedClockMs} readings, comparable across the processes.
  */
 
-/** The libraries the event-burst benchmark measures, each in a process of its own. */
-export type BurstContender = 'ops' | 'client-node' | 'fluent';
+/**
+ * The libraries the event-burst benchmark measures, each in a process of its own, and
+ * `bare`: a WATCH over node:http whose lines are parsed and nothing else (the floor).
+ */
+export type BurstContender = 'bare' | 'ops' | 'client-node' | 'fluent';
 
 /** Every contender, in the order reports list them. */
-export const burstContenders: readonly BurstContender[] = ['ops', 'client-node', 'fluent'];
+export const burstContenders: readonly BurstContender[] = ['bare', 'ops', 'client-node', 'fluent'];
 
 /** The annotation each patch sets: `base + seq`, as a decimal string. */
 export const burstSeqAnnotation = 'bench.ops.dev/burst-seq';

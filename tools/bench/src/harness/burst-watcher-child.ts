@@ -6,6 +6,7 @@
  * `done` once it has seen all of them (or at `finish`), with the CPU time up to the last one.
  */
 
+import { bareWatchVariant } from './bare-watch-variant.js';
 import {
   type BurstChildMessage,
   type BurstParentMessage,
@@ -27,6 +28,8 @@ const endpoint = childEndpoint(job.url, job.kubeconfigPath);
 
 function variantOf(): CacheVariant {
   switch (job.contender) {
+    case 'bare':
+      return bareWatchVariant;
     case 'ops':
       return opsInformerVariant({ plural: 'configmaps' });
     case 'client-node':
