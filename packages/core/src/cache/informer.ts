@@ -23,6 +23,7 @@ import {
   watchOnce,
 } from './informer-watch.js';
 import { Pause } from './pause.js';
+import { shareUnchangedStrings } from './share-unchanged-strings.js';
 import { StoreChanges } from './store-changes.js';
 import { StringInterner } from './string-interner.js';
 import { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';
@@ -208,6 +209,8 @@ export class Informer extends InformerReader {
   private readonly random: () => number;
   private readonly backoff: Backoff;
   private readonly objects: InformerObjects;
+  /** Whether cached objects share their strings (the default transform; not a custom one). */
+  private readonly sharesStrings: boolean;
 
   private readonly handlers: InformerHandlers;
   private readonly changes: StoreChanges;
@@ -269,11 +272,12 @@ export class Informer extends InformerReader {
     this.handlers = new InformerHandlers(this.log);
     // The default keeps memory low: managedFields dropped, and repeated short strings shared
     // between objects — off the sync path for lists (see compact), inline for watch events.
+    this.sharesStrings = options.transform === undefined;
     this.objects = new InformerObjects({
       kind: options.descriptor.kind,
       apiVersion: this.apiVersion,
       transform: options.transform ?? stripManagedFields,
-      interner: options.transform ? undefined : new StringInterner(),
+      interner: this.sharesStrings ? new StringInterner() : undefined,
       log: this.log,
       isStopped: () => this.stopped,
     });
@@ -558,17 +562,23 @@ export class Informer extends InformerReader {
       case 'ADDED':
       case 'MODIFIED': {
         this.error = undefined;
-        const prepared = this.objects.interned(this.objects.prepare(object));
+        const prepared = this.objects.prepare(object);
         if (prepared === undefined) return undefined;
         const metadata = prepared.metadata;
         const resourceVersion = metadata?.resourceVersion;
         if (resourceVersion) this.resourceVersion = resourceVersion;
-        this.changes.apply(prepared);
+        const old = this.store.get(metadata?.namespace ?? '', metadata?.name ?? '');
+        // An update shares the strings of the version it replaces, already interned, which
+        // costs a fraction of interning it again; only a new object goes through the table.
+        if (old === undefined) this.objects.interned(prepared);
+        else if (this.sharesStrings) shareUnchangedStrings(old, prepared);
+        this.changes.apply(prepared, old);
         return undefined;
       }
       case 'DELETED': {
         this.error = undefined;
-        const prepared = this.objects.interned(this.objects.prepare(object));
+        // Not interned: it leaves the cache.
+        const prepared = this.objects.prepare(object);
         if (prepared === undefined) return undefined;
         const metadata = prepared.metadata;
         if (metadata?.resourceVersion) this.resourceVersion = metadata.resourceVersion;

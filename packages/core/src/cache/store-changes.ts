@@ -61,10 +61,15 @@ export class StoreChanges {
     }
   }
 
-  /** Stores a watched object (added or modified). */
-  apply(object: KubernetesObject): void {
+  /**
+   * Stores a watched object (added or modified). `old` is what the store holds under its
+   * namespace and name, when the caller has looked it up already.
+   */
+  apply(
+    object: KubernetesObject,
+    old = this.store.get(object.metadata?.namespace ?? '', object.metadata?.name ?? ''),
+  ): void {
     const metadata = object.metadata;
-    const old = this.store.get(metadata?.namespace ?? '', metadata?.name ?? '');
     if (old === undefined) {
       this.store.upsert(object);
       this.handlers.emitAdd(object, false);
