@@ -41,7 +41,7 @@ describe('event-burst benchmark', () => {
     ]);
     expect(result.targets[0]?.met).toBe(true);
     expect(result.charts[0]?.bars.map((bar) => bar.label)).toEqual([
-      'floor: bare watch + JSON.parse',
+      'floor: bare watch + JSON.parse into a Map',
       '@ops/core Informer',
       'client-node informer',
       'fluent Watch',

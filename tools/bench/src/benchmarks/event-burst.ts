@@ -23,7 +23,7 @@ const writerConcurrency = 16;
 const graceMs = 5_000;
 
 const labels: Record<BurstContender, string> = {
-  bare: 'floor: bare watch + JSON.parse',
+  bare: 'floor: bare watch + JSON.parse into a Map',
   ops: '@ops/core Informer',
   'client-node': 'client-node informer',
   fluent: 'fluent Watch',
@@ -197,7 +197,7 @@ export const eventBurstBenchmark: BenchmarkModule = {
         },
       ],
       notes: [
-        `${formatNumber(patches, 0)} merge patches to ${formatNumber(objects, 0)} Helm-shaped ConfigMaps (${writerConcurrency} in flight) from a writer process per burst; each library (and the floor: a bare node:http WATCH whose lines are only JSON.parse'd) synced first in a fresh process of its own and counted the updates carrying this burst's numbers. The delay runs from the writer's last response to the library's last update, both on the machine's monotonic clock (negative when the event overtook the response). CPU is the library process's user + system time from just before the writer started to its last update. Medians of ${options.repeats} bursts per library, in alternating order.`,
+        `${formatNumber(patches, 0)} merge patches to ${formatNumber(objects, 0)} Helm-shaped ConfigMaps (${writerConcurrency} in flight) from a writer process per burst; each library (and the floor: a bare node:http WATCH whose lines are JSON.parse'd into a Map by name) synced first in a fresh process of its own and counted the updates carrying this burst's numbers. The delay runs from the writer's last response to the library's last update, both on the machine's monotonic clock (negative when the event overtook the response). CPU is the library process's user + system time from just before the writer started to its last update. Medians of ${options.repeats} bursts per library, in alternating order.`,
       ],
       samples: { runs, failed: Object.fromEntries(failed) },
     };

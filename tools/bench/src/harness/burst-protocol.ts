@@ -6,7 +6,7 @@
 
 /**
  * The libraries the event-burst benchmark measures, each in a process of its own, and
- * `bare`: a WATCH over node:http whose lines are parsed and nothing else (the floor).
+ * `bare`: a WATCH over node:http whose lines are parsed into a Map by name (the floor).
  */
 export type BurstContender = 'bare' | 'ops' | 'client-node' | 'fluent';
 
