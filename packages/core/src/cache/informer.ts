@@ -560,29 +560,20 @@ export class Informer extends InformerReader {
     const object = event.object;
     switch (event.type) {
       case 'ADDED':
-      case 'MODIFIED': {
-        this.error = undefined;
-        const prepared = this.objects.prepare(object);
-        if (prepared === undefined) return undefined;
-        const metadata = prepared.metadata;
-        const resourceVersion = metadata?.resourceVersion;
-        if (resourceVersion) this.resourceVersion = resourceVersion;
-        const old = this.store.get(metadata?.namespace ?? '', metadata?.name ?? '');
-        // An update shares the strings of the version it replaces, already interned, which
-        // costs a fraction of interning it again; only a new object goes through the table.
-        if (old === undefined) this.objects.interned(prepared);
-        else if (this.sharesStrings) shareUnchangedStrings(old, prepared);
-        this.changes.apply(prepared, old);
-        return undefined;
-      }
+      case 'MODIFIED':
       case 'DELETED': {
         this.error = undefined;
-        // Not interned: it leaves the cache.
         const prepared = this.objects.prepare(object);
         if (prepared === undefined) return undefined;
-        const metadata = prepared.metadata;
-        if (metadata?.resourceVersion) this.resourceVersion = metadata.resourceVersion;
-        this.changes.remove(prepared);
+        const resourceVersion = prepared.metadata?.resourceVersion;
+        if (resourceVersion) this.resourceVersion = resourceVersion;
+        // Deleted: not interned, it leaves. Updated: shares the replaced version's strings.
+        if (event.type === 'DELETED') this.changes.remove(prepared);
+        else
+          this.changes.apply(prepared, (old) => {
+            if (old === undefined) this.objects.interned(prepared);
+            else if (this.sharesStrings) shareUnchangedStrings(old, prepared);
+          });
         return undefined;
       }
       case 'BOOKMARK': {

@@ -62,14 +62,13 @@ export class StoreChanges {
   }
 
   /**
-   * Stores a watched object (added or modified). `old` is what the store holds under its
-   * namespace and name, when the caller has looked it up already.
+   * Stores a watched object (added or modified). `beforeStore`, when given, is called first
+   * with the version it replaces (undefined for a new object), e.g. to share its strings.
    */
-  apply(
-    object: KubernetesObject,
-    old = this.store.get(object.metadata?.namespace ?? '', object.metadata?.name ?? ''),
-  ): void {
+  apply(object: KubernetesObject, beforeStore?: (old: KubernetesObject | undefined) => void): void {
     const metadata = object.metadata;
+    const old = this.store.get(metadata?.namespace ?? '', metadata?.name ?? '');
+    beforeStore?.(old);
     if (old === undefined) {
       this.store.upsert(object);
       this.handlers.emitAdd(object, false);
