@@ -5,6 +5,8 @@ export default defineConfig({
     cli: 'src/cli.ts',
     'server-child': 'src/harness/server-child.ts',
     'sync-child': 'src/harness/sync-child.ts',
+    'burst-watcher-child': 'src/harness/burst-watcher-child.ts',
+    'burst-writer-child': 'src/harness/burst-writer-child.ts',
   },
   format: ['esm'],
   target: 'node24',

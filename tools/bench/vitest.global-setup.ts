@@ -11,6 +11,8 @@ export default async function setup(): Promise<void> {
     entry: {
       'server-child': 'src/harness/server-child.ts',
       'sync-child': 'src/harness/sync-child.ts',
+      'burst-watcher-child': 'src/harness/burst-watcher-child.ts',
+      'burst-writer-child': 'src/harness/burst-writer-child.ts',
     },
     format: ['esm'],
     target: 'node24',

@@ -39,6 +39,10 @@ export interface BenchOptions {
   otherObjects: number;
   /** Fresh processes per contender and size in the matrix; medians are reported. */
   shapeRepeats: number;
+  /** ConfigMaps the event-burst benchmark patches (`--burst-objects`). */
+  burstObjects: number;
+  /** Merge patches of one burst, spread evenly over those ConfigMaps (`--burst-patches`). */
+  burstPatches: number;
 }
 
 /** The full run of `pnpm bench` (about 3 minutes on a 2-core machine). */
@@ -58,6 +62,8 @@ export const defaultBenchOptions: BenchOptions = {
   shapeSizes: [10_000, 50_000],
   otherObjects: 50_000,
   shapeRepeats: 3,
+  burstObjects: 1_000,
+  burstPatches: 10_000,
 };
 
 /** A run of every benchmark in a few seconds, for tests (`--tiny`). */
@@ -77,6 +83,8 @@ export const tinyBenchOptions: BenchOptions = {
   shapeSizes: [100, 200],
   otherObjects: 200,
   shapeRepeats: 1,
+  burstObjects: 50,
+  burstPatches: 300,
 };
 
 /** One reported figure. */

@@ -39,6 +39,8 @@ Options:
   --other-objects <n>   also run the matrix with n objects of the same resource in another
                         namespace; 0 for none (default ${defaultBenchOptions.otherObjects})
   --shape-repeats <n>   fresh processes per library and size in the matrix (default ${defaultBenchOptions.shapeRepeats})
+  --burst-objects <n>   ConfigMaps of the event-burst benchmark (default ${defaultBenchOptions.burstObjects})
+  --burst-patches <n>   merge patches of one burst (default ${defaultBenchOptions.burstPatches})
   --out <dir>           where results go (default ./bench-results)
   -h, --help            show this help
 `;
@@ -51,6 +53,8 @@ const numericFlags = {
   'steady-objects': 'steadyObjects',
   'quiet-ms': 'quietMs',
   'shape-repeats': 'shapeRepeats',
+  'burst-objects': 'burstObjects',
+  'burst-patches': 'burstPatches',
 } as const satisfies Record<string, keyof BenchOptions>;
 
 async function main(): Promise<number> {
@@ -161,6 +165,8 @@ function parse() {
       sizes: { type: 'string' },
       'other-objects': { type: 'string' },
       'shape-repeats': { type: 'string' },
+      'burst-objects': { type: 'string' },
+      'burst-patches': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -23,6 +23,7 @@ import {
   watchOnce,
 } from './informer-watch.js';
 import { Pause } from './pause.js';
+import { shareUnchangedStrings } from './share-unchanged-strings.js';
 import { StoreChanges } from './store-changes.js';
 import { StringInterner } from './string-interner.js';
 import { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';
@@ -209,6 +210,8 @@ export class Informer extends InformerReader {
   private readonly random: () => number;
   private readonly backoff: Backoff;
   private readonly objects: InformerObjects;
+  /** Whether cached objects share their strings (the default transform; not a custom one). */
+  private readonly sharesStrings: boolean;
 
   private readonly handlers: InformerHandlers;
   private readonly changes: StoreChanges;
@@ -270,11 +273,12 @@ export class Informer extends InformerReader {
     this.handlers = new InformerHandlers(this.log);
     // The default keeps memory low: managedFields dropped, and repeated short strings shared
     // between objects — off the sync path for lists (see compact), inline for watch events.
+    this.sharesStrings = options.transform === undefined;
     this.objects = new InformerObjects({
       kind: options.descriptor.kind,
       apiVersion: this.apiVersion,
       transform: options.transform ?? stripManagedFields,
-      interner: options.transform ? undefined : new StringInterner(),
+      interner: this.sharesStrings ? new StringInterner() : undefined,
       log: this.log,
       isStopped: () => this.stopped,
     });
@@ -557,23 +561,20 @@ export class Informer extends InformerReader {
     const object = event.object;
     switch (event.type) {
       case 'ADDED':
-      case 'MODIFIED': {
-        this.error = undefined;
-        const prepared = this.objects.interned(this.objects.prepare(object));
-        if (prepared === undefined) return undefined;
-        const metadata = prepared.metadata;
-        const resourceVersion = metadata?.resourceVersion;
-        if (resourceVersion) this.resourceVersion = resourceVersion;
-        this.changes.apply(prepared);
-        return undefined;
-      }
+      case 'MODIFIED':
       case 'DELETED': {
         this.error = undefined;
-        const prepared = this.objects.interned(this.objects.prepare(object));
+        const prepared = this.objects.prepare(object);
         if (prepared === undefined) return undefined;
-        const metadata = prepared.metadata;
-        if (metadata?.resourceVersion) this.resourceVersion = metadata.resourceVersion;
-        this.changes.remove(prepared);
+        const resourceVersion = prepared.metadata?.resourceVersion;
+        if (resourceVersion) this.resourceVersion = resourceVersion;
+        // Deleted: not interned, it leaves. Updated: shares the replaced version's strings.
+        if (event.type === 'DELETED') this.changes.remove(prepared);
+        else
+          this.changes.apply(prepared, (old) => {
+            if (old === undefined) this.objects.interned(prepared);
+            else if (this.sharesStrings) shareUnchangedStrings(old, prepared);
+          });
         return undefined;
       }
       case 'BOOKMARK': {

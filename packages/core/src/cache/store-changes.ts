@@ -61,10 +61,14 @@ export class StoreChanges {
     }
   }
 
-  /** Stores a watched object (added or modified). */
-  apply(object: KubernetesObject): void {
+  /**
+   * Stores a watched object (added or modified). `beforeStore`, when given, is called first
+   * with the version it replaces (undefined for a new object), e.g. to share its strings.
+   */
+  apply(object: KubernetesObject, beforeStore?: (old: KubernetesObject | undefined) => void): void {
     const metadata = object.metadata;
     const old = this.store.get(metadata?.namespace ?? '', metadata?.name ?? '');
+    beforeStore?.(old);
     if (old === undefined) {
       this.store.upsert(object);
       this.handlers.emitAdd(object, false);

@@ -9,6 +9,7 @@ describe('benchmark registry', () => {
       'heap',
       'shapes',
       'latency',
+      'event-burst',
       'throughput',
       'steady-writes',
       'apiserver',

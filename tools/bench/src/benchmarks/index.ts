@@ -3,6 +3,7 @@ import { apiServerBenchmark } from './apiserver.js';
 import { applicationsReadyBenchmark } from './applications-ready.js';
 import { balancersReadyBenchmark } from './balancers-ready.js';
 import { coldSyncBenchmark } from './cold-sync.js';
+import { eventBurstBenchmark } from './event-burst.js';
 import { eventLatencyBenchmark } from './event-latency.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
@@ -22,6 +23,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   heapPerObjectBenchmark,
   syncMatrixBenchmark,
   eventLatencyBenchmark,
+  eventBurstBenchmark,
   throughputBenchmark,
   steadyWritesBenchmark,
   apiServerBenchmark,

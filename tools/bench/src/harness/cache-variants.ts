@@ -43,6 +43,17 @@ export interface SyncedCache {
   stop(): Promise<void>;
 }
 
+/** An object as an update listener sees it: what the event-burst benchmark reads. */
+export interface UpdatedObject {
+  metadata?: { annotations?: Record<string, string> | undefined } | undefined;
+}
+
+/**
+ * Called with the new state of each object the watch reports modified, synchronously, from
+ * the library's own update event (ops `onUpdate`, client-node `update`, fluent `MODIFIED`).
+ */
+export type UpdateListener = (object: UpdatedObject) => void;
+
 /**
  * One way of listing and watching a namespace's Pods into memory: `@ops/core` or a peer
  * library, each used as its documentation shows, with its defaults.
@@ -51,7 +62,8 @@ export interface CacheVariant {
   id: string;
   label: string;
   /**
-   * Starts caching `namespace` and resolves once `expected` objects are cached.
+   * Starts caching `namespace` and resolves once `expected` objects are cached; from then
+   * on (registered before it starts) `onUpdate` hears of every modified object.
    *
    * @throws {Error} when it fails or does not get there within `timeoutMs`.
    */
@@ -60,6 +72,7 @@ export interface CacheVariant {
     namespace: string,
     expected: number,
     timeoutMs?: number,
+    onUpdate?: UpdateListener,
   ): Promise<SyncedCache>;
 }
 
@@ -83,7 +96,7 @@ export function opsInformerVariant(
   return {
     id: pageSize === undefined ? 'ops' : `ops-page-${pageSize}`,
     label: options.label ?? '@ops/core Informer',
-    async sync(server, namespace, expected, timeoutMs = 120_000) {
+    async sync(server, namespace, expected, timeoutMs = 120_000, onUpdate) {
       const transport = new KubeTransport(server.kubeConfig());
       const informer = new Informer({
         transport,
@@ -91,6 +104,8 @@ export function opsInformerVariant(
         namespace,
         ...(pageSize === undefined ? {} : { pageSize }),
       });
+      if (onUpdate !== undefined)
+        informer.addEventHandler({ onUpdate: (_old, object) => onUpdate(object) });
       const start = performance.now();
       informer.start();
       try {
@@ -127,7 +142,7 @@ export function clientNodeInformer(plural: CachedPlural = 'pods'): CacheVariant 
   return {
     id: 'client-node',
     label: '@kubernetes/client-node informer',
-    async sync(server, namespace, expected, timeoutMs = 120_000) {
+    async sync(server, namespace, expected, timeoutMs = 120_000, onUpdate) {
       const kubeConfig = server.kubeConfig();
       const api = kubeConfig.makeApiClient(CoreV1Api);
       const informer = makeInformer<ClientNodeObject>(
@@ -143,6 +158,7 @@ export function clientNodeInformer(plural: CachedPlural = 'pods'): CacheVariant 
         added++;
         if (added === expected) synced.resolve(performance.now());
       });
+      if (onUpdate !== undefined) informer.on('update', onUpdate);
       informer.on('error', (error: unknown) =>
         synced.reject(error instanceof Error ? error : new Error(String(error))),
       );
@@ -180,12 +196,17 @@ export function fluentWatch(plural: CachedPlural = 'pods'): CacheVariant {
   return {
     id: 'fluent',
     label: 'kubernetes-fluent-client Watch',
-    async sync(server, namespace, expected, timeoutMs = 120_000) {
+    async sync(server, namespace, expected, timeoutMs = 120_000, onUpdate) {
       process.env.KUBECONFIG = server.kubeconfigPath;
       const { K8s, kind, WatchEvent } = await import('kubernetes-fluent-client');
       const uids = new Set<string>();
       const synced = Promise.withResolvers<number>();
-      const onObject = (object: { metadata?: { uid?: string } }) => {
+      const onObject = (
+        object: { metadata?: { uid?: string; annotations?: Record<string, string> } },
+        // Its WatchPhase enum is not exported; its values are the watch event types.
+        phase: string,
+      ) => {
+        if (phase === 'MODIFIED') onUpdate?.(object);
         uids.add(object.metadata?.uid ?? '');
         if (uids.size === expected) synced.resolve(performance.now());
       };

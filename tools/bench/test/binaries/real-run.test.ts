@@ -34,6 +34,7 @@ describe('pnpm bench --server real', () => {
       'heap',
       'shapes',
       'latency',
+      'event-burst',
       'steady-writes',
       'apiserver',
       'sidecar-admission',
