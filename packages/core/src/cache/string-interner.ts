@@ -7,9 +7,9 @@
  *
  * Only strings seen in at least two objects are kept in the table: a string seen in one
  * object is a candidate until another object has it too (copies within one object are
- * shared without a table entry), and {@link forgetCandidates} (called once a list has been interned)
- * drops the candidates, so strings unique to one object (a `last-applied-configuration`, a
- * checksum) cost nothing once the list is interned. `metadata.name`, `metadata.uid`,
+ * shared without a table entry), and {@link forgetCandidates} (called once a list has been
+ * interned) drops the candidates, so strings unique to one object (a
+ * `last-applied-configuration`, a checksum) cost nothing once the list is interned. `metadata.name`, `metadata.uid`,
  * `metadata.resourceVersion` and `metadata.selfLink` of the object passed to {@link intern}
  * are never looked up: they are unique to the object, or to one version of it.
  *
@@ -69,7 +69,7 @@ export class StringInterner {
     this.local.clear();
   }
 
-  /** How many strings are shared (seen twice or more) and how many are candidates (seen once). */
+  /** How many strings are shared (seen in two objects or more) and how many are candidates. */
   counts(): { shared: number; candidates: number } {
     return { shared: this.table.size, candidates: this.candidates.size };
   }
@@ -149,5 +149,9 @@ const topLevel: Skip = {
   ]),
 };
 
-/** Strings longer than this are not shared by default. */
+/**
+ * Strings longer than this are not shared by default: 256 keeps one copy of repeated
+ * ConfigMap data and digest-pinned image names; 1,024 and 4,096 saved nothing more on the
+ * bench's shapes (tools/bench/README.md, issue #17).
+ */
 export const maxInternedLength = 256;
