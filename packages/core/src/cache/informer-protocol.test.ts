@@ -86,14 +86,23 @@ function cm(name: string, rv: string, data: Record<string, string> = {}): Kubern
   };
 }
 
-function listPage(items: KubernetesObject[], resourceVersion: string, next?: string) {
+function listPage(
+  items: KubernetesObject[],
+  resourceVersion: string,
+  next?: string,
+  remainingItemCount?: number,
+) {
   return (): TransportResponse => ({
     status: 200,
     headers: {},
     text: JSON.stringify({
       kind: 'ConfigMapList',
       apiVersion: 'v1',
-      metadata: { resourceVersion, ...(next ? { continue: next } : {}) },
+      metadata: {
+        resourceVersion,
+        ...(next ? { continue: next } : {}),
+        ...(remainingItemCount === undefined ? {} : { remainingItemCount }),
+      },
       // Real API servers leave apiVersion and kind out of list items.
       items: items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest),
     }),
@@ -137,7 +146,7 @@ async function started(options: Partial<InformerOptions> = {}) {
 }
 
 describe('Informer protocol', () => {
-  it('lists with limit and continue, then watches from the list version with bookmarks and a 5–10 minute timeout', async () => {
+  it('lists with limit and continue (continue pages on the helper thread), then watches from the list version with bookmarks and a 5–10 minute timeout', async () => {
     const { transport, informer, events } = await started({ labelSelector: 'app=x' });
     transport.responses.push(
       listPage([cm('a', '5')], '10', 'token-1'),
@@ -161,6 +170,8 @@ describe('Informer protocol', () => {
       },
     ]);
     expect(transport.requests[0]?.path).toBe('/api/v1/namespaces/ns/configmaps');
+    // Only continue pages go to the helper thread: a one-page list never starts it.
+    expect(transport.requests.map((r) => r.offThread)).toEqual([false, true]);
     expect(informer.hasSynced()).toBe(true);
     expect(informer.lastSyncResourceVersion).toBe('10');
     expect(informer.get('ns', 'a')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
@@ -308,6 +319,36 @@ describe('Informer protocol', () => {
     await informer.stop();
   });
 
+  it('asks for the helper thread only once a page says two or more pages follow, then keeps it', async () => {
+    const two = await started({ pageSize: 1 });
+    two.transport.responses.push(
+      listPage([cm('a', '1')], '10', 't1', 1),
+      listPage([cm('b', '2')], '10'),
+    );
+    two.informer.start();
+    await flush();
+    // Two pages: the thread would start for the last one and never be used.
+    expect(two.transport.requests.map((r) => r.offThread)).toEqual([false, false]);
+    expect(two.informer.objectCount()).toBe(2);
+    await two.informer.stop();
+
+    const three = await started({ pageSize: 1 });
+    three.transport.responses.push(
+      listPage([cm('a', '1')], '10', 't1', 2),
+      listPage([cm('b', '2')], '10', 't2', 1),
+      listPage([cm('c', '3')], '10'),
+    );
+    three.informer.start();
+    await flush();
+    expect(three.transport.requests.map((r) => [r.query?.continue, r.offThread])).toEqual([
+      [undefined, false],
+      ['t1', true],
+      ['t2', true],
+    ]);
+    expect(three.informer.objectCount()).toBe(3);
+    await three.informer.stop();
+  });
+
   it('falls back to one unpaged list when continue tokens keep expiring', async () => {
     const { transport, informer } = await started({ pageSize: 1 });
     transport.responses.push(
@@ -326,6 +367,7 @@ describe('Informer protocol', () => {
       [1, 't2'],
       [undefined, undefined],
     ]);
+    expect(transport.requests.map((r) => r.offThread)).toEqual([false, true, false, true, false]);
     expect(informer.objectCount()).toBe(2);
     expect(informer.stats().expiredContinues).toBe(2);
     await informer.stop();

@@ -160,7 +160,8 @@ export const defaultMinWatchTimeoutSeconds = 300;
  * How it runs, once {@link start}ed:
  * - a paged LIST (`limit`, `continue`), pipelined: the next page is requested as soon as
  *   the continue token is read and received on the transport's helper thread (the
- *   `offThread` request flag) while this one is parsed; a 410 on a continue token restarts
+ *   `offThread` request flag) while this one is parsed (the first page is received on the
+ *   event loop, so a list of one page never starts the thread); a 410 on a continue token restarts
  *   the list (a second one in the same list falls back to one unpaged request);
  * - a WATCH from the list's resourceVersion with `allowWatchBookmarks=true` and a random
  *   `timeoutSeconds` of 5–10 minutes, resumed from the last resourceVersion seen (events and

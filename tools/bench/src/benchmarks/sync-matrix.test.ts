@@ -39,6 +39,9 @@ describe('shapes benchmark (cold-sync matrix)', () => {
     const names = result.metrics.map((metric) => metric.name);
     expect(names).toContain('Helm ConfigMaps, 80: CPU ops / bare GET + JSON.parse');
     expect(names).toContain('Helm ConfigMaps, 80: CPU, @ops/core Informer');
+    // Every library's CPU is reported, not only some.
+    expect(names).toContain('Helm ConfigMaps, 80: CPU, fluent Watch');
+    expect(names).toContain('Helm ConfigMaps, 80: CPU, @ops/core, one page');
     const goals = result.targets.map((target) => target.target);
     expect(goals).toContain('Helm ConfigMaps, 40: cold sync ops ≤ 1.15× bare GET + JSON.parse');
     expect(goals).toContain('Helm ConfigMaps, 80: client-node ≥ 1.3× ops');

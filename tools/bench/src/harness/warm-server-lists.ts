@@ -1,0 +1,63 @@
+import type { ServerEndpoint } from './bench-server.js';
+import { RawHttp } from './raw-http.js';
+
+/** What {@link warmServerLists} read: the objects of each LIST kind and the pages walked. */
+export interface WarmedLists {
+  /** Objects in the one unpaged LIST. */
+  unpagedItems: number;
+  /** Objects in the paged walk (the same collection, `limit` and `continue`). */
+  pagedItems: number;
+  /** Pages of the paged walk. */
+  pages: number;
+}
+
+interface ListHead {
+  metadata?: { continue?: string };
+  items?: unknown[] | null;
+}
+
+/**
+ * Sends, untimed, each kind of LIST the contenders of a cold-sync cell send for
+ * `collectionPath`: one unpaged LIST (the bare GET, client-node, fluent and one-page ops)
+ * and one complete paged walk with `limit` = `pageSize` and `continue` (ops' default). Call it
+ * before a cell's first timed run: a fresh server compiles each request path on its first
+ * use, and without this that cost lands on whichever contender runs first (in one measured
+ * cell a paged walk took 913 ms on first use and about 560 ms after), which measures the
+ * libraries differently. Every contender then meets the same warmed server.
+ *
+ * @throws {Error} when `pageSize` is not a positive integer, a LIST fails, or the server
+ *   answers a body that is not a list.
+ */
+export async function warmServerLists(
+  server: ServerEndpoint,
+  collectionPath: string,
+  pageSize: number,
+): Promise<WarmedLists> {
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new Error(`warmServerLists: pageSize must be a positive integer, got ${pageSize}`);
+  const http = new RawHttp(server);
+  try {
+    const unpaged = await listOf(http, collectionPath);
+    let pagedItems = 0;
+    let pages = 0;
+    let token: string | undefined;
+    do {
+      const query = new URLSearchParams({ limit: String(pageSize) });
+      if (token !== undefined) query.set('continue', token);
+      const page = await listOf(http, `${collectionPath}?${query}`);
+      pages++;
+      pagedItems += page.items?.length ?? 0;
+      token = page.metadata?.continue || undefined;
+    } while (token !== undefined);
+    return { unpagedItems: unpaged.items?.length ?? 0, pagedItems, pages };
+  } finally {
+    http.close();
+  }
+}
+
+async function listOf(http: RawHttp, path: string): Promise<ListHead> {
+  const body = JSON.parse((await http.get(path)).toString('utf8')) as ListHead;
+  if (typeof body !== 'object' || body === null || !('items' in body))
+    throw new Error(`GET ${path} answered something that is not a list`);
+  return body;
+}
