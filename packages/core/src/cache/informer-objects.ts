@@ -28,7 +28,8 @@ export class InformerObjects {
 
   /**
    * Shares repeated strings of freshly listed objects in small steps after the list is
-   * stored, so syncing does not wait for it. Values never change (equal strings replace equal
+   * stored, so syncing does not wait for it, then forgets the strings seen only once (the
+   * interner keeps only what is shared). Values never change (equal strings replace equal
    * strings), so readers and handlers holding these objects see nothing.
    */
   compact(objects: KubernetesObject[]): void {
@@ -40,8 +41,14 @@ export class InformerObjects {
         if (this.options.isStopped()) return resolve();
         const end = Math.min(objects.length, next + 500);
         for (; next < end; next++) interner.intern(objects[next]);
-        if (next < objects.length) setImmediate(step);
-        else resolve();
+        if (next < objects.length) {
+          setImmediate(step);
+          return;
+        }
+        // Strings seen once in the whole list are unique to their object: the table need
+        // not keep them alive.
+        interner.forgetCandidates();
+        resolve();
       };
       setImmediate(step);
     });
