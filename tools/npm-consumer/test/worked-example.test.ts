@@ -4,7 +4,8 @@
 // checked with `strict` and without `skipLibCheck`, the CRD and RBAC rendered with
 // ops-manifests, and the example's vitest test run against the local API server.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,9 +69,11 @@ beforeAll(() => {
   mkdirSync(project);
 }, 5 * minutes);
 
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+// The project's node_modules holds every installed package: on a loaded 2-core machine
+// removing it took longer than vitest's default 30 s hook timeout.
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+}, 5 * minutes);
 
 describe("@ops/core's worked example, from the packed packages", () => {
   let steps: WorkedExampleStep[];
