@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer } from '@ops/apiserver';
 import { Client } from '@ops/core';
-import { ControlPlaneAssetsError, Environment, kubeRequest } from '@ops/envtest';
+import { ControlPlaneAssetsError, Environment, freePort, kubeRequest } from '@ops/envtest';
+import { boundOperatorPorts } from './operator-output.mjs';
 import { applicationDemo } from './operators/application.mjs';
 import { balancerDemo } from './operators/balancer.mjs';
 import { myJobDemo } from './operators/myjob.mjs';
@@ -44,6 +45,16 @@ if (!chosen || positionals.length > 1) {
     `demo: ${positionals.length > 1 ? `one operator at a time, not ${positionals.join(' ')}` : `no operator named ${JSON.stringify(shortName)}`}: run ./scripts/demo.sh [${Object.keys(operators).join('|')}] (the operator's name without -operator; application when omitted)`,
   );
   process.exit(2);
+}
+// Each port: a number from 0 to 65535, 0 meaning any free one.
+for (const flag of ['port', 'webhook-port', 'metrics-port', 'health-port']) {
+  const value = values[flag];
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    console.error(
+      `demo: --${flag} ${JSON.stringify(value)} is not a port: give a number from 0 to 65535 (0 for any free one)`,
+    );
+    process.exit(2);
+  }
 }
 const operatorDir = join(root, chosen.dir);
 const { customResources } = await import(join(operatorDir, 'dist/manifests.js'));
@@ -91,7 +102,9 @@ const client = new Client({ kubeConfig });
 // The operator's install, as `kubectl apply -k config/default` would make it, minus the
 // manager Deployment: the operator runs here as a process.
 for (const resource of customResources) await client.create(resource.crd());
-const webhookPort = Number(values['webhook-port']);
+// The webhook configurations name the port before the operator listens: 0 is resolved here.
+const webhookPort =
+  values['webhook-port'] === '0' ? await freePort() : Number(values['webhook-port']);
 const operatorFlags = await chosen.install({
   client,
   operatorDir,
@@ -111,16 +124,24 @@ const operator = spawn(
     `127.0.0.1:${values['metrics-port']}`,
     '--health-probe-bind-address',
     `127.0.0.1:${values['health-port']}`,
+    // info, for the lines that say which ports its servers bound; only warn and above are shown.
     '--log-level',
-    'warn',
+    'info',
   ],
-  { stdio: ['ignore', 'inherit', 'inherit'] },
+  { stdio: ['ignore', 'pipe', 'inherit'] },
 );
+const exitedEarly = (code) => {
+  say(`the operator exited (code ${code}) before its metrics and probe servers listened`);
+  process.exit(1);
+};
+operator.once('exit', exitedEarly);
+const ports = await boundOperatorPorts(operator.stdout, (line) => process.stdout.write(line));
+operator.off('exit', exitedEarly);
 say(
-  `${chosen.name} started (pid ${operator.pid}); metrics on :${values['metrics-port']}, probes on :${values['health-port']}, ${operatorFlags.includes('--disable-webhooks') ? 'no webhooks' : `webhooks on :${webhookPort}`}`,
+  `${chosen.name} started (pid ${operator.pid}); metrics on :${ports.metrics}, probes on :${ports.health}, ${operatorFlags.includes('--disable-webhooks') ? 'no webhooks' : `webhooks on :${webhookPort}`}`,
 );
 for (let i = 0; ; i++) {
-  const ready = await fetch(`http://127.0.0.1:${values['health-port']}/readyz`).then(
+  const ready = await fetch(`http://127.0.0.1:${ports.health}/readyz`).then(
     (r) => r.ok,
     () => false,
   );

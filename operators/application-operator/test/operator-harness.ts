@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { createServingCertificates } from '@ops/apiserver';
 import { Client, type KubernetesObject, Manager } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
-import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
+import type { RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
+import { Environment, eventually, startOperatorManager } from '@ops/envtest';
 import pino from 'pino';
 import { expect } from 'vitest';
 import YAML from 'yaml';
@@ -15,6 +16,8 @@ import { type Application, applicationResource } from '../src/api/v1/application
 import { addApplicationController, registerApplicationWebhooks } from '../src/operator.js';
 
 const run = promisify(execFile);
+/** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
+const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 const applicationApi = 'core.crd.lixueduan.com/v1';
 
 /** The fields of a Deployment the suites read. */
@@ -103,8 +106,7 @@ export interface OperatorHarnessOptions {
  */
 export class OperatorHarness {
   readonly admin: Client;
-  private stopManager: AbortController | undefined;
-  private running: Promise<void> | undefined;
+  private operator: RunningOperatorManager<Manager> | undefined;
   /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
   readonly writes: string[] = [];
 
@@ -210,30 +212,18 @@ export class OperatorHarness {
 
   /** Starts (or restarts) the operator's manager as its service account. */
   async startOperator(): Promise<Manager> {
-    const manager = new Manager({
-      kubeConfig: this.identity.kubeConfig,
-      logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
-      metricsBindAddress: false,
-      healthProbeBindAddress: false,
-      onRequest: (verb, resource) => {
-        if (!['get', 'list', 'watch'].includes(verb)) this.writes.push(`${verb} ${resource}`);
-      },
+    this.operator = await startOperatorManager({
+      identity: this.identity,
+      createManager: (settings) => new Manager({ ...settings, logger }),
+      setup: (manager) => addApplicationController(manager),
+      writes: this.writes,
     });
-    addApplicationController(manager);
-    this.stopManager = new AbortController();
-    this.running = manager.start(this.stopManager.signal);
-    const deadline = Date.now() + 10_000;
-    while (!manager.isLeader()) {
-      if (Date.now() > deadline) throw new Error('the operator did not start within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return manager;
+    return this.operator.manager;
   }
 
   /** Stops the operator's manager (as SIGTERM would). */
   async stopOperator(): Promise<void> {
-    this.stopManager?.abort();
-    await this.running;
+    await this.operator?.stop();
   }
 
   /** Runs the real kubectl as the admin user. */

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
-import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
+import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
+import { eventually, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
 import pino from 'pino';
 import YAML from 'yaml';
 import { type Balancer, balancerResource } from '../src/api/v1alpha1/balancer.js';
@@ -14,6 +15,8 @@ import type { Deployment } from '../src/controller/proxy-deployment.js';
 import { addBalancerController } from '../src/operator.js';
 
 const run = promisify(execFile);
+/** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
+const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
 /** Every object of the suites lives here. */
 export const namespace = 'default';
@@ -53,8 +56,7 @@ export class BalancerHarness {
   readonly admin: Client;
   /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
   readonly writes: string[] = [];
-  private stopManager: AbortController | undefined;
-  private running: Promise<void> | undefined;
+  private operator: RunningOperatorManager<Manager> | undefined;
 
   private constructor(
     readonly env: Environment,
@@ -64,44 +66,24 @@ export class BalancerHarness {
   }
 
   static async start(): Promise<BalancerHarness> {
-    const env = await Environment.start({
-      apiServer: { rbac: true },
-      crdDirectoryPaths: [join(operatorRoot, 'config', 'crd', 'bases')],
-      requires: 'pods',
-    });
-    try {
-      const { identity } = await env.operatorServiceAccount(
-        join(operatorRoot, 'config', 'default'),
-      );
-      return new BalancerHarness(env, identity);
-    } catch (error) {
-      await env.stop();
-      throw error;
-    }
+    const { env, identity } = await startOperatorEnvironment(operatorRoot, { requires: 'pods' });
+    return new BalancerHarness(env, identity);
   }
 
   /** Starts (or restarts) the operator's manager as its ServiceAccount; resolves once it leads. */
   async startOperator(): Promise<void> {
-    const manager = new Manager({
-      kubeConfig: this.identity.kubeConfig,
-      logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
-      metricsBindAddress: false,
-      healthProbeBindAddress: false,
-      onRequest: (verb, resource) => {
-        if (!['get', 'list', 'watch'].includes(verb)) this.writes.push(`${verb} ${resource}`);
-      },
+    this.operator = await startOperatorManager({
+      identity: this.identity,
+      createManager: (settings) => new Manager({ ...settings, logger }),
+      // Name conflicts are looked at again every second, not every 30 s, to keep the suite short.
+      setup: (manager) => addBalancerController(manager, { conflictRecheckMs: 1000 }),
+      writes: this.writes,
     });
-    // Name conflicts are looked at again every second, not every 30 s, to keep the suite short.
-    addBalancerController(manager, { conflictRecheckMs: 1000 });
-    this.stopManager = new AbortController();
-    this.running = manager.start(this.stopManager.signal);
-    await eventually(() => manager.isLeader(), { description: 'the operator leads' });
   }
 
   /** Stops the operator's manager (as SIGTERM would). */
   async stopOperator(): Promise<void> {
-    this.stopManager?.abort();
-    await this.running;
+    await this.operator?.stop();
   }
 
   balancer(name: string): Promise<Balancer> {

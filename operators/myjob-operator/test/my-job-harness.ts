@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
-import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
+import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
+import { eventually, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
 import pino from 'pino';
 import { type MyJob, myJobResource } from '../src/api/v1beta1/my-job.js';
 import { type Pod, pods } from '../src/controller/pod.js';
 import { addMyJobController } from '../src/operator.js';
 
 const run = promisify(execFile);
+/** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
+const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
 const events = objectKind<KubernetesObject & { reason?: string }>('v1', 'Event');
 const namespace = 'default';
@@ -35,8 +37,7 @@ export class MyJobHarness {
   readonly admin: Client;
   /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
   readonly writes: string[] = [];
-  private stopManager: AbortController | undefined;
-  private running: Promise<void> | undefined;
+  private operator: RunningOperatorManager<Manager> | undefined;
 
   private constructor(
     readonly env: Environment,
@@ -46,43 +47,23 @@ export class MyJobHarness {
   }
 
   static async start(): Promise<MyJobHarness> {
-    const env = await Environment.start({
-      apiServer: { rbac: true },
-      crdDirectoryPaths: [join(operatorRoot, 'config', 'crd', 'bases')],
-      requires: 'pods',
-    });
-    try {
-      const { identity } = await env.operatorServiceAccount(
-        join(operatorRoot, 'config', 'default'),
-      );
-      return new MyJobHarness(env, identity);
-    } catch (error) {
-      await env.stop();
-      throw error;
-    }
+    const { env, identity } = await startOperatorEnvironment(operatorRoot, { requires: 'pods' });
+    return new MyJobHarness(env, identity);
   }
 
   /** Starts (or restarts) the operator's manager as its ServiceAccount; resolves once it leads. */
   async startOperator(): Promise<void> {
-    const manager = new Manager({
-      kubeConfig: this.identity.kubeConfig,
-      logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
-      metricsBindAddress: false,
-      healthProbeBindAddress: false,
-      onRequest: (verb, resource) => {
-        if (!['get', 'list', 'watch'].includes(verb)) this.writes.push(`${verb} ${resource}`);
-      },
+    this.operator = await startOperatorManager({
+      identity: this.identity,
+      createManager: (settings) => new Manager({ ...settings, logger }),
+      setup: (manager) => addMyJobController(manager),
+      writes: this.writes,
     });
-    addMyJobController(manager);
-    this.stopManager = new AbortController();
-    this.running = manager.start(this.stopManager.signal);
-    await eventually(() => manager.isLeader(), { description: 'the operator leads' });
   }
 
   /** Stops the operator's manager (as SIGTERM would). */
   async stopOperator(): Promise<void> {
-    this.stopManager?.abort();
-    await this.running;
+    await this.operator?.stop();
   }
 
   createMyJob(name: string, template: Record<string, unknown>): Promise<KubernetesObject> {

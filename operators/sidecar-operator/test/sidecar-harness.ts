@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
-import { Environment, eventually, freePort, type ServiceAccountIdentity } from '@ops/envtest';
+import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
+import { eventually, freePort, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
 import { readOperatorProject, routeWebhooksForTest } from '@ops/operator-cli';
 import pino from 'pino';
 import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
@@ -14,6 +15,8 @@ import { createSidecarOperator, registerWebhooks } from '../src/operator.js';
 import { type Pod, pods } from '../src/pod.js';
 
 const run = promisify(execFile);
+/** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
+const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 export const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
 /** The Pod webhook's configuration, as config/default names it. */
 export const mutatingConfiguration = 'sidecar-operator-mutating-webhook-configuration';
@@ -45,8 +48,7 @@ export class SidecarHarness {
   readonly admin: Client;
   /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
   readonly writes: string[] = [];
-  private stopManager: AbortController | undefined;
-  private running: Promise<void> | undefined;
+  private operator: RunningOperatorManager<Manager> | undefined;
 
   private constructor(
     readonly env: Environment,
@@ -59,16 +61,11 @@ export class SidecarHarness {
   }
 
   static async start(): Promise<SidecarHarness> {
-    const env = await Environment.start({
-      apiServer: { rbac: true },
-      crdDirectoryPaths: [join(operatorRoot, 'config', 'crd', 'bases')],
+    const { env, identity, rendered } = await startOperatorEnvironment(operatorRoot, {
       requires: 'pods',
     });
     const certDir = await mkdtemp(join(tmpdir(), 'sidecar-operator-certs-'));
     try {
-      const { identity, rendered } = await env.operatorServiceAccount(
-        join(operatorRoot, 'config', 'default'),
-      );
       const port = await freePort();
       await routeWebhooksForTest(readOperatorProject(operatorRoot), env, {
         port,
@@ -97,20 +94,12 @@ export class SidecarHarness {
       certDir: this.certDir,
     });
     registerWebhooks(operator, webhookServer);
-    const manager = new Manager({
-      kubeConfig: this.identity.kubeConfig,
-      logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
-      metricsBindAddress: false,
-      healthProbeBindAddress: false,
-      webhookServer,
-      onRequest: (verb, resource) => {
-        if (!['get', 'list', 'watch'].includes(verb)) this.writes.push(`${verb} ${resource}`);
-      },
+    this.operator = await startOperatorManager({
+      identity: this.identity,
+      createManager: (settings) => new Manager({ ...settings, logger, webhookServer }),
+      setup: (manager) => operator.setup(manager),
+      writes: this.writes,
     });
-    operator.setup(manager);
-    this.stopManager = new AbortController();
-    this.running = manager.start(this.stopManager.signal);
-    await eventually(() => manager.isLeader(), { description: 'the operator leads' });
     await eventually(
       () =>
         this.admin
@@ -133,9 +122,8 @@ export class SidecarHarness {
 
   /** Stops the operator: its manager and webhook server (as SIGTERM would). */
   async stopOperator(): Promise<void> {
-    this.stopManager?.abort();
-    await this.running;
-    this.stopManager = undefined;
+    await this.operator?.stop();
+    this.operator = undefined;
   }
 
   /** SidecarSet `name`, as the admin reads it. */

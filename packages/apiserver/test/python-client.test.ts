@@ -1,45 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiServer } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { pythonClientSuite } from './python-client-suite.js';
 
-// A client written in another language: the official Python client, from Debian's
-// python3-kubernetes (scripts/ensure-python-kubernetes.sh installs it for scripts/test.sh).
-// It spells booleans the Python way (watch=True), which kube-apiserver reads as true.
-const run = promisify(execFile);
-const python = process.env.OPS_PYTHON ?? '/usr/bin/python3';
-const script = fileURLToPath(new URL('./python/watch_client.py', import.meta.url));
-let server: ApiServer;
-let dir: string;
-
-beforeAll(async () => {
-  server = await ApiServer.start({ cluster: false });
-  dir = await mkdtemp(join(tmpdir(), 'python-client-'));
-});
-afterAll(async () => {
-  await server?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+// The official Python client spells booleans the Python way (watch=True), which
+// kube-apiserver reads as true.
+const suite = pythonClientSuite('python-client');
 
 describe('the official Python client', () => {
   it("lists, watches with watch=True, and gets kube's 400 for a wrong type", async () => {
-    // Fails (never skips) where the client is missing, saying how to install it.
-    const installed = await run(python, ['-c', 'import kubernetes']).then(
-      () => true,
-      () => false,
-    );
-    if (!installed)
-      throw new Error(
-        `${python} cannot import kubernetes: install Debian's python3-kubernetes (sudo apt-get install python3-kubernetes; scripts/test.sh does it through scripts/ensure-python-kubernetes.sh) or set OPS_PYTHON to a python3 with the kubernetes package`,
-      );
-    const kubeconfig = join(dir, 'kubeconfig');
-    await server.writeKubeconfig(kubeconfig);
-    const { stdout } = await run(python, [script, kubeconfig], { timeout: 30_000 });
-    const result = JSON.parse(stdout);
+    const result = (await suite.runScript('watch_client.py')) as Record<string, unknown>;
     expect(result.listed).toEqual(['from-python']);
     expect(result.events).toEqual([
       ['ADDED', 'from-python'],
@@ -51,6 +19,7 @@ describe('the official Python client', () => {
         'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string',
     });
     // The refused create stored nothing; the watched object holds the patch.
+    const server = suite.server();
     expect(
       server.resources.get(server.registry.find('', 'v1', 'configmaps')!, 'default', 'from-python')
         .object.data,

@@ -34,6 +34,14 @@ export { freePort } from './free-port.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';
 export { type KwokStage, type KwokStagesOptions, kwokStages } from './kwok-stages.js';
 export { loadManifests, parseManifests } from './load-manifests.js';
+export { type OperatorEnvironment, startOperatorEnvironment } from './operator-environment.js';
+export {
+  type OperatorManagerLike,
+  type OperatorManagerOptions,
+  type OperatorManagerSettings,
+  type RunningOperatorManager,
+  startOperatorManager,
+} from './operator-manager.js';
 export { type RenderedOperator, renderOperator } from './rendered-operator.js';
 export {
   createServiceAccountIdentity,

@@ -1,4 +1,5 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -102,6 +103,54 @@ describe('the demo', () => {
     expect(output).toContain('Press Ctrl-C to stop.');
     expect(output).toContain('demo: stopped');
     expect(code).toBe(0);
+  });
+
+  it('binds free metrics and probe ports for port 0, prints them, and probes readiness there', {
+    timeout: 60_000,
+  }, async () => {
+    const demo = await runDemo(['myjob']);
+    try {
+      await demo.waitFor('Press Ctrl-C to stop.', 50_000);
+      const [, metrics, health] =
+        demo.output().match(/metrics on :(\d+), probes on :(\d+), no webhooks/) ?? [];
+      expect(Number(metrics)).toBeGreaterThan(0);
+      expect(Number(health)).toBeGreaterThan(0);
+      const ready = await fetch(`http://127.0.0.1:${health}/readyz`);
+      expect(ready.status).toBe(200);
+      const scraped = await fetch(`http://127.0.0.1:${metrics}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('controller_runtime_reconcile_total');
+    } finally {
+      demo.child.kill('SIGINT');
+    }
+    expect(await demo.exited).toBe(0);
+    expect(demo.output()).toContain('demo: stopped');
+  });
+
+  it('stops, saying so, when the operator cannot bind its metrics port', {
+    timeout: 30_000,
+  }, async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const demo = await runDemo(['myjob', '--metrics-port', String(port)]);
+      expect(await demo.exited).toBe(1);
+      expect(demo.output()).toContain(
+        'demo: the operator exited (code 1) before its metrics and probe servers listened',
+      );
+      expect(demo.output()).toContain('EADDRINUSE');
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('refuses a port that is not a number from 0 to 65535', { timeout: 30_000 }, async () => {
+    const demo = await runDemo(['myjob', '--health-port', '8o81']);
+    expect(await demo.exited).toBe(2);
+    expect(demo.output()).toContain(
+      'demo: --health-port "8o81" is not a port: give a number from 0 to 65535 (0 for any free one)',
+    );
   });
 
   it('names the operators it knows when given another', { timeout: 30_000 }, async () => {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { eventually, freePort } from '@ops/envtest';
+import { eventually } from '@ops/envtest';
 
 const demo = fileURLToPath(new URL('../demo.mjs', import.meta.url));
 
@@ -16,14 +16,14 @@ export interface RunningDemo {
 }
 
 /**
- * Runs the demo (what `./scripts/demo.sh` execs after building) on a free API server port and
- * free webhook, metrics and probe ports, with `args` after those.
+ * Runs the demo (what `./scripts/demo.sh` execs after building) with every port 0 (the API
+ * server, webhook, metrics and probe ports: each a free one, which the demo prints), with
+ * `args` after those.
  */
 export async function runDemo(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningDemo> {
-  const ports = [await freePort(), await freePort(), await freePort()];
   const child = spawn(
     process.execPath,
     [
@@ -31,11 +31,11 @@ export async function runDemo(
       '--port',
       '0',
       '--webhook-port',
-      String(ports[0]),
+      '0',
       '--metrics-port',
-      String(ports[1]),
+      '0',
       '--health-port',
-      String(ports[2]),
+      '0',
       ...args,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env },

@@ -12,6 +12,11 @@ export {
   verifyAdmissionResponse,
 } from './admission-review.js';
 export { WebhookAdmission, type WebhookAdmissionOptions } from './webhook-admission.js';
+export {
+  type WebhookAgentLease,
+  WebhookAgents,
+  type WebhookAgentsOptions,
+} from './webhook-agents.js';
 export { WebhookCallError } from './webhook-call-error.js';
 export {
   callWebhook,

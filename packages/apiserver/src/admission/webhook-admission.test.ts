@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { KubernetesObject } from '@ops/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { AdmissionAttributes } from '../server/admission.js';
@@ -24,6 +24,12 @@ interface TestWebhook {
   caBundle: string;
   /** Every AdmissionReview received, in order, with the request path. */
   received: Array<{ path: string; review: Json }>;
+  /** TLS handshakes completed so far: one per new connection. */
+  handshakes(): number;
+  /** Connections open now. */
+  connections(): number;
+  /** Serves `certificates` from now on (new connections only), as a rotated certificate. */
+  rotate(certificates: ServingCertificates): void;
   close(): Promise<void>;
 }
 
@@ -86,11 +92,18 @@ async function startWebhook(
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  let handshakes = 0;
+  server.on('secureConnection', () => {
+    handshakes++;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     caBundle: Buffer.from(certificates.caCert).toString('base64'),
     received,
+    handshakes: () => handshakes,
+    connections: () => sockets.size,
+    rotate: (rotated) => server.setSecureContext({ cert: rotated.cert, key: rotated.key }),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -226,6 +239,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  admission.close();
   await server.stop();
 });
 
@@ -877,6 +891,57 @@ describe('calling', () => {
   });
 });
 
+describe('connections', () => {
+  it('keep one TLS connection to a webhook alive across calls', async () => {
+    const target = await webhook(() => ({ allowed: true }));
+    await configure('validating', 'kept-alive', [hook('kept-alive.example.com', target)]);
+    for (const name of ['one', 'two', 'three', 'four', 'five']) {
+      await server.resources.create(configMaps(), 'default', configMap(`alive-${name}`), admin);
+    }
+    expect(target.received).toHaveLength(5);
+    expect(target.handshakes()).toBe(1);
+    expect(target.connections()).toBe(1);
+  });
+
+  it('verify a rotated caBundle on a new connection and close the old ones', async () => {
+    const target = await webhook(() => ({ allowed: true }));
+    const rotateTo = async (caCert: string) => {
+      await server.resources.delete(validatingType(), '', 'rotating', {}, admin);
+      await configure('validating', 'rotating', [
+        hook('rotating.example.com', target, {
+          clientConfig: {
+            url: `https://127.0.0.1:${target.port}/admit`,
+            caBundle: Buffer.from(caCert).toString('base64'),
+          },
+        }),
+      ]);
+    };
+    await configure('validating', 'rotating', [hook('rotating.example.com', target)]);
+    await server.resources.create(configMaps(), 'default', configMap('before-1'), admin);
+    await server.resources.create(configMaps(), 'default', configMap('before-2'), admin);
+    expect(target.handshakes()).toBe(1);
+
+    // The bundle moves to a new CA before the webhook serves a certificate it signed: the
+    // open connection, verified against the old CA, is not used for the new bundle.
+    const rotated = await createServingCertificates(['127.0.0.1']);
+    await rotateTo(rotated.caCert);
+    const error = await failure(
+      server.resources.create(configMaps(), 'default', configMap('mid-rotation'), admin),
+    );
+    expect(error.message).toContain('x509: certificate signed by unknown authority');
+    expect(target.received).toHaveLength(2);
+    await vi.waitFor(() => expect(target.connections()).toBe(0));
+
+    // Once the webhook serves the new certificate, calls succeed over one new connection.
+    target.rotate(rotated);
+    await server.resources.create(configMaps(), 'default', configMap('after-1'), admin);
+    await server.resources.create(configMaps(), 'default', configMap('after-2'), admin);
+    expect(target.received).toHaveLength(4);
+    expect(target.handshakes()).toBe(2);
+    expect(target.connections()).toBe(1);
+  });
+});
+
 describe('dry run', () => {
   it('calls webhooks without side effects, marked dryRun, and persists nothing', async () => {
     const target = await webhook(() => ({
@@ -955,13 +1020,13 @@ describe('TLS fault injection', () => {
 });
 
 describe('the ApiServer', () => {
-  it('runs webhooks by default, and cuts and restores their TLS through the control API', async () => {
+  it('runs webhooks by default, cuts and restores their TLS through the control API, and closes their connections on stop', async () => {
     const own = await ApiServer.start();
+    const target = await webhook(() => ({
+      allowed: false,
+      status: { message: 'default admission' },
+    }));
     try {
-      const target = await webhook(() => ({
-        allowed: false,
-        status: { message: 'default admission' },
-      }));
       await own.resources.create(
         own.registry.find(
           'admissionregistration.k8s.io',
@@ -1026,8 +1091,12 @@ describe('the ApiServer', () => {
       await failure(own.resources.create(configMapType, 'default', configMap('x'), admin));
       expect(target.received).toHaveLength(2);
       own.restoreWebhookTls();
+      await failure(own.resources.create(configMapType, 'default', configMap('x'), admin));
+      expect(target.connections()).toBe(1);
     } finally {
       await own.stop();
     }
+    // Stopping the server closed its kept-alive connection to the webhook.
+    await vi.waitFor(() => expect(target.connections()).toBe(0));
   });
 });

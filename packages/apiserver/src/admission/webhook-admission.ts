@@ -12,6 +12,7 @@ import {
   type VerifiedResponse,
   verifyAdmissionResponse,
 } from './admission-review.js';
+import { WebhookAgents } from './webhook-agents.js';
 import { WebhookCallError } from './webhook-call-error.js';
 import { callWebhook } from './webhook-client.js';
 import { readWebhooks, type Webhook } from './webhook-configuration.js';
@@ -34,6 +35,8 @@ export interface WebhookAdmissionOptions {
    * may be served at several). Absent: a rule matches only at the request's version.
    */
   servedVersions?: (group: string, plural: string) => readonly string[];
+  /** The kept-alive connections to the webhooks. Default: a new {@link WebhookAgents}. */
+  agents?: WebhookAgents;
 }
 
 /**
@@ -57,6 +60,9 @@ export interface WebhookAdmissionOptions {
  *   other is a 400 `admission webhook "<name>" does not support dry run`.
  * - Warnings the webhooks return are appended (once each) to `attributes.warnings` when the
  *   caller passes that array.
+ * - Connections to a webhook are kept alive between calls ({@link WebhookAgents}: one agent
+ *   per target and CA bundle, so a rotated `caBundle` gets new connections); {@link close}
+ *   closes them.
  *
  * Not supported: `matchConditions` (CEL) are not evaluated — a webhook that has them is
  * called as if they all held; DELETE requests carry the object as `oldObject` and `object`
@@ -68,9 +74,11 @@ export class WebhookAdmission implements Admission {
   private readonly cutWebhooks = new Set<string>();
   private allCut = false;
   private foreignCa: Promise<string> | undefined;
+  private readonly agents: WebhookAgents;
 
   constructor(options: WebhookAdmissionOptions) {
     this.store = options.store;
+    this.agents = options.agents ?? new WebhookAgents();
     const servedVersions = options.servedVersions;
     this.lookups = {
       namespaceLabels: (name) => {
@@ -96,6 +104,14 @@ export class WebhookAdmission implements Admission {
   restoreTls(): void {
     this.allCut = false;
     this.cutWebhooks.clear();
+  }
+
+  /**
+   * Closes every connection to the webhooks (the server is stopping); a write that would
+   * call a webhook afterwards fails as a call that cannot connect does.
+   */
+  close(): void {
+    this.agents.close();
   }
 
   /** The webhook names whose TLS is cut, and whether every webhook's is. */
@@ -281,6 +297,7 @@ export class WebhookAdmission implements Admission {
       webhook,
       body: JSON.stringify(review),
       store: this.store,
+      agents: this.agents,
       ...(cut ? { caOverride: await this.foreignAuthority() } : {}),
     });
     const response = verifyAdmissionResponse(webhook.name, version, uid, mutating, answer);

@@ -1,7 +1,8 @@
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { ObjectStore } from '../store/object-store.js';
+import type { WebhookAgentLease, WebhookAgents } from './webhook-agents.js';
 import { WebhookCallError } from './webhook-call-error.js';
 import type { Webhook } from './webhook-configuration.js';
 
@@ -34,6 +35,11 @@ export interface CallOptions {
    * injection: a different CA makes verification fail).
    */
   caOverride?: string;
+  /**
+   * Where kept-alive connections come from (see {@link WebhookAgents}). Absent: a new
+   * connection for this call alone.
+   */
+  agents?: WebhookAgents;
 }
 
 const callFailed = (webhook: Webhook, reason: string) => new WebhookCallError(webhook.name, reason);
@@ -239,7 +245,9 @@ function errorResponse(response: IncomingMessage, text: string): string {
  * Posts an AdmissionReview to a webhook over HTTPS and returns the decoded answer. The
  * serving certificate is verified against `caBundle` (or the system roots without one) for
  * `<svc>.<ns>.svc` or the URL's host; the whole call, service resolution included, is
- * bounded by `timeoutSeconds`. Any 2xx answer is decoded as JSON, as client-go does.
+ * bounded by `timeoutSeconds`. Any 2xx answer is decoded as JSON, as client-go does. With
+ * `agents` the call reuses a kept-alive connection to the webhook (and, when the webhook had
+ * closed that idle connection, tries once more on a new one); without, it opens its own.
  *
  * @throws {WebhookCallError} with kube-apiserver's reason: `failed to call webhook: Post
  *   "<url>": <transport error>` (connection refused, TLS verification, `context deadline
@@ -274,68 +282,106 @@ export async function callWebhook(options: CallOptions): Promise<unknown> {
   }
   const connectHost = host;
   const connectPort = port;
+  let lease: WebhookAgentLease | undefined;
+  try {
+    lease = options.agents?.lease(agentTarget(webhook), ca);
+  } catch (error) {
+    throw transportFailure(error instanceof Error ? error.message : String(error));
+  }
+  const agent = lease?.agent ?? false;
   return new Promise<unknown>((resolve, reject) => {
     let settled = false;
+    let request: ClientRequest | undefined;
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      lease?.release();
       outcome();
     };
-    const request = https.request({
-      host: connectHost,
-      port: connectPort,
-      path: target.path,
-      method: 'POST',
-      ...(isIP(target.serverName) ? {} : { servername: target.serverName }),
-      ...(ca !== undefined ? { ca } : {}),
-      rejectUnauthorized: true,
-      agent: false,
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json, */*',
-        'Content-Length': Buffer.byteLength(options.body),
-        Host: target.url.slice('https://'.length).split('/')[0] ?? target.serverName,
-      },
-    });
     const timer = setTimeout(() => {
       finish(() => reject(transportFailure('context deadline exceeded')));
-      request.destroy();
+      request?.destroy();
     }, webhook.timeoutSeconds * 1000);
-    request.on('error', (error: NodeError) => {
-      finish(() => reject(transportFailure(goTransportError(error, target.serverName))));
-    });
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', (error: NodeError) => {
-        finish(() => reject(transportFailure(goTransportError(error, target.serverName))));
+    const post = (retry: boolean) => {
+      const sent = https.request({
+        host: connectHost,
+        port: connectPort,
+        path: target.path,
+        method: 'POST',
+        ...(isIP(target.serverName) ? {} : { servername: target.serverName }),
+        ...(ca !== undefined ? { ca } : {}),
+        rejectUnauthorized: true,
+        agent,
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, */*',
+          'Content-Length': Buffer.byteLength(options.body),
+          Host: target.url.slice('https://'.length).split('/')[0] ?? target.serverName,
+        },
       });
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const code = response.statusCode ?? 0;
-        if (code < 200 || code > 206) {
-          finish(() =>
-            reject(callFailed(webhook, `failed to call webhook: ${errorResponse(response, text)}`)),
-          );
+      request = sent;
+      sent.on('error', (error: NodeError) => {
+        // A kept-alive connection the webhook closed while it idled: once more on a new one,
+        // as Go's transport retries a request that a reused connection lost before any answer.
+        if (retry && !settled && sent.reusedSocket && closedWhileIdle(error)) {
+          post(lease !== undefined);
           return;
         }
-        try {
-          const decoded: unknown = JSON.parse(text);
-          finish(() => resolve(decoded));
-        } catch (error) {
-          const why = error instanceof Error ? error.message : String(error);
-          finish(() =>
-            reject(
-              callFailed(
-                webhook,
-                `failed to call webhook: couldn't get version/kind; json parse error: ${why}`,
-              ),
-            ),
-          );
-        }
+        finish(() => reject(transportFailure(goTransportError(error, target.serverName))));
       });
-    });
-    request.end(options.body);
+      sent.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', (error: NodeError) => {
+          finish(() => reject(transportFailure(goTransportError(error, target.serverName))));
+        });
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          finish(() => {
+            try {
+              resolve(decodeAnswer(webhook, response, text));
+            } catch (error) {
+              reject(error);
+            }
+          });
+        });
+      });
+      sent.end(options.body);
+    };
+    post(lease !== undefined);
   });
+}
+
+/**
+ * The JSON of a 2xx answer.
+ *
+ * @throws {WebhookCallError} for another status, or a body that is not JSON.
+ */
+function decodeAnswer(webhook: Webhook, response: IncomingMessage, text: string): unknown {
+  const code = response.statusCode ?? 0;
+  if (code < 200 || code > 206) {
+    throw callFailed(webhook, `failed to call webhook: ${errorResponse(response, text)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw callFailed(
+      webhook,
+      `failed to call webhook: couldn't get version/kind; json parse error: ${why}`,
+    );
+  }
+}
+
+/** Whether a call failed because its connection was closed before any answer came. */
+function closedWhileIdle(error: NodeError): boolean {
+  return error.code === 'ECONNRESET' || error.message === 'socket hang up';
+}
+
+/** What one agent serves: the config's URL, or its service's namespace, name and port. */
+function agentTarget(webhook: Webhook): string {
+  const { url, service } = webhook.clientConfig;
+  if (url !== undefined) return `url ${url}`;
+  return `service ${service?.namespace ?? ''}/${service?.name ?? ''}:${service?.port ?? ''}`;
 }

@@ -5,6 +5,8 @@ import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { objectKey, type ResourceType } from '../registry/resource-type.js';
 import type { ResourceService } from '../server/resource-service.js';
 import type { ObjectStore } from '../store/object-store.js';
+import { ClusterIndex } from './cluster-index.js';
+import type { LabelMap } from './resource-index.js';
 
 /** What the simulated cluster needs of the API server: an `ApiServer` is one. */
 export interface ClusterHost {
@@ -24,14 +26,17 @@ export const clusterUsers = {
 } as const;
 
 /**
- * A controller's access to the server. Reads come straight from the store and return the
- * stored objects themselves: callers must not mutate them (clone first). Writes go through
+ * A controller's access to the server. Reads come straight from the store (namespaced ones
+ * through `index`, which the simulated cluster shares between its clients and keeps up to
+ * date; by default one that scans the store on each read) and return the stored objects
+ * themselves: callers must not mutate them (clone first). Writes go through
  * {@link ResourceService} as `user`, so admission and validation apply as to any client.
  */
 export class ControllerClient {
   constructor(
     private readonly host: ClusterHost,
     readonly user: AuthenticatedUser,
+    private readonly index: ClusterIndex = new ClusterIndex(host.store),
   ) {}
 
   /**
@@ -57,14 +62,52 @@ export class ControllerClient {
       ?.object;
   }
 
-  /** The stored objects of a resource, in one namespace when given. Do not mutate them. */
+  /**
+   * The stored objects of a resource, in one namespace when given (`` or undefined: all), in
+   * key order. Do not mutate them.
+   */
   list(group: string, plural: string, namespace?: string): KubernetesObject[] {
-    const prefix = namespace ? `${namespace}/` : undefined;
-    const result: KubernetesObject[] = [];
-    for (const stored of this.host.store.list(`${group}/${plural}`)) {
-      if (prefix === undefined || stored.key.startsWith(prefix)) result.push(stored.object);
-    }
-    return result;
+    if (namespace) return this.index.of(`${group}/${plural}`).inNamespace(namespace);
+    return this.host.store.list(`${group}/${plural}`).map((stored) => stored.object);
+  }
+
+  /**
+   * The stored objects of a namespace whose labels include every pair of `selector`, in key
+   * order. Do not mutate them.
+   */
+  listSelected(
+    group: string,
+    plural: string,
+    namespace: string,
+    selector: LabelMap,
+  ): KubernetesObject[] {
+    return this.index.of(`${group}/${plural}`).withLabels(namespace, selector);
+  }
+
+  /**
+   * The stored objects of a namespace whose controller (`ownerReferences[]` with
+   * `controller: true`, of any kind) has `uid`, in key order. Do not mutate them.
+   */
+  listControlledBy(
+    group: string,
+    plural: string,
+    namespace: string,
+    uid: string,
+  ): KubernetesObject[] {
+    return this.index.of(`${group}/${plural}`).controlledBy(namespace, uid);
+  }
+
+  /**
+   * The stored objects of a namespace with a non-empty map `spec.selector` (Services) that
+   * `labels` satisfy, in key order. Do not mutate them.
+   */
+  listSelecting(
+    group: string,
+    plural: string,
+    namespace: string,
+    labels: LabelMap | undefined,
+  ): KubernetesObject[] {
+    return this.index.of(`${group}/${plural}`).selecting(namespace, labels);
   }
 
   /** Creates an object. Throws the server's StatusError (409 AlreadyExists, 422 Invalid, webhook denials). */

@@ -151,9 +151,9 @@ export class DeploymentController implements Controller {
   }
 
   private replicaSetsOf(deployment: KubernetesObject): KubernetesObject[] {
-    const uid = deployment.metadata?.uid;
+    const uid = deployment.metadata?.uid ?? '';
     return this.client
-      .list('apps', 'replicasets', deployment.metadata?.namespace)
+      .listControlledBy('apps', 'replicasets', deployment.metadata?.namespace ?? '', uid)
       .filter((rs) => controllerUid(rs, 'Deployment') === uid);
   }
 

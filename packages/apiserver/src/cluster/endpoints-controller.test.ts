@@ -226,4 +226,67 @@ describe('EndpointsController', () => {
         f.get('', 'endpoints', 'default', 'mixed') === undefined && slicesOf('mixed').length === 0,
     );
   });
+
+  it('follows Pods through label changes, Service selector changes and namespace moves', async () => {
+    await f.create('', 'namespaces', '', { metadata: { name: 'moved' } });
+    for (const namespace of ['default', 'moved']) {
+      for (const color of ['blue', 'green']) {
+        await f.create(
+          '',
+          'services',
+          namespace,
+          service(color, { selector: { color }, ports: [{ port: 80, targetPort: 'http' }] }),
+        );
+      }
+    }
+    /** The Pods the Service's Endpoints and EndpointSlices publish as ready, as namespace/name. */
+    const published = (namespace: string, name: string) => {
+      const fromEndpoints = ((f.get('', 'endpoints', namespace, name)?.subsets as any[]) ?? [])
+        .flatMap((s) => s.addresses ?? [])
+        .map((a: any) => `${a.targetRef.namespace}/${a.targetRef.name}`);
+      const fromSlices = f
+        .list('discovery.k8s.io', 'endpointslices', namespace)
+        .filter((s) => s.metadata?.labels?.['kubernetes.io/service-name'] === name)
+        .flatMap((s) => (s.endpoints as any[]) ?? [])
+        .filter((e) => e.conditions.ready)
+        .map((e) => `${e.targetRef.namespace}/${e.targetRef.name}`);
+      return JSON.stringify(fromEndpoints) === JSON.stringify(fromSlices)
+        ? fromEndpoints.join(',')
+        : `endpoints ${fromEndpoints} but slices ${fromSlices}`;
+    };
+    const all = () =>
+      ['default/blue', 'default/green', 'moved/blue', 'moved/green']
+        .map((key) => `${key}=${published(...(key.split('/') as [string, string]))}`)
+        .join(' ');
+
+    await f.create('', 'pods', 'default', pod('hue', { color: 'blue' }));
+    await eventually(
+      () => all() === 'default/blue=default/hue default/green= moved/blue= moved/green=',
+    );
+
+    // The Pod's labels change: it leaves blue and joins green.
+    await f.patch('', 'pods', 'default', 'hue', { metadata: { labels: { color: 'green' } } });
+    await eventually(
+      () => all() === 'default/blue= default/green=default/hue moved/blue= moved/green=',
+    );
+
+    // blue's selector changes to green's: both publish the Pod; then to nothing it matches.
+    await f.patch('', 'services', 'default', 'blue', { spec: { selector: { color: 'green' } } });
+    await eventually(
+      () => all() === 'default/blue=default/hue default/green=default/hue moved/blue= moved/green=',
+    );
+    await f.patch('', 'services', 'default', 'blue', {
+      spec: { selector: { color: 'green', tier: 'db' } },
+    });
+    await eventually(
+      () => all() === 'default/blue= default/green=default/hue moved/blue= moved/green=',
+    );
+
+    // The Pod moves namespace (deleted, created again under the same name in another one).
+    await f.remove('', 'pods', 'default', 'hue');
+    await f.create('', 'pods', 'moved', pod('hue', { color: 'green' }));
+    await eventually(
+      () => all() === 'default/blue= default/green= moved/blue= moved/green=moved/hue',
+    );
+  });
 });

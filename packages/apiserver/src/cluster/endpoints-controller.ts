@@ -6,7 +6,6 @@ import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import {
   controllerReference,
-  isObject,
   type Json,
   namespacedKey,
   objectsOf,
@@ -15,6 +14,7 @@ import {
   statusOf,
   stringOr,
 } from './json.js';
+import { mapSelectorOf } from './resource-index.js';
 
 /** Labels of the objects this controller manages. */
 export const endpointLabels = {
@@ -46,16 +46,6 @@ interface Backend {
   serving: boolean;
   terminating: boolean;
 }
-
-/** A Service's selector (`spec.selector`), or undefined when it has none. */
-function selectorOf(service: KubernetesObject): Record<string, string> | undefined {
-  const selector = specOf(service).selector;
-  if (!isObject(selector) || Object.keys(selector).length === 0) return undefined;
-  return Object.fromEntries(Object.entries(selector).map(([k, v]) => [k, String(v)]));
-}
-
-const selects = (selector: Record<string, string>, pod: KubernetesObject | undefined): boolean =>
-  pod !== undefined && Object.entries(selector).every(([k, v]) => pod.metadata?.labels?.[k] === v);
 
 /**
  * Resolves a Service port's `targetPort` for a Pod: a number is used as is, a name is
@@ -113,15 +103,15 @@ export class EndpointsController implements Controller {
         return service === undefined ? [] : [`${object.metadata?.namespace ?? ''}/${service}`];
       }
       case '/pods': {
+        // The Services selecting the Pod now or before the change (a label change moves it).
         const namespace = object.metadata?.namespace ?? '';
-        const keys: string[] = [];
-        for (const service of this.client.list('', 'services', namespace)) {
-          const selector = selectorOf(service);
-          if (selector === undefined) continue;
-          if (selects(selector, object) || selects(selector, event.previous?.object))
-            keys.push(`${namespace}/${service.metadata?.name ?? ''}`);
+        const keys = new Set<string>();
+        for (const labels of [object.metadata?.labels, event.previous?.object.metadata?.labels]) {
+          if (labels === undefined) continue;
+          for (const service of this.client.listSelecting('', 'services', namespace, labels))
+            keys.add(`${namespace}/${service.metadata?.name ?? ''}`);
         }
-        return keys;
+        return [...keys].sort();
       }
       default:
         return [];
@@ -135,7 +125,7 @@ export class EndpointsController implements Controller {
       await this.removeManaged(namespace, name);
       return undefined;
     }
-    const selector = selectorOf(service);
+    const selector = mapSelectorOf(service);
     if (selector === undefined || specOf(service).type === 'ExternalName') return undefined;
     const backends = this.backends(service, selector);
     await this.syncEndpoints(
@@ -151,8 +141,9 @@ export class EndpointsController implements Controller {
     const servicePorts = objectsOf(spec.ports);
     const publishNotReady = spec.publishNotReadyAddresses === true;
     const result: Backend[] = [];
-    for (const pod of this.client.list('', 'pods', service.metadata?.namespace)) {
-      if (!selects(selector, pod) || isPodTerminal(pod)) continue;
+    const namespace = service.metadata?.namespace ?? '';
+    for (const pod of this.client.listSelected('', 'pods', namespace, selector)) {
+      if (isPodTerminal(pod)) continue;
       const ip = stringOr(statusOf(pod).podIP);
       if (ip === '') continue;
       const ports: ResolvedPort[] = [];
@@ -364,12 +355,9 @@ export class EndpointsController implements Controller {
   }
 
   private managedSlices(namespace: string, service: string): KubernetesObject[] {
-    return this.client.list('discovery.k8s.io', 'endpointslices', namespace).filter((slice) => {
-      const labels = slice.metadata?.labels ?? {};
-      return (
-        labels[endpointLabels.serviceName] === service &&
-        labels[endpointLabels.sliceManagedBy] === endpointLabels.sliceManager
-      );
+    return this.client.listSelected('discovery.k8s.io', 'endpointslices', namespace, {
+      [endpointLabels.serviceName]: service,
+      [endpointLabels.sliceManagedBy]: endpointLabels.sliceManager,
     });
   }
 

@@ -198,7 +198,12 @@ export class JobController implements Controller {
   } {
     const uid = job.metadata?.uid;
     const counts = { active: [] as KubernetesObject[], terminating: 0, succeeded: 0, failed: 0 };
-    for (const pod of this.client.list('', 'pods', job.metadata?.namespace)) {
+    for (const pod of this.client.listControlledBy(
+      '',
+      'pods',
+      job.metadata?.namespace ?? '',
+      uid ?? '',
+    )) {
       if (controllerUid(pod, 'Job') !== uid) continue;
       const deleting = pod.metadata?.deletionTimestamp !== undefined;
       if (!isPodTerminal(pod)) {

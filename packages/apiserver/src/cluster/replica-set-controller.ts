@@ -94,9 +94,9 @@ export class ReplicaSetController implements Controller {
   }
 
   private podsOf(rs: KubernetesObject): KubernetesObject[] {
-    const uid = rs.metadata?.uid;
+    const uid = rs.metadata?.uid ?? '';
     return this.client
-      .list('', 'pods', rs.metadata?.namespace)
+      .listControlledBy('', 'pods', rs.metadata?.namespace ?? '', uid)
       .filter((pod) => controllerUid(pod, 'ReplicaSet') === uid);
   }
 

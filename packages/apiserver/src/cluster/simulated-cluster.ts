@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { StoreEvent } from '../store/object-store.js';
+import { ClusterIndex } from './cluster-index.js';
 import {
   type ClusterOptions,
   type ResolvedClusterOptions,
@@ -27,8 +28,11 @@ const keptErrors = 100;
  *
  * Controllers follow every store write (`ObjectStore.subscribeAll`), queue the keys it
  * concerns and reconcile them asynchronously, level-based (they read the current state, never
- * the event), so a write never waits for them and never fails because of them. Every write
- * they make goes through `ResourceService` as a system user (`system:kube-controller-manager`,
+ * the event), so a write never waits for them and never fails because of them. Their
+ * namespaced reads go through one {@link ClusterIndex} kept from the same events (by
+ * namespace, label pair, controller uid and Service selector), so a lookup costs what it
+ * finds rather than the size of the namespace. Every write they make goes through
+ * `ResourceService` as a system user (`system:kube-controller-manager`,
  * `system:kube-scheduler`, `system:node:<node>`, all in `system:masters`), so admission
  * webhooks and validation apply to them as in a real cluster. Conflicts are retried with
  * fresh state; other failures are reported (`errors`, `onError`) and retried with backoff.
@@ -40,6 +44,8 @@ export class SimulatedCluster {
   readonly errors: ClusterErrorRecord[] = [];
   private readonly loops: Array<{ controller: Controller; loop: ReconcileLoop }> = [];
   private readonly kubelet: Kubelet | undefined;
+  /** What the controllers' namespaced reads go through; kept while running. */
+  private readonly index: ClusterIndex;
   private unsubscribe: (() => void) | undefined;
   private previousDeleteHook: ClusterHost['resources']['hooks']['deleteGracefully'];
   private state: 'new' | 'running' | 'stopped' = 'new';
@@ -50,7 +56,8 @@ export class SimulatedCluster {
   ) {
     this.options = resolveClusterOptions(options);
     const controllers: Controller[] = [];
-    const manager = new ControllerClient(host, clusterUsers.controllerManager);
+    this.index = new ClusterIndex(host.store);
+    const manager = new ControllerClient(host, clusterUsers.controllerManager, this.index);
     if (this.options.garbageCollector) controllers.push(new GarbageCollector(host, manager));
     if (this.options.namespaces) controllers.push(new NamespaceController(host, manager));
     if (this.options.workloads)
@@ -59,15 +66,18 @@ export class SimulatedCluster {
     if (this.options.jobs) controllers.push(new JobController(manager));
     if (this.options.kubelet) {
       const nodeName = this.options.nodeName;
-      this.kubelet = new Kubelet(new ControllerClient(host, clusterUsers.kubelet(nodeName)), {
-        nodeName,
-        podStartDelayMs: this.options.podStartDelayMs,
-        podStopDelayMs: this.options.podStopDelayMs,
-        podRunDurationMs: this.options.podRunDurationMs,
-        podExitCode: this.options.podExitCode,
-      });
+      this.kubelet = new Kubelet(
+        new ControllerClient(host, clusterUsers.kubelet(nodeName), this.index),
+        {
+          nodeName,
+          podStartDelayMs: this.options.podStartDelayMs,
+          podStopDelayMs: this.options.podStopDelayMs,
+          podRunDurationMs: this.options.podRunDurationMs,
+          podExitCode: this.options.podExitCode,
+        },
+      );
       controllers.push(
-        new Scheduler(new ControllerClient(host, clusterUsers.scheduler), nodeName),
+        new Scheduler(new ControllerClient(host, clusterUsers.scheduler, this.index), nodeName),
         this.kubelet,
       );
     }
@@ -104,6 +114,7 @@ export class SimulatedCluster {
     this.unsubscribe = this.host.store.subscribeAll((resource, event) =>
       this.dispatch(resource, event),
     );
+    this.index.follow();
     for (const { controller, loop } of this.loops) {
       try {
         for (const key of controller.initialKeys()) loop.add(key);
@@ -133,6 +144,7 @@ export class SimulatedCluster {
     this.state = 'stopped';
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.index.unfollow();
     if (this.kubelet !== undefined)
       this.host.resources.hooks.deleteGracefully = this.previousDeleteHook;
     await Promise.all(this.loops.map(({ loop }) => loop.stop()));
@@ -178,6 +190,8 @@ export class SimulatedCluster {
   }
 
   private dispatch(resource: string, event: StoreEvent): void {
+    // First, so that every controller's keysFor and reconcile read the state after the event.
+    this.index.apply(resource, event);
     for (const { controller, loop } of this.loops) {
       try {
         for (const key of controller.keysToCancel?.(resource, event) ?? []) loop.cancel(key);

@@ -327,6 +327,7 @@ export class ApiServer {
   /** Stops listening and closes every connection. */
   async stop(): Promise<void> {
     await this.cluster.stop();
+    this.webhookAdmission.close();
     for (const watch of [...this.watches]) watch.close();
     const server = this.server;
     if (server === undefined) return;

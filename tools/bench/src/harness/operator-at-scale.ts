@@ -18,7 +18,7 @@ export interface OperatorAtScale {
   configure: (manager: Manager) => void;
   /** The `index`-th object to create. */
   object: (index: number) => KubernetesObject;
-  /** Whether the operator is done with an object, as its cache shows it. */
+  /** Whether the operator is done with an object, as its cache shows it (the cached object itself: do not change it). */
   done: (object: KubernetesObject) => boolean;
   /** Names the wait in a timeout error, e.g. `1000 MyJobs to be completed`. */
   description: string;
@@ -59,9 +59,12 @@ export async function runOperatorAtScale(
       if (writeVerbs.has(verb)) operatorWrites++;
     },
   });
-  const doneCount = () =>
-    running.manager.cache.list(subject.apiVersion, subject.kind, { namespace }).filter(subject.done)
-      .length;
+  // Read by reference from the operator's own informer: the cache's list deep-copies every
+  // object, which at 1,000 objects polled every 20 ms took most of the operator's CPU.
+  const informer = await running.manager.cache.informerFor(subject.apiVersion, subject.kind, {
+    namespace,
+  });
+  const doneCount = () => informer.list({ namespace }).filter(subject.done).length;
   const started = performance.now();
   for (let i = 0; i < count; i += 50) {
     await Promise.all(
