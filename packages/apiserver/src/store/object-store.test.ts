@@ -47,4 +47,28 @@ describe('ObjectStore history', () => {
     await expect(waiting).resolves.toBe(true);
     await expect(store.waitForRevision(3, 20)).resolves.toBe(false);
   });
+
+  it('reads a range at an earlier revision from a trimmed history (events dropped from its front)', () => {
+    const store = new ObjectStore({ historySize: 3 });
+    write(store, 'configmaps', 'a');
+    write(store, 'configmaps', 'b');
+    const before = write(store, 'configmaps', 'c').resourceVersion;
+    write(store, 'configmaps', 'a');
+    write(store, 'configmaps', 'd');
+    // History keeps the last 3 events (c, a, d): the read at `before` undoes a and d.
+    const range = store.range('configmaps', {}, before);
+    expect([...range].map((s) => `${s.key}@${s.resourceVersion}`)).toEqual(['a@1', 'b@2', 'c@3']);
+    expect(range.size()).toBe(3);
+    expect(() => store.range('configmaps', {}, 1)).toThrow(TooOldResourceVersionError);
+  });
+
+  it('serves the same bytes as its JSON, whichever is asked for first', () => {
+    const store = new ObjectStore();
+    const listed = write(store, 'configmaps', 'a');
+    const watched = write(store, 'configmaps', 'b');
+    expect(listed.bytes().toString()).toBe(JSON.stringify(listed.object));
+    expect(listed.json()).toBe(listed.bytes().toString());
+    expect(watched.json()).toBe(JSON.stringify(watched.object));
+    expect(watched.bytes().toString()).toBe(watched.json());
+  });
 });

@@ -1,6 +1,6 @@
 import { helmConfigMapManifest } from './helm-config-map-fixture.js';
 import { managedFieldsFor } from './managed-fields-fixture.js';
-import { podManifest } from './pod-fixture.js';
+import { podManifest, podStatus } from './pod-fixture.js';
 
 /**
  * The object shapes the cold-sync matrix measures: `pods` (a Deployment's Running Pod, about
@@ -46,6 +46,19 @@ export function shapeManifest(
       ),
     },
   };
+}
+
+/**
+ * Everything a seeding writes for object `index` of `shape`: its {@link shapeManifest}, and
+ * for a Pod the status that the seeding's status write sets.
+ */
+export function shapeInput(
+  shape: ObjectShape,
+  namespace: string,
+  index: number,
+): Record<string, unknown> {
+  const manifest = shapeManifest(shape, namespace, index);
+  return shape === 'pods' ? { ...manifest, status: podStatus(index) } : manifest;
 }
 
 /**

@@ -8,9 +8,10 @@
  * the store), by namespace and resource, for the zero-writes benchmark.
  */
 import { ApiServer } from '@ops/apiserver';
+import { bulkSeed } from './bulk-seed.js';
 import { configMapManifest } from './config-map-fixture.js';
 import { settledHeapUsed } from './gc.js';
-import { type ObjectShape, shapeManifest, shapePlural } from './object-shapes.js';
+import { type ObjectShape, shapeInput, shapeManifest, shapePlural } from './object-shapes.js';
 import { podStatus } from './pod-fixture.js';
 import type {
   ServerAnswers,
@@ -98,6 +99,34 @@ async function seedConfigMaps(
   return { created: total };
 }
 
+/** Writes object `index` of `shape` through the API write path (a Pod: create, then status). */
+async function writeShape(shape: ObjectShape, namespace: string, index: number) {
+  const type = typeOf('', 'v1', shapePlural(shape));
+  const created = await create.call(
+    resources,
+    type,
+    namespace,
+    shapeManifest(shape, namespace, index),
+    context(),
+  );
+  if (shape !== 'pods') return created;
+  const name = created.metadata?.name ?? '';
+  return update.call(
+    resources,
+    type,
+    namespace,
+    name,
+    { ...created, status: podStatus(index) },
+    'status',
+    context(),
+  );
+}
+
+/**
+ * Seeds objects of a shape: two through the API write path, the rest carried over from the
+ * first straight into the store (see `bulk-seed.ts`), which proves on the second that the
+ * carry-over stores what the write path does.
+ */
 async function seedShape(
   shape: ObjectShape,
   namespace: string,
@@ -106,29 +135,20 @@ async function seedShape(
 ): Promise<ServerAnswers['seedShape']> {
   await ensureNamespace(namespace);
   const type = typeOf('', 'v1', shapePlural(shape));
-  let managedFieldsKept = false;
-  for (let i = from; i < from + total; i++) {
-    const created = await create.call(
-      resources,
-      type,
-      namespace,
-      shapeManifest(shape, namespace, i),
-      context(),
-    );
-    if (i === from) managedFieldsKept = (created.metadata?.managedFields?.length ?? 0) > 0;
-    if (shape !== 'pods') continue;
-    const name = created.metadata?.name ?? '';
-    await update.call(
-      resources,
-      type,
-      namespace,
-      name,
-      { ...created, status: podStatus(i) },
-      'status',
-      context(),
-    );
-  }
-  return { created: total, managedFieldsKept };
+  const seeded = await bulkSeed({
+    store: server.store,
+    resource: `${type.group}/${type.plural}`,
+    namespace,
+    from,
+    count: total,
+    input: (index) => shapeInput(shape, namespace, index),
+    write: (index) => writeShape(shape, namespace, index),
+  });
+  const first = seeded.written[0];
+  return {
+    created: seeded.created,
+    managedFieldsKept: (first?.metadata?.managedFields?.length ?? 0) > 0,
+  };
 }
 
 async function run(command: ServerCommand): Promise<ServerAnswers[ServerCommand['op']]> {
