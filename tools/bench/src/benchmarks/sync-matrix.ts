@@ -271,11 +271,11 @@ export const syncMatrixBenchmark: BenchmarkModule = {
             if (seeded === 0 && shape === 'managed-fields' && !result.managedFieldsKept) {
               skipped = true;
               notes.push(
-                `${shapeLabels[shape]}: not measured: ${serverName} dropped the managedFields the objects were created with (it writes none until server-side apply keeps them), so this shape cannot be seeded there yet.`,
+                `${shapeLabels[shape]}: not measured: ${serverName} did not keep the managedFields (kubectl, helm, a controller) that seeding set with a replace after the create, so this shape cannot be seeded there.`,
               );
               targets.push({
                 target: `${shapeLabels[shape]}: measured`,
-                measured: 'the server drops managedFields on create',
+                measured: 'the server did not keep the seeded managedFields',
                 met: false,
               });
               break;

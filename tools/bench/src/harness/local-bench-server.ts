@@ -11,7 +11,7 @@ import {
   shapeKind,
   timeSeeding,
 } from './bench-server.js';
-import type { ObjectShape } from './object-shapes.js';
+import { type ObjectShape, shapeSecondWrite } from './object-shapes.js';
 import { packageRoot } from './package-root.js';
 import type { ServerAnswers, ServerCommand, ServerReady, ServerReply } from './server-protocol.js';
 
@@ -162,7 +162,7 @@ export class LocalBenchServer implements BenchServer {
     from: number,
     count: number,
   ): Promise<ShapeSeeded> {
-    const requests = shape === 'pods' ? 2 * count : count;
+    const requests = shapeSecondWrite(shape) ? 2 * count : count;
     const what = { kind: shapeKind(shape), namespace, objects: count, requests };
     let seeded: ShapeSeeded = { created: 0, managedFieldsKept: false };
     await timeSeeding(this.seedings, what, async () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { objectShapes, parseShapes, shapeManifest, shapePlural } from './object-shapes.js';
+import {
+  objectShapes,
+  parseShapes,
+  shapeCreateBody,
+  shapeManagedFieldsKept,
+  shapeManifest,
+  shapePlural,
+  shapeSecondWrite,
+} from './object-shapes.js';
 
 describe('object shapes', () => {
   it('makes Helm ConfigMaps of about 2 KB with 7 labels, 5 annotations and 4 data keys', () => {
@@ -35,6 +43,32 @@ describe('object shapes', () => {
     expect(metadata['f:labels']).toHaveProperty(['f:app.kubernetes.io/name'], {});
     expect(shapePlural('managed-fields')).toBe('configmaps');
     expect(shapePlural('pods')).toBe('pods');
+  });
+
+  it('creates the managed-fields shape without managedFields, which a replace sets afterwards', () => {
+    const body = shapeCreateBody('managed-fields', 'ns', 1) as {
+      metadata: Record<string, unknown>;
+    };
+    expect(body.metadata).not.toHaveProperty('managedFields');
+    expect(body.metadata.name).toBe('storefront-config-1');
+    expect(shapeCreateBody('configmaps', 'ns', 1)).toEqual(shapeManifest('configmaps', 'ns', 1));
+    expect(shapeSecondWrite('managed-fields')).toBe(true);
+    expect(shapeSecondWrite('pods')).toBe(true);
+    expect(shapeSecondWrite('configmaps')).toBe(false);
+  });
+
+  it("counts managedFields as kept only when helm's entry survived", () => {
+    const kept = {
+      metadata: { managedFields: [{ manager: 'kubectl-create' }, { manager: 'helm' }] },
+    };
+    expect(shapeManagedFieldsKept('managed-fields', kept)).toBe(true);
+    expect(
+      shapeManagedFieldsKept('managed-fields', {
+        metadata: { managedFields: [{ manager: 'kubectl-create' }] },
+      }),
+    ).toBe(false);
+    expect(shapeManagedFieldsKept('managed-fields', undefined)).toBe(false);
+    expect(shapeManagedFieldsKept('pods', undefined)).toBe(true);
   });
 
   it('parses --shapes and names an unknown shape', () => {

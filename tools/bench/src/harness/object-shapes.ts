@@ -5,8 +5,13 @@ import { podManifest, podStatus } from './pod-fixture.js';
 /**
  * The object shapes the cold-sync matrix measures: `pods` (a Deployment's Running Pod, about
  * 3 KB), `configmaps` (as Helm and `kubectl apply` leave them, about 2.2 KB) and
- * `managed-fields` (those ConfigMaps with the managedFields of three writers, when the server
- * keeps managedFields set on create).
+ * `managed-fields` (those ConfigMaps with the managedFields of three writers).
+ *
+ * A server keeps managedFields given on an update but not on a create: kube-apiserver (and
+ * the local server, alike) gives a create's every field to its own manager, so the entries
+ * in the body lose all they claimed and are dropped. Seeding therefore writes the
+ * `managed-fields` shape as {@link shapeCreateBody}, then replaces it with its
+ * {@link shapeManifest}, managedFields included, which both servers keep as given.
  */
 export type ObjectShape = 'pods' | 'configmaps' | 'managed-fields';
 
@@ -46,6 +51,54 @@ export function shapeManifest(
       ),
     },
   };
+}
+
+/**
+ * The body that creates object `index` of `shape`: its {@link shapeManifest} without the
+ * managedFields a create would drop (the seeding sets them with a replace afterwards).
+ */
+export function shapeCreateBody(
+  shape: ObjectShape,
+  namespace: string,
+  index: number,
+): Record<string, unknown> {
+  const manifest = shapeManifest(shape, namespace, index);
+  if (shape !== 'managed-fields') return manifest;
+  const { managedFields: _dropped, ...metadata } = manifest.metadata as Record<string, unknown>;
+  return { ...manifest, metadata };
+}
+
+/** Whether seeding object of `shape` takes a second write (a Pod's status, or managedFields). */
+export function shapeSecondWrite(shape: ObjectShape): boolean {
+  return shape !== 'configmaps';
+}
+
+/**
+ * Whether the server kept the managedFields that seeding gave `object` of `shape` (always
+ * true but for `managed-fields`, whose entries include `helm`'s).
+ */
+export function shapeManagedFieldsKept(shape: ObjectShape, object: unknown): boolean {
+  if (shape !== 'managed-fields') return true;
+  const metadata = (object as { metadata?: { managedFields?: unknown } } | undefined)?.metadata;
+  const entries = metadata?.managedFields;
+  return (
+    Array.isArray(entries) &&
+    entries.some((entry) => (entry as { manager?: unknown } | null)?.manager === 'helm')
+  );
+}
+
+/**
+ * The managedFields that seeding sets on object `index` of `shape` with a replace after the
+ * create (none but for `managed-fields`).
+ */
+export function shapeManagedFields(
+  shape: ObjectShape,
+  namespace: string,
+  index: number,
+): unknown[] | undefined {
+  if (shape !== 'managed-fields') return undefined;
+  const metadata = shapeManifest(shape, namespace, index).metadata as { managedFields?: unknown[] };
+  return metadata.managedFields;
 }
 
 /**

@@ -12,7 +12,14 @@ import {
   timeSeeding,
 } from './bench-server.js';
 import { configMapManifest } from './config-map-fixture.js';
-import { type ObjectShape, shapeManifest, shapePlural } from './object-shapes.js';
+import {
+  type ObjectShape,
+  shapeCreateBody,
+  shapeManagedFields,
+  shapeManagedFieldsKept,
+  shapePlural,
+  shapeSecondWrite,
+} from './object-shapes.js';
 import { podManifest, podStatus } from './pod-fixture.js';
 import { RawHttp } from './raw-http.js';
 import { writeRequests } from './request-metrics.js';
@@ -158,7 +165,7 @@ export class RealBenchServer implements BenchServer {
   ): Promise<ShapeSeeded> {
     const plural = shapePlural(shape);
     const path = `/api/v1/namespaces/${namespace}/${plural}`;
-    const requests = shape === 'pods' ? 2 * count : count;
+    const requests = shapeSecondWrite(shape) ? 2 * count : count;
     const what = { kind: shapeKind(shape), namespace, objects: count, requests };
     let managedFieldsKept = false;
     await timeSeeding(this.seedings, what, async () => {
@@ -168,20 +175,27 @@ export class RealBenchServer implements BenchServer {
         const created = (await this.http.send(
           'POST',
           path,
-          shapeManifest(shape, namespace, index),
-        )) as { metadata: { name: string; managedFields?: Array<{ manager?: string }> } };
-        // kube-apiserver always adds its own entry; kept means ours are there too.
-        if (offset === 0)
-          managedFieldsKept = (created.metadata.managedFields ?? []).some(
-            (entry) => entry.manager === 'helm',
+          shapeCreateBody(shape, namespace, index),
+        )) as { metadata: Record<string, unknown> & { name: string } };
+        let stored: unknown = created;
+        if (shape === 'pods') {
+          await this.http.send(
+            'PATCH',
+            `${path}/${created.metadata.name}/status`,
+            { status: podStatus(index) },
+            'application/merge-patch+json',
           );
-        if (shape !== 'pods') return;
-        await this.http.send(
-          'PATCH',
-          `${path}/${created.metadata.name}/status`,
-          { status: podStatus(index) },
-          'application/merge-patch+json',
-        );
+        } else if (shape === 'managed-fields') {
+          // A create drops the managedFields it is given; a replace keeps them (see shapeCreateBody).
+          stored = await this.http.send('PUT', `${path}/${created.metadata.name}`, {
+            ...created,
+            metadata: {
+              ...created.metadata,
+              managedFields: shapeManagedFields(shape, namespace, index),
+            },
+          });
+        }
+        if (offset === 0) managedFieldsKept = shapeManagedFieldsKept(shape, stored);
       });
     });
     return { created: count, managedFieldsKept };

@@ -11,7 +11,14 @@ import { ApiServer } from '@ops/apiserver';
 import { bulkSeed } from './bulk-seed.js';
 import { configMapManifest } from './config-map-fixture.js';
 import { settledHeapUsed } from './gc.js';
-import { type ObjectShape, shapeInput, shapeManifest, shapePlural } from './object-shapes.js';
+import {
+  type ObjectShape,
+  shapeCreateBody,
+  shapeInput,
+  shapeManagedFields,
+  shapeManagedFieldsKept,
+  shapePlural,
+} from './object-shapes.js';
 import { podStatus } from './pod-fixture.js';
 import type {
   ServerAnswers,
@@ -99,25 +106,38 @@ async function seedConfigMaps(
   return { created: total };
 }
 
-/** Writes object `index` of `shape` through the API write path (a Pod: create, then status). */
+/**
+ * Writes object `index` of `shape` through the API write path: a create, then for a Pod its
+ * status and for `managed-fields` a replace that sets the managedFields a create drops.
+ */
 async function writeShape(shape: ObjectShape, namespace: string, index: number) {
   const type = typeOf('', 'v1', shapePlural(shape));
   const created = await create.call(
     resources,
     type,
     namespace,
-    shapeManifest(shape, namespace, index),
+    shapeCreateBody(shape, namespace, index),
     context(),
   );
-  if (shape !== 'pods') return created;
+  if (shape === 'configmaps') return created;
   const name = created.metadata?.name ?? '';
+  const body =
+    shape === 'pods'
+      ? { ...created, status: podStatus(index) }
+      : {
+          ...created,
+          metadata: {
+            ...created.metadata,
+            managedFields: shapeManagedFields(shape, namespace, index),
+          },
+        };
   return update.call(
     resources,
     type,
     namespace,
     name,
-    { ...created, status: podStatus(index) },
-    'status',
+    body,
+    shape === 'pods' ? 'status' : '',
     context(),
   );
 }
@@ -147,7 +167,7 @@ async function seedShape(
   const first = seeded.written[0];
   return {
     created: seeded.created,
-    managedFieldsKept: (first?.metadata?.managedFields?.length ?? 0) > 0,
+    managedFieldsKept: shapeManagedFieldsKept(shape, first),
   };
 }
 
