@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -261,4 +262,89 @@ describe('a watcher that stops reading', () => {
     );
     expect(peak.held - baseline.held).toBeLessThan(16 * 1024 * 1024);
   }, 60_000);
+});
+
+describe('events written together', () => {
+  /**
+   * Opens a watch over a bare socket and splits what arrives into HTTP chunks, so a test can
+   * see how the server framed its writes (an HTTP client would hide that).
+   */
+  function rawWatch(target: ApiServer, query: string) {
+    const chunks: string[] = [];
+    let raw = '';
+    let headers = false;
+    const url = new URL(target.url);
+    const socket = net.connect(Number(url.port), url.hostname);
+    const opened = new Promise<void>((resolve, reject) => {
+      socket.on('error', reject);
+      socket.on('data', (data: Buffer) => {
+        raw += data.toString('utf8');
+        if (!headers) {
+          const end = raw.indexOf('\r\n\r\n');
+          if (end === -1) return;
+          headers = true;
+          raw = raw.slice(end + 4);
+          resolve();
+        }
+        for (;;) {
+          const sizeEnd = raw.indexOf('\r\n');
+          if (sizeEnd === -1) return;
+          const size = Number.parseInt(raw.slice(0, sizeEnd), 16);
+          if (raw.length < sizeEnd + 2 + size + 2) return;
+          if (size > 0) chunks.push(raw.slice(sizeEnd + 2, sizeEnd + 2 + size));
+          raw = raw.slice(sizeEnd + 2 + size + 2);
+        }
+      });
+    });
+    socket.write(
+      `GET ${collection}?watch=true&${query} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+        `Authorization: Bearer ${target.adminToken}\r\n\r\n`,
+    );
+    return { chunks, opened, close: () => socket.destroy() };
+  }
+
+  it('sends the changes of one turn of the event loop as one chunk, as kube-apiserver flushes once its queue is empty', async () => {
+    const target = await start();
+    const watch = rawWatch(target, `resourceVersion=${await currentRevision(target)}`);
+    await watch.opened;
+    for (let i = 0; i < 20; i++) {
+      const revision = target.store.nextRevision();
+      target.store.create(
+        '/configmaps',
+        `default/burst-${i}`,
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `burst-${i}`, namespace: 'default', resourceVersion: String(revision) },
+          data: { i: String(i) },
+        },
+        revision,
+      );
+    }
+    const deadline = Date.now() + 5_000;
+    while (watch.chunks.join('').split('\n').length < 21 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    watch.close();
+    // One chunk of 20 lines, in the order written: one socket write for the whole turn.
+    expect(watch.chunks).toHaveLength(1);
+    const lines = (watch.chunks[0] ?? '').trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as WatchEventLine).object.metadata?.name)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `burst-${i}`),
+    );
+  });
+
+  it('sends a later change in a chunk of its own', async () => {
+    const target = await start();
+    const watch = rawWatch(target, `resourceVersion=${await currentRevision(target)}`);
+    await watch.opened;
+    await call(target, 'POST', collection, { metadata: { name: 'first' } });
+    await call(target, 'POST', collection, { metadata: { name: 'second' } });
+    const deadline = Date.now() + 5_000;
+    while (watch.chunks.length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    watch.close();
+    expect(
+      watch.chunks.map((chunk) => (JSON.parse(chunk) as WatchEventLine).object.metadata?.name),
+    ).toEqual(['first', 'second']);
+  });
 });

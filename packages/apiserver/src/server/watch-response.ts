@@ -116,7 +116,24 @@ export async function serveWatch(
     res.end(`{"type":"ERROR","object":${JSON.stringify(tooLarge.toStatus())}}\n`);
     return;
   }
+  // Events written in one turn of the event loop leave in one socket write, as
+  // kube-apiserver's watch handler flushes only once no more events are queued
+  // (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go): a burst of changes
+  // reaches the client in a few large reads instead of one read per event.
+  // Every `res.end` below comes after `flush()`: Node 24 sends what a corked response holds
+  // after the stream's last chunk if it ends corked.
+  let corked = false;
+  const flush = () => {
+    if (!corked) return;
+    corked = false;
+    res.uncork();
+  };
   const write = (type_: string, objectJson: string) => {
+    if (!corked) {
+      corked = true;
+      res.cork();
+      setImmediate(flush);
+    }
     res.write(`{"type":"${type_}","object":${objectJson}}\n`);
   };
   // As kube-apiserver: the first Table event of a watch defines the columns, later ones do not.
@@ -196,6 +213,7 @@ export async function serveWatch(
         ).toStatus(),
       ),
     );
+    flush();
     res.end();
     return;
   }
@@ -212,7 +230,10 @@ export async function serveWatch(
       // An abrupt close cuts the connection without ending the chunked stream, so clients
       // see a broken watch and never reuse the socket.
       if (abrupt) res.socket?.destroy();
-      else if (!res.writableEnded) res.end();
+      else if (!res.writableEnded) {
+        flush();
+        res.end();
+      }
     },
   };
   server.watches.add(active);
