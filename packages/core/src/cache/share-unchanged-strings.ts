@@ -33,10 +33,17 @@ function share(previous: unknown, next: unknown): void {
     return;
   const record = next as Record<string, unknown>;
   const before = previous as Record<string, unknown>;
-  const keys = Object.keys(record);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (Object.hasOwn(before, key)) record[key] = sharedValue(before[key], record[key]);
+  // for-in over a parsed object uses V8's enum cache (no key array is allocated); the
+  // own-property check runs only on a match, so a key `previous` lacks is left as it is.
+  for (const key in record) {
+    const value = record[key];
+    if (typeof value === 'string') {
+      const old = before[key];
+      if (value === old && Object.hasOwn(before, key)) record[key] = old;
+    } else if (value !== null && typeof value === 'object') {
+      const old = before[key];
+      if (old !== null && typeof old === 'object' && Object.hasOwn(before, key)) share(old, value);
+    }
   }
 }
 
