@@ -7,46 +7,23 @@ import type {
   TargetCheck,
 } from '../benchmark.js';
 import type { BenchServer } from '../harness/bench-server.js';
-import { formatNumber, formatRatio } from '../harness/format.js';
 import { syncInFreshProcess } from '../harness/fresh-process-sync.js';
-import { type ObjectShape, shapePlural } from '../harness/object-shapes.js';
-import { addSample, median, ratio } from '../harness/stats.js';
-import { type SyncContender, syncContenders } from '../harness/sync-protocol.js';
+import { shapePlural } from '../harness/object-shapes.js';
+import { addSample, median } from '../harness/stats.js';
+import { syncContenders } from '../harness/sync-protocol.js';
 import { warmServerLists } from '../harness/warm-server-lists.js';
+import {
+  type Cell,
+  cellName,
+  cellReport,
+  contenderLabels,
+  scalingReport,
+  shapeLabels,
+} from './sync-cell-report.js';
 
 const namespace = 'bench';
 /** Sorts after `bench`, so its objects follow every cursor of the measured namespace. */
 const otherNamespace = 'elsewhere';
-
-const contenderLabels: Record<SyncContender, string> = {
-  floor: 'floor: JSON.parse',
-  'bare-http': 'bare GET + JSON.parse',
-  ops: '@ops/core Informer',
-  'ops-one-page': '@ops/core, one page',
-  'client-node': 'client-node informer',
-  fluent: 'fluent Watch',
-};
-
-const shapeLabels: Record<ObjectShape, string> = {
-  pods: 'Pods',
-  configmaps: 'Helm ConfigMaps',
-  'managed-fields': 'ConfigMaps with managedFields',
-};
-
-/** The medians of one cell of the matrix: a shape, a size, and the objects elsewhere. */
-interface Cell {
-  shape: ObjectShape;
-  size: number;
-  others: number;
-  ms: Map<SyncContender, number>;
-  heap: Map<SyncContender, number>;
-  /** Median CPU time (user + system) of the contender's process over the sync, in ms. */
-  cpuMs: Map<SyncContender, number>;
-  failed: Map<SyncContender, string>;
-}
-
-const cellName = (cell: Pick<Cell, 'shape' | 'size' | 'others'>) =>
-  `${shapeLabels[cell.shape]}, ${formatNumber(cell.size, 0)}${cell.others > 0 ? `, ${formatNumber(cell.others, 0)} elsewhere` : ''}`;
 
 /**
  * Measures one cell: every contender `repeats` times, each time in a fresh process, in
@@ -103,131 +80,6 @@ async function measureCell(
     if (cpuMs[contender] !== undefined) cell.cpuMs.set(contender, median(cpuMs[contender]));
   }
   return samples;
-}
-
-/** The figures and goals of one cell. */
-function cellReport(cell: Cell): { metrics: Metric[]; targets: TargetCheck[] } {
-  const name = cellName(cell);
-  const metrics: Metric[] = [];
-  const ms = (id: SyncContender) => cell.ms.get(id) ?? Number.NaN;
-  const heap = (id: SyncContender) => cell.heap.get(id) ?? Number.NaN;
-  for (const contender of syncContenders) {
-    const value = cell.ms.get(contender);
-    if (value !== undefined)
-      metrics.push({ name: `${name}: ${contenderLabels[contender]}`, value, unit: 'ms' });
-  }
-  const ratios: Array<[string, number]> = [
-    ['ops / floor', ratio(ms('ops'), ms('floor'))],
-    ['ops / bare GET + JSON.parse', ratio(ms('ops'), ms('bare-http'))],
-    ['client-node / ops', ratio(ms('client-node'), ms('ops'))],
-    ['fluent / ops', ratio(ms('fluent'), ms('ops'))],
-    ['ops default paging / one page', ratio(ms('ops'), ms('ops-one-page'))],
-  ];
-  for (const [label, value] of ratios)
-    metrics.push({ name: `${name}: ${label}`, value, unit: '×' });
-  // CPU of the syncing process: what the library itself costs, apart from waiting for the server.
-  const cpu = (id: SyncContender) => cell.cpuMs.get(id) ?? Number.NaN;
-  // Every contender but the floor, whose process also fetched the list untimed.
-  for (const contender of syncContenders.filter((id) => id !== 'floor')) {
-    const value = cell.cpuMs.get(contender);
-    if (value !== undefined)
-      metrics.push({ name: `${name}: CPU, ${contenderLabels[contender]}`, value, unit: 'ms' });
-  }
-  metrics.push({
-    name: `${name}: CPU ops / bare GET + JSON.parse`,
-    value: ratio(cpu('ops'), cpu('bare-http')),
-    unit: '×',
-  });
-  for (const contender of ['ops', 'client-node', 'floor'] as const) {
-    const value = cell.heap.get(contender);
-    if (value !== undefined)
-      metrics.push({
-        name: `${name}: heap per object, ${contenderLabels[contender]}`,
-        value,
-        unit: 'B/object',
-      });
-  }
-  const heapToClientNode = ratio(heap('ops'), heap('client-node'));
-  const heapToFloor = ratio(heap('ops'), heap('floor'));
-  metrics.push({ name: `${name}: heap ops / client-node`, value: heapToClientNode, unit: '×' });
-  metrics.push({ name: `${name}: heap ops / floor`, value: heapToFloor, unit: '×' });
-
-  const opsToBare = ratio(ms('ops'), ms('bare-http'));
-  const clientNodeToOps = ratio(ms('client-node'), ms('ops'));
-  const fluentToOps = ratio(ms('fluent'), ms('ops'));
-  const pagingToOnePage = ratio(ms('ops'), ms('ops-one-page'));
-  const targets: TargetCheck[] = [
-    {
-      target: `${name}: cold sync ops ≤ 1.15× bare GET + JSON.parse`,
-      measured: formatRatio(opsToBare),
-      met: opsToBare <= 1.15,
-    },
-    {
-      target: `${name}: client-node ≥ 1.3× ops`,
-      measured: formatRatio(clientNodeToOps),
-      met: clientNodeToOps >= 1.3,
-    },
-    {
-      target: `${name}: fluent ≥ 1.1× ops`,
-      measured: formatRatio(fluentToOps),
-      met: fluentToOps >= 1.1,
-    },
-    {
-      target: `${name}: default paging ≤ 1.02× one page`,
-      measured: formatRatio(pagingToOnePage),
-      met: pagingToOnePage <= 1.02,
-    },
-    {
-      target: `${name}: heap per object ops ≤ JSON.parse floor`,
-      measured: formatRatio(heapToFloor),
-      met: heapToFloor <= 1,
-    },
-  ];
-  if (cell.shape === 'managed-fields')
-    targets.push({
-      target: `${name}: heap per object ops ≤ 0.6× client-node`,
-      measured: formatRatio(heapToClientNode),
-      met: heapToClientNode <= 0.6,
-    });
-  for (const [contender, error] of cell.failed)
-    targets.push({
-      target: `${name}: ${contenderLabels[contender]} measured`,
-      measured: error,
-      met: false,
-    });
-  return { metrics, targets };
-}
-
-/** Time and heap per object at the largest size over the smallest, for one shape and `others`. */
-function scalingReport(cells: Cell[]): { metrics: Metric[]; targets: TargetCheck[] } {
-  const first = cells[0];
-  const last = cells[cells.length - 1];
-  if (first === undefined || last === undefined || first === last)
-    return { metrics: [], targets: [] };
-  const perObject = (cell: Cell, value: number | undefined) =>
-    value === undefined ? Number.NaN : value / cell.size;
-  const time = ratio(perObject(last, last.ms.get('ops')), perObject(first, first.ms.get('ops')));
-  const heap = ratio(last.heap.get('ops') ?? Number.NaN, first.heap.get('ops') ?? Number.NaN);
-  const name = `${shapeLabels[first.shape]}${first.others > 0 ? `, ${formatNumber(first.others, 0)} elsewhere` : ''}`;
-  const span = `${formatNumber(last.size, 0)} / ${formatNumber(first.size, 0)}`;
-  return {
-    metrics: [
-      { name: `${name}: ops time per object, ${span}`, value: time, unit: '×' },
-      { name: `${name}: ops heap per object, ${span}`, value: heap, unit: '×' },
-    ],
-    targets: [
-      {
-        target: `${name}: ops time per object at ${span} ≤ 1.2×`,
-        measured: formatRatio(time),
-        met: time <= 1.2,
-      },
-      {
-        target: `${name}: ops heap per object at ${span} ≤ 1.2×`,
-        measured: formatRatio(heap),
-        met: heap <= 1.2,
-      },
-    ],
-  };
 }
 
 /**
