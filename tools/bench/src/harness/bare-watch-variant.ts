@@ -26,24 +26,51 @@ export const bareWatchVariant: CacheVariant = {
       throw new Error(`the bare LIST found ${cache.size} of ${expected} ConfigMaps`);
     }
     const ms = performance.now() - start;
-    const watch = await http.watch(
-      `${path}?watch=1&allowWatchBookmarks=true&resourceVersion=${list.metadata.resourceVersion}`,
-      (line) => {
-        const event = JSON.parse(line) as {
-          type: string;
-          object: { metadata: { name: string; annotations?: Record<string, string> } };
-        };
-        if (event.type === 'MODIFIED' || event.type === 'ADDED')
-          cache.set(event.object.metadata.name, event.object);
-        else if (event.type === 'DELETED') cache.delete(event.object.metadata.name);
-        if (event.type === 'MODIFIED') onUpdate?.(event.object);
-      },
-    );
+    // As any informer, it resumes from the last resourceVersion it read when the server ends
+    // the watch (kube-apiserver closes a watcher that falls behind); without this, updates
+    // after such an end would count as missed.
+    let resourceVersion = list.metadata.resourceVersion;
+    let stopped = false;
+    let watch: { close(): void } | undefined;
+    const open = async (): Promise<void> => {
+      watch = await http.watch(
+        `${path}?watch=1&allowWatchBookmarks=true&resourceVersion=${resourceVersion}`,
+        (line) => {
+          const event = JSON.parse(line) as {
+            type: string;
+            object: {
+              metadata?: {
+                name: string;
+                resourceVersion?: string;
+                annotations?: Record<string, string>;
+              };
+            };
+          };
+          // An ERROR event's object is a Status, without metadata.
+          resourceVersion = event.object.metadata?.resourceVersion ?? resourceVersion;
+          const { object } = event;
+          if (object.metadata === undefined) return;
+          const item = object as typeof object & { metadata: { name: string } };
+          if (event.type === 'MODIFIED' || event.type === 'ADDED')
+            cache.set(item.metadata.name, item);
+          else if (event.type === 'DELETED') cache.delete(item.metadata.name);
+          if (event.type === 'MODIFIED') onUpdate?.(item);
+        },
+        () => {
+          if (!stopped)
+            open().catch((error: unknown) =>
+              console.error(`the bare watch could not resume: ${(error as Error).message}`),
+            );
+        },
+      );
+    };
+    await open();
     return {
       ms,
       objects: () => cache.size,
       stop: async () => {
-        watch.close();
+        stopped = true;
+        watch?.close();
         http.close();
       },
     };

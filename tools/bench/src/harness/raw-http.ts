@@ -116,10 +116,16 @@ export class RawHttp {
   }
 
   /**
-   * Opens a watch on `path` (query included) and calls `onLine` with each event line.
-   * Resolves once the server has answered 200 (the stream is open).
+   * Opens a watch on `path` (query included) and calls `onLine` with each event line, and
+   * `onEnd` once when the stream ends for any reason other than `close()` (the server ended
+   * it, or the connection broke). Resolves once the server has answered 200 (the stream is
+   * open).
    */
-  watch(path: string, onLine: (line: string) => void): Promise<{ close(): void }> {
+  watch(
+    path: string,
+    onLine: (line: string) => void,
+    onEnd?: () => void,
+  ): Promise<{ close(): void }> {
     return new Promise((resolve, reject) => {
       const request = this.transport(
         new URL(path, this.base),
@@ -142,8 +148,21 @@ export class RawHttp {
               newline = buffer.indexOf('\n');
             }
           });
-          response.on('error', () => undefined);
-          resolve({ close: () => request.destroy() });
+          let ended = false;
+          const end = () => {
+            if (ended) return;
+            ended = true;
+            onEnd?.();
+          };
+          response.on('end', end);
+          response.on('error', end);
+          response.on('close', end);
+          resolve({
+            close: () => {
+              ended = true;
+              request.destroy();
+            },
+          });
         },
       );
       request.on('error', reject);
