@@ -44,9 +44,12 @@ describe('bare watch (the event-burst floor)', () => {
       },
     };
     const updates: string[] = [];
-    const cache = await bareWatchVariant.sync(endpoint, 'default', 2, 10_000, (object) =>
-      updates.push(`${object.metadata.name}=${object.metadata.annotations?.n}`),
-    );
+    // The floor hands over the object as parsed, so it has its name; UpdatedObject names
+    // only what every library's update carries.
+    const cache = await bareWatchVariant.sync(endpoint, 'default', 2, 10_000, (object) => {
+      const { metadata } = object as { metadata: { name: string; annotations?: { n?: string } } };
+      updates.push(`${metadata.name}=${metadata.annotations?.n}`);
+    });
     try {
       await call(target, 'PATCH', `${collection}/a`, { metadata: { annotations: { n: '1' } } });
       await until(() => updates.length === 1);
