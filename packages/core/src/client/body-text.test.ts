@@ -1,4 +1,6 @@
+import { constants } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
+import { BodyTooLongError } from '../errors/body-too-long-error.js';
 import { BodyText, decodeBodyText, maxLatin1BodyBytes } from './body-text.js';
 
 function collect(chunks: Buffer[]): string {
@@ -27,6 +29,25 @@ describe('BodyText', () => {
     expect(collect([Buffer.from('plain '), Buffer.from('naïve')])).toBe('plain naïve');
   });
 
+  it('refuses an ASCII body longer than a string can be before joining it, naming its size and the fix', () => {
+    // The same 1 MiB chunk pushed again and again: no memory is taken for the whole.
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    const body = new BodyText();
+    const count = Math.ceil(constants.MAX_STRING_LENGTH / chunk.length) + 1;
+    for (let i = 0; i < count; i++) body.push(chunk);
+    let thrown: unknown;
+    try {
+      body.text();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(BodyTooLongError.isInstance(thrown)).toBe(true);
+    expect((thrown as BodyTooLongError).bytes).toBe(count * chunk.length);
+    expect((thrown as Error).message).toBe(
+      `the answer is ${(count * chunk.length).toLocaleString('en-US')} bytes, longer than the longest string Node.js can hold (${constants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters): ask for it in pages (a list's \`limit\` and \`continue\`; an informer's \`pageSize\`)`,
+    );
+  });
+
   it('replaces invalid UTF-8 exactly as Buffer#toString does', () => {
     const bytes = Buffer.from([0x61, 0xff, 0x62, 0xc3]);
     expect(collect([bytes])).toBe(bytes.toString('utf8'));
@@ -39,6 +60,12 @@ describe('decodeBodyText', () => {
     for (const text of ['{"kind":"Pod"}', '{"label":"ünïcode"}', '']) {
       expect(decodeBodyText(Buffer.from(text))).toBe(text);
     }
+  });
+
+  it('refuses an ASCII body longer than a string can be without decoding it', () => {
+    // Never written to: the pages of an unsafe allocation are not touched.
+    const body = Buffer.allocUnsafe(constants.MAX_STRING_LENGTH + 1);
+    expect(() => decodeBodyText(body, true)).toThrow(BodyTooLongError);
   });
 
   it('equals a UTF-8 decode for bodies above the Latin-1 limit', () => {

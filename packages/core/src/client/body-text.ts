@@ -1,4 +1,5 @@
-import { isAscii } from 'node:buffer';
+import { constants, isAscii } from 'node:buffer';
+import { BodyTooLongError } from '../errors/body-too-long-error.js';
 
 /**
  * Bodies up to this many bytes that are pure ASCII are decoded as Latin-1 (see
@@ -20,10 +21,21 @@ export const maxLatin1BodyBytes = 16 * 1024 * 1024;
  * Latin-1 path made a 30 MB list slower to parse, not faster.
  *
  * @param ascii whether `body` is known to be pure ASCII; checked here when omitted.
+ * @throws {BodyTooLongError} when the text would be longer than a string can be.
  */
 export function decodeBodyText(body: Buffer, ascii?: boolean): string {
+  // An ASCII body makes a string of one character per byte: too long is known up front,
+  // where decoding would spend seconds before failing.
+  if (ascii === true && body.length > constants.MAX_STRING_LENGTH)
+    throw new BodyTooLongError(body.length);
   const latin1 = body.length <= maxLatin1BodyBytes && (ascii ?? isAscii(body));
-  return body.toString(latin1 ? 'latin1' : 'utf8');
+  try {
+    return body.toString(latin1 ? 'latin1' : 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG')
+      throw new BodyTooLongError(body.length, undefined, { cause: error });
+    throw error;
+  }
 }
 
 /**
@@ -43,10 +55,16 @@ export class BodyText {
     if (this.ascii && !isAscii(chunk)) this.ascii = false;
   }
 
-  /** The whole body as text (`` when there was none). */
+  /**
+   * The whole body as text (`` when there was none).
+   *
+   * @throws {BodyTooLongError} when the text would be longer than a string can be.
+   */
   text(): string {
     const chunks = this.chunks;
     if (chunks.length === 0) return '';
+    if (this.ascii && this.bytes > constants.MAX_STRING_LENGTH)
+      throw new BodyTooLongError(this.bytes);
     const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.bytes);
     return decodeBodyText(body, this.ascii);
   }

@@ -1,6 +1,7 @@
 export type { Status, StatusCause, StatusDetails } from '@ops/api';
 export { type PatchType, patchContentTypes } from '@ops/api';
 export { ApiError, type ApiErrorReason } from '../errors/api-error.js';
+export { BodyTooLongError } from '../errors/body-too-long-error.js';
 export { KubeConfigError, type KubeConfigErrorReason } from '../errors/kube-config-error.js';
 export { NoKindMatchError } from '../errors/no-kind-match-error.js';
 export {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
+import { BodyTooLongError } from '../errors/body-too-long-error.js';
 import { BodyText, decodeBodyText } from './body-text.js';
 import { BodyThread } from './body-thread.js';
 import { cloneableRequestOptions } from './cloneable-request-options.js';
@@ -158,11 +159,13 @@ export class KubeTransport {
             ? AbortSignal.any([request.signal, this.closing.signal])
             : this.closing.signal,
         });
-        return {
-          status: answer.status,
-          headers: answer.headers,
-          text: decodeBodyText(answer.body, answer.ascii),
-        };
+        let text: string;
+        try {
+          text = decodeBodyText(answer.body, answer.ascii);
+        } catch (error) {
+          throw bodyError(request.method, url, error);
+        }
+        return { status: answer.status, headers: answer.headers, text };
       }
     }
     const transport = this.secure ? https : http;
@@ -175,11 +178,14 @@ export class KubeTransport {
           res.on('data', (chunk: Buffer) => body.push(chunk));
           res.on('error', reject);
           res.on('end', () => {
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              text: body.text(),
-            });
+            let text: string;
+            try {
+              text = body.text();
+            } catch (error) {
+              reject(bodyError(request.method, url, error));
+              return;
+            }
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
           });
         },
       );
@@ -279,6 +285,13 @@ function plainHttpAuthConfig(kubeConfig: KubeConfig, clusterName: string): KubeC
     currentContext: kubeConfig.getCurrentContext(),
   });
   return copy;
+}
+
+/** `error`, naming the request when it is a {@link BodyTooLongError}: the one to page. */
+function bodyError(method: string, url: URL, error: unknown): unknown {
+  return BodyTooLongError.isInstance(error)
+    ? new BodyTooLongError(error.bytes, `${method} ${url.pathname}`, { cause: error.cause })
+    : error;
 }
 
 /** Parses a JSON body; undefined for an empty one. */
