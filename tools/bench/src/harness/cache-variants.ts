@@ -4,7 +4,7 @@ import {
   makeInformer,
 } from '@kubernetes/client-node';
 import { Informer } from '@ops/core/cache';
-import { KubeTransport, type ResourceDescriptor } from '@ops/core/client';
+import { BodyTooLongError, KubeTransport, type ResourceDescriptor } from '@ops/core/client';
 import type { ServerEndpoint } from './bench-server.js';
 
 /** The Pods resource, as `@ops/core` describes resources. */
@@ -98,18 +98,25 @@ export function opsInformerVariant(
     label: options.label ?? '@ops/core Informer',
     async sync(server, namespace, expected, timeoutMs = 120_000, onUpdate) {
       const transport = new KubeTransport(server.kubeConfig());
+      // A list too long for one string fails the same way on every retry: give up at once,
+      // with the informer's error, as the peers do on it.
+      const tooLong = Promise.withResolvers<never>();
+      tooLong.promise.catch(() => undefined);
       const informer = new Informer({
         transport,
         descriptor,
         namespace,
         ...(pageSize === undefined ? {} : { pageSize }),
+        onError: (error) => {
+          if (BodyTooLongError.isInstance(error.cause)) tooLong.reject(error);
+        },
       });
       if (onUpdate !== undefined)
         informer.addEventHandler({ onUpdate: (_old, object) => onUpdate(object) });
       const start = performance.now();
       informer.start();
       try {
-        await informer.waitForSync(timeoutMs);
+        await Promise.race([informer.waitForSync(timeoutMs), tooLong.promise]);
       } catch (error) {
         await informer.stop();
         transport.close();
