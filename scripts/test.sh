@@ -22,6 +22,10 @@ pnpm run typecheck
 pnpm run build
 find packages operators tools -path '*/test-results/vitest-node*.json' -not -path '*/node_modules/*' -delete 2>/dev/null || true
 status=0
+# `pnpm run test` runs three packages' suites per two cores at once (turbo --concurrency=150%):
+# all of them at once (turbo's default of 10) put a load of 20 on CI's 2 cores, where tests that
+# start processes or wait for timers ran out of time. --continue runs every package past a
+# failure, so the summary below names every failed test.
 pnpm run test || status=$?
 
 # The real control plane: built (or reused) first, so its progress is printed here, then the

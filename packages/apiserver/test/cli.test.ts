@@ -33,8 +33,10 @@ function start(args: string[]): Promise<string> {
   });
 }
 
-// The built CLI (turbo builds the package before its tests), driven as users drive it.
-describe('local-cluster CLI', () => {
+// The built CLI (turbo builds the package before its tests), driven as users drive it. Each
+// test starts the CLI (and kubectl) several times: a second or two each alone, many times that
+// when CI runs every package's tests at once on 2 cores.
+describe('local-cluster CLI', { timeout: 60_000 }, () => {
   it('serves HTTPS, writes a kubeconfig the real kubectl uses, and stops on SIGTERM', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'local-cluster-'));
     const kubeconfig = join(dir, 'kubeconfig');

@@ -129,7 +129,9 @@ describe('managed fields on every write', () => {
   });
 });
 
-describe('server-side apply with kubectl', () => {
+// Each test runs kubectl several times: a few seconds alone, many times that when CI runs every
+// package's tests at once on 2 cores.
+describe('server-side apply with kubectl', { timeout: 60_000 }, () => {
   it("creates, conflicts with kubectl create's fields, and takes them with --force-conflicts", async () => {
     await cluster.kubectl(['create', 'configmap', 'settings', '--from-literal=a=1']);
     const manifest =

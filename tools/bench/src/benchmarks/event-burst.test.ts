@@ -46,7 +46,9 @@ describe('event-burst benchmark', () => {
       'client-node informer',
       'fluent Watch',
     ]);
-  });
+    // Four fresh processes per repeat and a writer process: seconds alone, minutes when CI
+    // runs every package's tests at once on 2 cores.
+  }, 180_000);
 
   it('refuses fewer patches than objects, naming both flags', async () => {
     await expect(
