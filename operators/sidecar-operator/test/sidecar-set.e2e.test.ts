@@ -253,10 +253,15 @@ describe('sidecar-operator, end to end', () => {
 
   it('counts right after a restart, including the Pods created while it was down', async () => {
     await harness.startOperator();
-    await eventually(async () => {
-      const counts = await status('logging');
-      return counts.matchedPods === 3 && counts.updatedPods === 2;
-    });
+    // A new operator process: it starts, syncs its caches and reconciles first. Seconds alone,
+    // longer when CI's machine is busy.
+    await eventually(
+      async () => {
+        const counts = await status('logging');
+        return counts.matchedPods === 3 && counts.updatedPods === 2;
+      },
+      { timeoutMs: 30_000, description: 'the restarted operator counts 3 matched, 2 updated' },
+    );
     const current = await harness.sidecarSet('logging');
     expect(ready(current)).toMatchObject({ status: 'False', reason: 'PodsNotUpdated' });
     expect(ready(current)?.message).toMatch(/^1 of 3 matched Pods/);
@@ -277,5 +282,6 @@ describe('sidecar-operator, end to end', () => {
       timeoutMs: 60_000,
     });
     expect(ready(await harness.sidecarSet('logging'))?.reason).toBe('NoMatchingPods');
-  });
+    // Room for its waits: the restart (30 s) and garbage collection (60 s).
+  }, 120_000);
 });
