@@ -14,6 +14,7 @@ import { once } from 'node:events';
 import { freePort } from '@ops/envtest';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Balancer, BalancerBackend } from '../src/api/v1alpha1/balancer.js';
+import { resolvedPorts } from '../src/api/v1alpha1/balancer-defaults.js';
 import { backendServiceName } from '../src/controller/balancer-names.js';
 import { nginxConfig } from '../src/controller/nginx-config.js';
 import { testBalancer } from '../src/controller/test-balancer.js';
@@ -55,7 +56,7 @@ async function runBalancer(balancer: Balancer): Promise<Map<number, number>> {
   const nginx = await findNginx();
   const name = balancer.metadata.name ?? '';
   const upstreams = new Map<string, string>();
-  for (const port of balancer.spec.ports) {
+  for (const port of resolvedPorts(balancer)) {
     for (const backend of balancer.spec.backends) {
       const echo = await startEchoServer(backend.name, port.protocol);
       running.push(echo);
@@ -66,7 +67,7 @@ async function runBalancer(balancer: Balancer): Promise<Map<number, number>> {
     }
   }
   const listen = new Map<number, number>();
-  for (const port of balancer.spec.ports) {
+  for (const port of resolvedPorts(balancer)) {
     listen.set(port.port, port.protocol === 'UDP' ? await freeUdpPort() : await freePort());
   }
   const conf = localNginxConfig(nginxConfig(balancer), {

@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@ops/core';
 import type { Balancer, BalancerBackend } from '../api/v1alpha1/balancer.js';
+import { backendSelector, resolvedPorts } from '../api/v1alpha1/balancer-defaults.js';
 import { backendNameLabel, backendServiceName, balancerNameLabel } from './balancer-names.js';
 
 /** The fields of a Service the operator sets. */
@@ -14,11 +15,14 @@ export type Service = KubernetesObject & {
 /**
  * The Service of one backend, as the operator wants it: `<balancer>-<backend>-backend`, labelled
  * with its Balancer and backend, selecting `spec.selector` plus the backend's own selector (the
- * backend's wins on a shared key), with every Balancer port from `port` to `targetPort`. No
+ * backend's wins on a shared key; spec.selector alone for a backend without one; no selector
+ * at all when both are missing, a Service whose endpoints are the user's), with every
+ * Balancer port from `port` to `targetPort`, the optional fields defaulted (`resolvePort`). No
  * owner reference: the reconciler sets it.
  */
 export function backendService(balancer: Balancer, backend: BalancerBackend): Service {
   const name = balancer.metadata.name ?? '';
+  const selector = backendSelector(balancer, backend);
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -28,8 +32,8 @@ export function backendService(balancer: Balancer, backend: BalancerBackend): Se
       labels: { [balancerNameLabel]: name, [backendNameLabel]: backend.name },
     },
     spec: {
-      selector: { ...balancer.spec.selector, ...backend.selector },
-      ports: balancer.spec.ports.map(({ name: portName, protocol, port, targetPort }) => ({
+      ...(Object.keys(selector).length > 0 ? { selector } : {}),
+      ports: resolvedPorts(balancer).map(({ name: portName, protocol, port, targetPort }) => ({
         name: portName,
         protocol,
         port,

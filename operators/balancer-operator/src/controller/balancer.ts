@@ -72,13 +72,16 @@ type Changes = { created: string[]; updated: string[] };
 
 /**
  * Brings a live Service in line with `desired`: its labels added, the selector exactly
- * `desired`'s (a removed key must go), the ports overlaid (keeping what the API server filled).
+ * `desired`'s (a removed key must go; none at all when `desired` has none, as for a backend
+ * Service of a Balancer with neither `spec.selector` nor a backend selector), the ports
+ * overlaid (keeping what the API server filled).
  */
 function shapeService(live: Service, desired: Service): void {
   overlay(live, { metadata: { labels: desired.metadata?.labels } });
   const spec = live.spec ?? {};
   live.spec = spec;
-  spec.selector = { ...desired.spec?.selector };
+  if (desired.spec?.selector === undefined) delete spec.selector;
+  else spec.selector = { ...desired.spec.selector };
   overlay(spec, { ports: desired.spec?.ports });
 }
 

@@ -1,11 +1,13 @@
 import type { Balancer } from '../api/v1alpha1/balancer.js';
+import { resolvedPorts } from '../api/v1alpha1/balancer-defaults.js';
 import type { Service } from './backend-service.js';
 import { balancerNameLabel, frontServiceName } from './balancer-names.js';
 
 /**
  * The front Service of a Balancer, as the operator wants it: a ClusterIP Service named after the
  * Balancer, selecting its proxy Pods (`balancer.exposer.hliangzhao.io/balancer-name: <name>`),
- * with each Balancer port forwarded to the same port of nginx. No owner reference: the
+ * with each Balancer port (its name and protocol defaulted as `resolvePort` does) forwarded to
+ * the same port of nginx. No owner reference: the
  * reconciler sets it.
  */
 export function frontService(balancer: Balancer): Service {
@@ -21,7 +23,7 @@ export function frontService(balancer: Balancer): Service {
     spec: {
       type: 'ClusterIP',
       selector: { [balancerNameLabel]: name },
-      ports: balancer.spec.ports.map(({ name: portName, protocol, port }) => ({
+      ports: resolvedPorts(balancer).map(({ name: portName, protocol, port }) => ({
         name: portName,
         protocol,
         port,

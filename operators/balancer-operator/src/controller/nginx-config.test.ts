@@ -58,9 +58,14 @@ describe('nginxConfig', () => {
     expect(nginxConfig(reweighted)).not.toBe(nginxConfig(testBalancer()));
   });
 
-  it('passes nginx -t of a real nginx with the stream module, for TCP and UDP ports', async () => {
+  it('passes nginx -t of a real nginx with the stream module, for TCP and UDP ports, and with the optional fields left out', async () => {
     const nginx = await findNginx();
-    for (const balancer of [testBalancer(), tcpAndUdp]) {
+    const onlyRequired = testBalancer({
+      ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }],
+      selector: undefined,
+      backends: [{ name: 'main', weight: 1 }],
+    });
+    for (const balancer of [testBalancer(), tcpAndUdp, onlyRequired]) {
       await expect(checkNginxConfig(nginx, resolvable(nginxConfig(balancer)))).resolves.toMatch(
         /test is successful/,
       );

@@ -1,4 +1,5 @@
 import type { Balancer, BalancerPort } from '../api/v1alpha1/balancer.js';
+import { resolvedPorts } from '../api/v1alpha1/balancer-defaults.js';
 import { backendServiceName } from './balancer-names.js';
 
 /**
@@ -6,7 +7,7 @@ import { backendServiceName } from './balancer-names.js';
  * spec, whose ports are keyed by both): `port_80_tcp`.
  */
 export const upstreamName = (port: Pick<BalancerPort, 'port' | 'protocol'>): string =>
-  `port_${port.port}_${port.protocol.toLowerCase()}`;
+  `port_${port.port}_${(port.protocol ?? 'TCP').toLowerCase()}`;
 
 /**
  * The nginx.conf of a Balancer's proxy: one `stream` server per port, listening on the port
@@ -19,11 +20,13 @@ export const upstreamName = (port: Pick<BalancerPort, 'port' | 'protocol'>): str
  * writable emptyDir, since the root filesystem is read-only), and so can a test.
  *
  * Deterministic: the same spec gives the same text, so its hash only changes with the spec.
- * Assumes a spec the CRD schema accepted (at least one port and one backend).
+ * Assumes a spec the CRD schema accepted (at least one port and one backend); ports without a
+ * protocol or name get `resolvePort`'s defaults (TCP, `<protocol>-<port>`).
  */
 export function nginxConfig(balancer: Balancer): string {
   const name = balancer.metadata.name ?? '';
-  const { ports, backends } = balancer.spec;
+  const { backends } = balancer.spec;
+  const ports = resolvedPorts(balancer);
   const lines = [
     `# nginx.conf of Balancer ${balancer.metadata.namespace ?? ''}/${name}, written by the balancer-operator: edits are overwritten.`,
     'worker_processes auto;',

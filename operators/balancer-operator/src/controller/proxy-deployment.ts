@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { KubernetesObject } from '@ops/core';
 import { type Balancer, defaultProxyImage } from '../api/v1alpha1/balancer.js';
+import { resolvedPorts } from '../api/v1alpha1/balancer-defaults.js';
 import {
   balancerNameLabel,
   configHashAnnotation,
@@ -52,7 +53,7 @@ export const configHash = (conf: string): string => createHash('sha256').update(
 export function proxyDeployment(balancer: Balancer, conf: string): Deployment {
   const name = balancer.metadata.name ?? '';
   const labels = { [balancerNameLabel]: name };
-  const { ports } = balancer.spec;
+  const ports = resolvedPorts(balancer);
   const firstTcp = ports.find((port) => port.protocol === 'TCP');
   const privileged = ports.some((port) => port.port < 1024);
   return {
