@@ -92,6 +92,12 @@ export interface OperatorHarnessOptions {
    * Deployment's Pods are available); passed to `Environment.start` of `@ops/envtest`.
    */
   requires?: 'pods';
+  /**
+   * `false`: no webhook server and no webhook configurations, as on a cluster where the
+   * operator runs with `--disable-webhooks` (or its webhooks are not installed): what the
+   * reconciler alone does with what the API server stores. Default: both webhooks, called.
+   */
+  webhooks?: boolean;
 }
 
 /**
@@ -114,8 +120,8 @@ export class OperatorHarness {
     readonly env: Environment,
     /** The operator's ServiceAccount, with its token and kubeconfig. */
     readonly identity: ServiceAccountIdentity,
-    private readonly webhooks: WebhookServer,
-    private readonly certDir: string,
+    /** The webhook server and its certificates' directory; absent with `webhooks: false`. */
+    private readonly webhooks: { server: WebhookServer; certDir: string } | undefined,
   ) {
     this.admin = new Client({ kubeConfig: env.kubeConfig });
   }
@@ -127,7 +133,7 @@ export class OperatorHarness {
       ...(options.requires ? { requires: options.requires } : {}),
     });
     try {
-      return await OperatorHarness.setUp(env);
+      return await OperatorHarness.setUp(env, options.webhooks ?? true);
     } catch (error) {
       // A failed setup stops the control plane it started (on the binaries plane, processes).
       await env.stop();
@@ -135,7 +141,7 @@ export class OperatorHarness {
     }
   }
 
-  private static async setUp(env: Environment): Promise<OperatorHarness> {
+  private static async setUp(env: Environment, withWebhooks: boolean): Promise<OperatorHarness> {
     const { stdout } = await run(
       process.env.KUBECTL ?? 'kubectl',
       ['kustomize', join(operatorRoot, 'config', 'default')],
@@ -149,6 +155,7 @@ export class OperatorHarness {
       name: serviceAccount,
       rbac: rendered,
     });
+    if (!withWebhooks) return new OperatorHarness(env, identity, undefined);
 
     // The API server calls https://127.0.0.1:<port>/<path>: the certificate is for that address.
     const certificates = await createServingCertificates(['127.0.0.1']);
@@ -169,7 +176,7 @@ export class OperatorHarness {
       await rm(certDir, { recursive: true, force: true });
       throw error;
     }
-    return new OperatorHarness(env, identity, webhooks, certDir);
+    return new OperatorHarness(env, identity, { server: webhooks, certDir });
   }
 
   /** The Application `name` in `default`, as the admin reads it. */
@@ -226,14 +233,16 @@ export class OperatorHarness {
     await this.operator?.stop();
   }
 
-  /** Runs the real kubectl as the admin user. */
-  async kubectl(args: string[]): Promise<string> {
+  /** Runs the real kubectl as the admin user, with `input` on its stdin when given. */
+  async kubectl(args: string[], input?: string): Promise<string> {
+    const child = run(process.env.KUBECTL ?? 'kubectl', [
+      '--kubeconfig',
+      this.env.kubeconfigPath,
+      ...args,
+    ]);
+    if (input !== undefined) child.child.stdin?.end(input);
     try {
-      const { stdout } = await run(process.env.KUBECTL ?? 'kubectl', [
-        '--kubeconfig',
-        this.env.kubeconfigPath,
-        ...args,
-      ]);
+      const { stdout } = await child;
       return stdout;
     } catch (error) {
       const failure = error as { stderr?: string; message: string };
@@ -244,8 +253,8 @@ export class OperatorHarness {
 
   async stop(): Promise<void> {
     await this.stopOperator();
-    await this.webhooks.stop();
+    await this.webhooks?.server.stop();
     await this.env.stop();
-    await rm(this.certDir, { recursive: true, force: true });
+    if (this.webhooks) await rm(this.webhooks.certDir, { recursive: true, force: true });
   }
 }

@@ -114,3 +114,57 @@ describe('applicationReconciler, child-name budget', () => {
     expect(h.writes).toEqual(['create Deployment']);
   });
 });
+
+describe('applicationReconciler, spec.image missing or invalid (no webhook refused it)', () => {
+  const withImage = (image: string | undefined): Application => {
+    const app = application('demo');
+    if (image === undefined) delete app.spec.image;
+    else app.spec.image = image;
+    return app;
+  };
+
+  it.each([
+    [
+      'missing',
+      undefined,
+      'MissingImage',
+      'spec.image is not set: set spec.image to the container image to run (for example nginx:1.22); until then Deployment app-demo is neither created nor changed',
+    ],
+    [
+      'empty',
+      '',
+      'MissingImage',
+      'spec.image is not set: set spec.image to the container image to run (for example nginx:1.22); until then Deployment app-demo is neither created nor changed',
+    ],
+    [
+      'invalid',
+      'Nginx:latest!',
+      'InvalidImage',
+      'invalid image name: Nginx:latest!: spec.image must be an image reference such as nginx:1.22 or ghcr.io/org/app@sha256:<digest>; until then Deployment app-demo is neither created nor changed',
+    ],
+  ])(
+    '%s: Ready=False naming the field, a Warning event, no Deployment, no retry',
+    async (_what, image, reason, message) => {
+      const h = harness(withImage(image));
+      expect(await h.run()).toBeUndefined();
+      expect(h.writes).toEqual([]);
+      expect(h.patches).toEqual([
+        {
+          status: {
+            ready: false,
+            observedGeneration: 1,
+            conditions: [
+              expect.objectContaining({ type: 'Ready', status: 'False', reason, message }),
+            ],
+          },
+        },
+      ]);
+      expect(h.events).toEqual([`Warning ${reason}: ${message}`]);
+      // Reported once: the next reconcile of the same spec writes nothing.
+      const reported = (h.patches[0] as { status: Application['status'] }).status;
+      const again = harness({ ...withImage(image), status: reported });
+      await again.run();
+      expect([...again.writes, ...again.patches, ...again.events]).toEqual([]);
+    },
+  );
+});

@@ -23,6 +23,7 @@ import {
   applicationResource,
   deploymentName,
 } from '../api/v1/application.js';
+import { isValidImageReference } from '../api/v1/image-reference.js';
 
 /**
  * The permissions this controller uses, declared next to it (what kubebuilder's rbac markers
@@ -85,9 +86,10 @@ function selectorLabels(application: Application): Record<string, string> {
 /**
  * Sets what the operator owns on the Deployment and nothing else, so fields the API server
  * defaults (imagePullPolicy, strategy...) never look like changes: replicas, labels, the
- * selector (on creation only: it is immutable), the `app` container's image, the owner.
+ * selector (on creation only: it is immutable), the `app` container's image (`image`, the
+ * Application's valid spec.image), the owner.
  */
-function shapeDeployment(deployment: Deployment, application: Application): void {
+function shapeDeployment(deployment: Deployment, application: Application, image: string): void {
   const labels = selectorLabels(application);
   const meta = deployment.metadata ?? {};
   deployment.metadata = meta;
@@ -107,10 +109,38 @@ function shapeDeployment(deployment: Deployment, application: Application): void
   template.spec = podSpec;
   const containers = podSpec.containers ?? [];
   const app = containers.find((container) => container.name === 'app');
-  if (app) app.image = application.spec.image;
-  else containers.push({ name: 'app', image: application.spec.image });
+  if (app) app.image = image;
+  else containers.push({ name: 'app', image });
   podSpec.containers = containers;
   setControllerReference(application, deployment);
+}
+
+/**
+ * Why the operator cannot run the Application's image, as the reason and message of its
+ * `Ready=False` condition; undefined when `spec.image` is a valid image reference. The schema
+ * leaves `spec.image` optional (as the tutorial's API does) and the validating webhook
+ * refuses a missing or invalid one; this is what an Application admitted without the webhook
+ * gets instead of a Deployment that can never start.
+ */
+export function imageProblem(
+  application: Application,
+  deployment: string,
+): [reason: string, message: string] | undefined {
+  const { image } = application.spec;
+  const until = `until then Deployment ${deployment} is neither created nor changed`;
+  if (image === undefined || image === '') {
+    return [
+      'MissingImage',
+      `spec.image is not set: set spec.image to the container image to run (for example nginx:1.22); ${until}`,
+    ];
+  }
+  if (!isValidImageReference(image)) {
+    return [
+      'InvalidImage',
+      `invalid image name: ${image}: spec.image must be an image reference such as nginx:1.22 or ghcr.io/org/app@sha256:<digest>; ${until}`,
+    ];
+  }
+  return undefined;
 }
 
 /** The reconciler's collaborators, passed in so tests can give their own. */
@@ -134,7 +164,10 @@ export interface ApplicationReconcilerDeps {
  * Application reports `Ready=False` with reason `DeploymentConflict` and a Warning event.
  * A name the operator cannot serve (longer than 63 characters: see
  * {@link applicationNameProblems}; the webhook refuses those at creation) is reported the
- * same way, with reason `InvalidName`, and not retried: nothing is created.
+ * same way, with reason `InvalidName`, and not retried: nothing is created. So is a missing or
+ * invalid `spec.image` ({@link imageProblem}: reason `MissingImage` or `InvalidImage`; the
+ * webhook refuses those too): no Deployment is created, and an existing one keeps running its
+ * last image, until a new spec brings a valid one.
  * No write is made when nothing needs changing.
  */
 export function applicationReconciler(deps: ApplicationReconcilerDeps) {
@@ -177,6 +210,18 @@ export function applicationReconciler(deps: ApplicationReconcilerDeps) {
           }
           return undefined;
         }
+        const badImage = imageProblem(application, name);
+        if (badImage !== undefined) {
+          const [reason, message] = badImage;
+          if (await writeStatus(client, application, false, reason, message, now)) {
+            recorder.event(application, 'Warning', reason, message);
+            log.warn(
+              { reason, image: application.spec.image },
+              'cannot run the image; waiting for a new spec',
+            );
+          }
+          return undefined;
+        }
         const existing = await getDeployment();
         if (existing && !isControlledBy(existing, application)) {
           const message = `Deployment ${name} exists and is not controlled by Application ${request.name}; delete or rename that Deployment, and the Application will create its own`;
@@ -194,10 +239,10 @@ export function applicationReconciler(deps: ApplicationReconcilerDeps) {
           kind: 'Deployment',
           metadata: { name, namespace: request.namespace },
         };
+        const image = application.spec.image ?? '';
         const { result, object: deployment } = await createOrUpdate(client, desired, (d) =>
-          shapeDeployment(d, application),
+          shapeDeployment(d, application, image),
         );
-        const { image } = application.spec;
         const enabled = application.spec.enabled !== false;
         if (result !== 'unchanged') {
           const [reason, note] =

@@ -5,28 +5,12 @@ import {
   type WebhookRule,
 } from '@ops/core/webhook';
 import { type Application, applicationNameProblems } from '../api/v1/application.js';
+import { isValidImageReference } from '../api/v1/image-reference.js';
 
 /** Where kube-apiserver calls the validating webhook `vapplication-v1.lixueduan.com`. */
 export const validatePath = '/validate-core-crd-lixueduan-com-v1-application';
 /** Where kube-apiserver calls the mutating webhook `mapplication-v1.lixueduan.com`. */
 export const mutatePath = '/mutate-core-crd-lixueduan-com-v1-application';
-
-// The grammar of image references (github.com/distribution/reference): an optional registry
-// host[:port], path components of lower-case alphanumerics joined by . _ __ or -, then an
-// optional :tag and/or @digest.
-const domainComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
-const domain = `(?:${domainComponent}(?:\\.${domainComponent})*|\\[[a-fA-F0-9:]+\\])(?::[0-9]+)?`;
-const pathComponent = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
-const name = `(?:${domain}/)?${pathComponent}(?:/${pathComponent})*`;
-const tag = '[\\w][\\w.-]{0,127}';
-const digest = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}';
-const reference = new RegExp(`^(${name})(?::${tag})?(?:@${digest})?$`);
-
-/** Whether `image` is a valid container image reference (`nginx`, `nginx:1.22`, `ghcr.io/a/b@sha256:...`). */
-export function isValidImageReference(image: string): boolean {
-  const match = reference.exec(image);
-  return match !== null && (match[1]?.length ?? 0) <= 255;
-}
 
 /**
  * Rejects an Application whose image is not a valid image reference (an empty one too) with
@@ -51,7 +35,7 @@ export const validateApplication = validatingWebhook<Application>((application, 
 
 /** Fills defaults: `spec.enabled` is true unless set. */
 export const defaultApplication = mutatingWebhook<Application>((application) => {
-  application.spec ??= { image: '' };
+  application.spec ??= {};
   application.spec.enabled ??= true;
   return application;
 });

@@ -23,7 +23,12 @@ export const applicationResource = defineCustomResource({
           enabled: Type.Optional(
             Type.Boolean({ default: true, description: 'false scales the Deployment to zero.' }),
           ),
-          image: Type.String({ description: 'The container image to run, e.g. nginx:1.22.' }),
+          image: Type.Optional(
+            Type.String({
+              description:
+                'The container image to run, e.g. nginx:1.22. Optional in the schema, as in the tutorial; the validating webhook refuses a missing or invalid one, and without the webhook the Application reports Ready=False (MissingImage or InvalidImage) and gets no Deployment until it is set.',
+            }),
+          ),
         },
         { description: 'The desired state of the Application.' },
       ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidImageReference } from './application.js';
+import { isValidImageReference } from './image-reference.js';
 
 describe('isValidImageReference', () => {
   it.each([
