@@ -25,6 +25,10 @@ export type E2ePod = Pod & {
 export const completedCondition = (job: MyJob) =>
   job.status?.conditions?.find((condition) => condition.type === 'Completed');
 
+/** The `Ready` condition of a MyJob, if it has one. */
+export const readyCondition = (job: MyJob) =>
+  job.status?.conditions?.find((condition) => condition.type === 'Ready');
+
 /**
  * The myjob-operator as it runs in a cluster, on the control plane `@ops/envtest` starts for a
  * suite that needs Pods (`requires: 'pods'`: the local API server's simulated cluster, or with
@@ -120,14 +124,15 @@ export class MyJobHarness {
     }
   }
 
-  /** Runs the real kubectl as the admin user. */
-  async kubectl(args: string[]): Promise<string> {
-    const { stdout } = await run(process.env.KUBECTL || 'kubectl', [
+  /** Runs the real kubectl as the admin user, with `input` on its stdin when given. */
+  async kubectl(args: string[], input?: string): Promise<string> {
+    const child = run(process.env.KUBECTL || 'kubectl', [
       '--kubeconfig',
       this.env.kubeconfigPath,
       ...args,
     ]);
-    return stdout;
+    if (input !== undefined) child.child.stdin?.end(input);
+    return (await child).stdout;
   }
 
   async stop(): Promise<void> {

@@ -13,7 +13,7 @@ import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { MyJob } from '../src/api/v1beta1/my-job.js';
-import { completedCondition, MyJobHarness } from './my-job-harness.js';
+import { completedCondition, MyJobHarness, readyCondition } from './my-job-harness.js';
 
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -68,12 +68,18 @@ describe('myjob-operator, end to end', () => {
       Date.parse(done.status?.startTime ?? ''),
     );
     expect(completedCondition(done)).toMatchObject({ status: 'True', reason: 'PodSucceeded' });
+    expect(readyCondition(done)).toMatchObject({
+      status: 'True',
+      reason: 'Succeeded',
+      message: 'Pod myjob-sample Succeeded (exit codes {"pi":0})',
+      observedGeneration: done.metadata.generation,
+    });
     await eventually(async () => (await harness.eventReasons(name)).includes('Completed'));
     expect(await harness.eventReasons(name)).toEqual(
       expect.arrayContaining(['CreatedPod', 'Pending', 'Completed']),
     );
     expect(await harness.kubectl(['get', 'myjobs'])).toMatch(
-      /NAME\s+PHASE\s+POD PHASE\s+AGE\n.*myjob-sample\s+completed\s+Succeeded\s+\d+s/,
+      /NAME\s+PHASE\s+POD PHASE\s+READY\s+AGE\n.*myjob-sample\s+completed\s+Succeeded\s+True\s+\d+s/,
     );
     expect(await harness.kubectl(['get', 'pods', name])).toMatch(
       /myjob-sample\s+0\/1\s+Completed\s/,
@@ -87,6 +93,11 @@ describe('myjob-operator, end to end', () => {
       return job.status?.phase === 'running' && job;
     });
     expect(completedCondition(running)).toMatchObject({ status: 'False', reason: 'PodRunning' });
+    expect(readyCondition(running)).toMatchObject({
+      status: 'False',
+      reason: 'Running',
+      observedGeneration: running.metadata.generation,
+    });
     expect(running.status?.startTime).toBeDefined();
     const pod = await harness.pod('runs');
     expect(pod.metadata?.labels).toEqual({ team: 'e2e' });
@@ -99,6 +110,11 @@ describe('myjob-operator, end to end', () => {
     const done = await harness.completed('runs');
     expect(done.status?.podPhase).toBe('Deleted');
     expect(completedCondition(done)?.reason).toBe('PodDeleted');
+    expect(readyCondition(done)).toMatchObject({
+      status: 'False',
+      reason: 'Failed',
+      message: 'Pod runs was deleted before it finished; it is not started again',
+    });
     await eventually(() => harness.podGone('runs'));
     await harness.settle();
     expect(await harness.podGone('runs')).toBe(true);
@@ -109,6 +125,11 @@ describe('myjob-operator, end to end', () => {
     const done = await harness.completed('fails');
     expect(done.status).toMatchObject({ podPhase: 'Failed', exitCodes: { main: 3 } });
     expect(completedCondition(done)?.reason).toBe('PodFailed');
+    expect(readyCondition(done)).toMatchObject({
+      status: 'False',
+      reason: 'Failed',
+      message: 'Pod fails Failed (exit codes {"main":3})',
+    });
   });
 
   it('leaves a Pod of its name that it does not own alone, reports it, and waits', async () => {
@@ -124,6 +145,7 @@ describe('myjob-operator, end to end', () => {
       return completedCondition(job)?.reason === 'PodConflict' && job;
     });
     expect(conflicted.status?.phase).toBe('pending');
+    expect(readyCondition(conflicted)).toMatchObject({ status: 'False', reason: 'PodConflict' });
     expect(completedCondition(conflicted)?.message).toContain('not controlled by MyJob taken');
     const untouched = await harness.pod('taken');
     expect(untouched.metadata?.ownerReferences).toBeUndefined();
@@ -185,6 +207,9 @@ describe('myjob-operator, end to end', () => {
     await harness.startOperator();
     const fast = await harness.completed('fast');
     expect(['pending', 'running']).toContain(pending.status?.phase);
+    expect(['Pending', 'Running']).toContain(readyCondition(pending)?.reason);
+    expect(readyCondition(pending)?.status).toBe('False');
+    expect(readyCondition(fast)).toMatchObject({ status: 'True', reason: 'Succeeded' });
     expect(fast.status).toMatchObject({ podPhase: 'Succeeded', podUID: pending.status?.podUID });
 
     // During deletion: its Pod deleted, and another MyJob deleted, while it is down.

@@ -107,8 +107,13 @@ describe('myJobReconciler', () => {
   });
 
   it("writes nothing for a settled MyJob, completed or running, and never reads a completed one's Pod", async () => {
-    const condition = (status: 'True' | 'False', reason: string, message: string) => ({
-      type: 'Completed',
+    const condition = (
+      status: 'True' | 'False',
+      reason: string,
+      message: string,
+      type = 'Completed',
+    ) => ({
+      type,
       status,
       reason,
       message,
@@ -121,7 +126,10 @@ describe('myJobReconciler', () => {
           phase: 'completed',
           podPhase: 'Succeeded',
           observedGeneration: 1,
-          conditions: [condition('True', 'PodSucceeded', 'Pod job Succeeded')],
+          conditions: [
+            condition('True', 'PodSucceeded', 'Pod job Succeeded'),
+            condition('True', 'Succeeded', 'Pod job Succeeded', 'Ready'),
+          ],
         }),
         // A Pod of its name, not its own: a completed MyJob looks at no Pod at all.
         { ...ownedPod('Running'), metadata: { name: 'job', namespace: 'default' } },
@@ -139,7 +147,10 @@ describe('myJobReconciler', () => {
           podUID: 'pod-uid',
           podPhase: 'Running',
           observedGeneration: 1,
-          conditions: [condition('False', 'PodRunning', 'Pod job is running')],
+          conditions: [
+            condition('False', 'PodRunning', 'Pod job is running'),
+            condition('False', 'Running', 'Pod job is running', 'Ready'),
+          ],
         }),
         ownedPod('Running'),
       ],

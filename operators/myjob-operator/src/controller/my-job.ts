@@ -108,11 +108,13 @@ async function writeStatus(
   now: () => Date,
 ): Promise<boolean> {
   const next = structuredClone(myJob);
-  const conditionChanged = setCondition(
+  const completedChanged = setCondition(
     next,
     { type: 'Completed', ...decision.condition },
     { now },
   );
+  const readyChanged = setCondition(next, { type: 'Ready', ...decision.ready }, { now });
+  const conditionChanged = completedChanged || readyChanged;
   const status = myJob.status ?? {};
   const generation = myJob.metadata.generation;
   const desired = { phase: decision.phase, observedGeneration: generation, ...decision.pod };

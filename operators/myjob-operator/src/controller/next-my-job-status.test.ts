@@ -156,4 +156,81 @@ describe('nextMyJobStatus', () => {
     });
     expect(decision.condition.message).toContain('not controlled by MyJob job');
   });
+
+  it('is Ready only once its Pod Succeeded: Pending, Running, then Succeeded (True) or Failed (False)', () => {
+    const step = (status: Parameters<typeof myJob>[0], found: Pod | undefined, owned = true) =>
+      nextMyJobStatus({ myJob: myJob(status), pod: found, owned, now }).ready;
+    expect(step(undefined, undefined)).toEqual({
+      status: 'False',
+      reason: 'Pending',
+      message: 'created Pod job',
+    });
+    expect(step({ phase: 'pending', podUID: 'pod-uid' }, pod({ phase: 'Pending' }))).toEqual({
+      status: 'False',
+      reason: 'Pending',
+      message: 'waiting for Pod job to run (phase Pending)',
+    });
+    expect(step({ phase: 'pending', podUID: 'pod-uid' }, pod({ phase: 'Running' }))).toEqual({
+      status: 'False',
+      reason: 'Running',
+      message: 'Pod job is running',
+    });
+    const finished = (phase: 'Succeeded' | 'Failed', code: number) =>
+      pod({ phase, containerStatuses: [terminated(code, '2026-01-01T00:00:04Z')] });
+    expect(step({ phase: 'running', podUID: 'pod-uid' }, finished('Succeeded', 0))).toEqual({
+      status: 'True',
+      reason: 'Succeeded',
+      message: 'Pod job Succeeded (exit codes {"main":0})',
+    });
+    expect(step({ phase: 'running', podUID: 'pod-uid' }, finished('Failed', 3))).toEqual({
+      status: 'False',
+      reason: 'Failed',
+      message: 'Pod job Failed (exit codes {"main":3})',
+    });
+    // Its Pod vanished before it finished: deleted while running, or gone from the API server.
+    const deleted = {
+      status: 'False',
+      reason: 'Failed',
+      message: 'Pod job was deleted before it finished; it is not started again',
+    };
+    expect(step({ phase: 'running', podUID: 'pod-uid' }, pod({ phase: 'Running' }, true))).toEqual(
+      deleted,
+    );
+    expect(step({ phase: 'running', podUID: 'pod-uid' }, undefined)).toEqual(deleted);
+    expect(step(undefined, pod({ phase: 'Running' }), false)).toMatchObject({
+      status: 'False',
+      reason: 'PodConflict',
+    });
+  });
+
+  it('keeps the Ready of a completed MyJob from what it recorded, whatever the Pod does', () => {
+    const recorded = (podPhase: 'Succeeded' | 'Failed' | 'Deleted', reason: string) =>
+      myJob({
+        phase: 'completed',
+        podPhase,
+        conditions: [
+          {
+            type: 'Completed',
+            status: 'True',
+            reason,
+            message: `Pod job ${podPhase}`,
+            lastTransitionTime: '2026-01-01T00:00:05Z',
+          },
+        ],
+      });
+    const ready = (done: ReturnType<typeof myJob>) =>
+      nextMyJobStatus({ myJob: done, pod: undefined, owned: false, now }).ready;
+    expect(ready(recorded('Succeeded', 'PodSucceeded'))).toMatchObject({
+      status: 'True',
+      reason: 'Succeeded',
+    });
+    expect(ready(recorded('Failed', 'PodFailed'))).toMatchObject({
+      status: 'False',
+      reason: 'Failed',
+    });
+    expect(ready(recorded('Deleted', 'PodDeleted'))).toMatchObject({
+      status: 'False',
+      reason: 'Failed',
+    });
+  });
 });

@@ -1,6 +1,13 @@
 import type { MyJob, MyJobPhase } from '../api/v1beta1/my-job.js';
 import type { Pod } from './pod.js';
 
+/** The status, reason and message of one of a MyJob's conditions. */
+export interface MyJobCondition {
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+}
+
 /** What a MyJob's status should say, and what to do to get there. */
 export interface MyJobDecision {
   /** Create the MyJob's Pod (it has none and never had one). */
@@ -8,7 +15,9 @@ export interface MyJobDecision {
   /** The phase after this step. */
   phase: MyJobPhase;
   /** The `Completed` condition: status, reason and message. */
-  condition: { status: 'True' | 'False'; reason: string; message: string };
+  condition: MyJobCondition;
+  /** The `Ready` condition (see {@link readyOf}): status, reason and message. */
+  ready: MyJobCondition;
   /** Fields of `status` that describe the Pod (set only when known). */
   pod: {
     podPhase?: string;
@@ -63,8 +72,38 @@ function finishedAtOf(pod: Pod): string | undefined {
  *   the Pod's final phase, exit codes, start time and completion time (the last container's
  *   `finishedAt`, else `now`);
  * - its Pod Running: `running`; otherwise `pending`.
+ *
+ * With the `Ready` condition of {@link readyOf} next to `Completed`.
  */
-export function nextMyJobStatus({ myJob, pod, owned, now }: MyJobObservation): MyJobDecision {
+export function nextMyJobStatus(observation: MyJobObservation): MyJobDecision {
+  const decision = nextStep(observation);
+  return { ...decision, ready: readyOf(decision) };
+}
+
+/**
+ * The `Ready` condition of a MyJob, for a run-to-completion resource: ready means it ran
+ * to success. While it has not finished it is False, reason `Pending` (its Pod is made or not
+ * running yet) or `Running`; `PodConflict` while a Pod of its name is not its own. Once
+ * completed it is True, reason `Succeeded`, when its Pod Succeeded, and False, reason
+ * `Failed`, when its Pod Failed or was deleted before it finished (the message says which,
+ * with the exit codes). The messages are the `Completed` condition's.
+ */
+export function readyOf(decision: Omit<MyJobDecision, 'ready'>): MyJobCondition {
+  const { phase, condition } = decision;
+  const message = condition.message;
+  if (condition.reason === 'PodConflict')
+    return { status: 'False', reason: 'PodConflict', message };
+  if (phase === 'pending') return { status: 'False', reason: 'Pending', message };
+  if (phase === 'running') return { status: 'False', reason: 'Running', message };
+  const succeeded =
+    decision.pod.podPhase === 'Succeeded' ||
+    (decision.pod.podPhase === undefined && condition.reason === 'PodSucceeded');
+  return succeeded
+    ? { status: 'True', reason: 'Succeeded', message }
+    : { status: 'False', reason: 'Failed', message };
+}
+
+function nextStep({ myJob, pod, owned, now }: MyJobObservation): Omit<MyJobDecision, 'ready'> {
   const status = myJob.status ?? {};
   const name = myJob.metadata.name ?? '';
   const recorded = {

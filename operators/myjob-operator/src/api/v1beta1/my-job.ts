@@ -75,6 +75,11 @@ export const myJobResource = defineCustomResource({
         { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
         { name: 'Pod Phase', type: 'string', jsonPath: '.status.podPhase' },
         {
+          name: 'Ready',
+          type: 'string',
+          jsonPath: '.status.conditions[?(@.type=="Ready")].status',
+        },
+        {
           name: 'Reason',
           type: 'string',
           jsonPath: '.status.conditions[?(@.type=="Completed")].reason',
