@@ -29,9 +29,11 @@ const find = (objects: Rendered[], kind: string, name?: string) =>
 
 let withCertManager: Rendered[];
 let withoutCertManager: Rendered[];
+let failOpen: Rendered[];
 beforeAll(async () => {
   withCertManager = await render('default');
   withoutCertManager = await render('default-no-certmanager');
+  failOpen = await render('webhook-fail-open');
 });
 
 describe('config/ from the kit', () => {
@@ -83,7 +85,7 @@ describe('config/default (cert-manager)', () => {
     ]);
   });
 
-  it('renders mpod.kb.io that cannot lock up the cluster, and vsidecarset.kb.io, through the Service', () => {
+  it('renders mpod.kb.io failing closed but unable to lock up the cluster, and vsidecarset.kb.io, through the Service', () => {
     const [mutating] = find(withCertManager, 'MutatingWebhookConfiguration');
     expect(mutating?.metadata?.name).toBe('sidecar-operator-mutating-webhook-configuration');
     expect(mutating?.metadata?.annotations).toEqual({
@@ -99,7 +101,7 @@ describe('config/default (cert-manager)', () => {
             path: mutatePodPath,
           },
         },
-        failurePolicy: 'Ignore',
+        failurePolicy: 'Fail',
         timeoutSeconds: podWebhookTimeoutSeconds,
         namespaceSelector: {
           matchExpressions: [
@@ -141,6 +143,25 @@ describe('config/default (cert-manager)', () => {
         namespace: 'sidecar-operator-system',
       },
     ]);
+  });
+});
+
+describe('config/webhook-fail-open', () => {
+  it('is config/default with mpod.kb.io failing open (Ignore), and nothing else changed', () => {
+    const [mutating] = find(failOpen, 'MutatingWebhookConfiguration');
+    expect(mutating?.webhooks).toEqual([
+      expect.objectContaining({ name: 'mpod.kb.io', failurePolicy: 'Ignore' }),
+    ]);
+    expect(find(failOpen, 'ValidatingWebhookConfiguration')[0]?.webhooks[0]).toMatchObject({
+      name: 'vsidecarset.kb.io',
+      failurePolicy: 'Fail',
+    });
+    const [closed] = find(withCertManager, 'MutatingWebhookConfiguration');
+    const reopened = structuredClone(closed);
+    if (reopened?.webhooks[0]) reopened.webhooks[0].failurePolicy = 'Ignore';
+    expect(failOpen).toEqual(
+      withCertManager.map((object) => (object === closed ? reopened : object)),
+    );
   });
 });
 

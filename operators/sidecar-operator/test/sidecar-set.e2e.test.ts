@@ -11,7 +11,7 @@ import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { SidecarSet } from '../src/api/v1alpha1/sidecar-set.js';
-import type { Pod } from '../src/pod.js';
+import { type Pod, pods } from '../src/pod.js';
 import { sidecarHash, sidecarHashAnnotation } from '../src/webhook/sidecar-hash.js';
 import {
   deployments,
@@ -29,6 +29,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.stop();
 });
+
+/** OPERATORS.md's sample, verbatim. */
+const operatorsMdSample = `apiVersion: apps.chinalhr.github.io/v1alpha1
+kind: SidecarSet
+metadata: {name: logging}
+spec:
+  selector: {matchLabels: {app: web}}
+  containers:
+  - name: log-agent
+    image: busybox:1.36
+    command: ["sh", "-c", "tail -f /dev/null"]
+`;
 
 const names = (pod: Pod) => (pod.spec?.containers ?? []).map((container) => container.name);
 const hashes = (pod: Pod) =>
@@ -54,13 +66,15 @@ const denial = (promise: Promise<unknown>) =>
 describe('sidecar-operator, end to end', () => {
   let sample: SidecarSet;
 
-  it('injects the sample into every Pod of a Deployment of app: web, and counts them', async () => {
+  it("injects OPERATORS.md's sample, applied verbatim with kubectl, into every Pod of a Deployment of app: web, and counts them", async () => {
     const text = await readFile(
       join(operatorRoot, 'config', 'samples', 'apps_v1alpha1_sidecarset.yaml'),
       'utf8',
     );
-    sample = YAML.parse(text) as SidecarSet;
-    expect(await harness.kubectl(['apply', '-f', '-'], text)).toContain(
+    sample = YAML.parse(operatorsMdSample) as SidecarSet;
+    // config/samples holds the same object, in another layout.
+    expect(YAML.parse(text)).toEqual(sample);
+    expect(await harness.kubectl(['apply', '-f', '-'], operatorsMdSample)).toContain(
       'sidecarset.apps.chinalhr.github.io/logging created',
     );
     await harness.createDeployment('web', 'web', 2);
@@ -220,12 +234,22 @@ describe('sidecar-operator, end to end', () => {
     expect(harness.writes.slice(settled)).toEqual([]);
   });
 
-  it('with the webhook unreachable: Pods are created without sidecars (Ignore), or refused (Fail)', async () => {
+  it('with the webhook down: a matching Pod is refused (Fail, the default), created bare under the Ignore overlay, and kube-system is left out', async () => {
     await harness.stopOperator();
-    const uninjected = await harness.admin.create(bare('while-down', { app: 'web' }));
-    expect(names(uninjected)).toEqual(['main']);
-    // The other choice, as a cluster that patches failurePolicy to Fail would see it.
     const configuration = await harness.admin.get(mutatingConfigurations, mutatingConfiguration);
+    expect(configuration.webhooks[0]?.failurePolicy).toBe('Fail');
+    // Refused, so no Pod of a matching SidecarSet starts without its sidecar.
+    const refused = await denial(harness.admin.create(bare('refused', { app: 'web' })));
+    expect(refused).toContain('failed calling webhook "mpod.kb.io"');
+    await expect(harness.admin.get(pods, 'refused', 'default')).rejects.toMatchObject({
+      code: 404,
+    });
+    // kube-system stays out of the webhook's reach even so.
+    const system = await harness.admin.create(bare('system', { app: 'web' }, 'kube-system'));
+    expect(names(system)).toEqual(['main']);
+
+    // The other choice, config/webhook-fail-open (failurePolicy: Ignore), as a cluster
+    // deployed with it sees it: the Pod is created without its sidecar.
     const setPolicy = (failurePolicy: 'Fail' | 'Ignore') =>
       harness.admin.patch(
         configuration,
@@ -234,42 +258,55 @@ describe('sidecar-operator, end to end', () => {
         },
         'strategic',
       );
-    expect(configuration.webhooks[0]?.failurePolicy).toBe('Ignore');
-    await setPolicy('Fail');
+    await setPolicy('Ignore');
     try {
-      const refused = await eventually(async () =>
-        denial(harness.admin.create(bare('refused', { app: 'web' }))).then(
-          (message) => message || false,
-        ),
-      );
-      expect(refused).toContain('failed calling webhook "mpod.kb.io"');
-      // kube-system stays out of the webhook's reach even then.
-      const system = await harness.admin.create(bare('system', { app: 'web' }, 'kube-system'));
-      expect(names(system)).toEqual(['main']);
+      // kube-apiserver picks the patched configuration up from a watch, a moment later.
+      const uninjected = await eventually(async () => {
+        const created = await harness.admin.create(bare('while-down', { app: 'web' })).then(
+          (pod) => pod as Pod,
+          () => undefined,
+        );
+        return created ?? false;
+      });
+      expect(names(uninjected)).toEqual(['main']);
     } finally {
-      await setPolicy('Ignore');
+      await setPolicy('Fail');
     }
   });
 
-  it('counts right after a restart, including the Pods created while it was down', async () => {
+  it('admits the refused Pod with its sidecar once the operator is up, and counts the bare one too', async () => {
     await harness.startOperator();
+    // The webhook answers again: what was refused while it was down is now injected.
+    const admitted = await eventually(async () => {
+      const created = await harness.admin.create(bare('refused', { app: 'web' })).then(
+        (pod) => pod as Pod,
+        () => undefined,
+      );
+      return created ?? false;
+    });
+    // logging's sidecar, and the exporter of metrics (whose log-agent lost the name clash).
+    expect(names(admitted)).toEqual(['main', 'log-agent', 'exporter']);
+    expect(
+      admitted.spec?.containers?.find((container) => container.name === 'log-agent')?.env,
+    ).toContainEqual({ name: 'IS_INJECTED', value: 'true' });
     // A new operator process: it starts, syncs its caches and reconciles first. Seconds alone,
     // longer when CI's machine is busy.
     await eventually(
       async () => {
         const counts = await status('logging');
-        return counts.matchedPods === 3 && counts.updatedPods === 2;
+        return counts.matchedPods === 4 && counts.updatedPods === 3;
       },
-      { timeoutMs: 30_000, description: 'the restarted operator counts 3 matched, 2 updated' },
+      { timeoutMs: 30_000, description: 'the restarted operator counts 4 matched, 3 updated' },
     );
     const current = await harness.sidecarSet('logging');
     expect(ready(current)).toMatchObject({ status: 'False', reason: 'PodsNotUpdated' });
-    expect(ready(current)?.message).toMatch(/^1 of 3 matched Pods/);
-    await harness.admin.delete({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'while-down', namespace: 'default' },
-    });
+    expect(ready(current)?.message).toMatch(/^1 of 4 matched Pods/);
+    for (const name of ['while-down', 'refused'])
+      await harness.admin.delete({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'default' },
+      });
     await eventually(async () => {
       const counts = await status('logging');
       return counts.matchedPods === 2 && counts.updatedPods === 2;
@@ -284,4 +321,37 @@ describe('sidecar-operator, end to end', () => {
     expect(ready(await harness.sidecarSet('logging'))?.reason).toBe('NoMatchingPods');
     // Room for its waits: the restart (30 s) and garbage collection (60 s).
   }, 120_000);
+
+  it('applies a SidecarSet whose containers leave out every optional field, and injects it', async () => {
+    const minimal = `apiVersion: apps.chinalhr.github.io/v1alpha1
+kind: SidecarSet
+metadata: {name: minimal}
+spec:
+  selector: {matchLabels: {app: seed}}
+  containers:
+  - name: agent
+    image: busybox:1.36
+`;
+    expect(await harness.kubectl(['apply', '-f', '-'], minimal)).toBe(
+      'sidecarset.apps.chinalhr.github.io/minimal created\n',
+    );
+    // The Pod cache of the webhook learns of the new SidecarSet from a watch, a moment later.
+    const injected = await eventually(async () => {
+      const name = `seed-${Date.now()}`;
+      const created = (await harness.admin.create(bare(name, { app: 'seed' }))) as Pod;
+      if (names(created).includes('agent')) return created;
+      await harness.admin.delete(created);
+      return false;
+    });
+    const agent = injected.spec?.containers?.find((container) => container.name === 'agent');
+    expect(agent).toMatchObject({
+      image: 'busybox:1.36',
+      env: [{ name: 'IS_INJECTED', value: 'true' }],
+    });
+    expect(Object.keys(hashes(injected))).toEqual(['minimal']);
+    await eventually(async () => {
+      const counts = await status('minimal');
+      return counts.matchedPods === 1 && counts.updatedPods === 1;
+    });
+  });
 });

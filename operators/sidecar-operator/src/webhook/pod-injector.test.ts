@@ -73,13 +73,13 @@ describe('podInjector', () => {
 });
 
 describe('podWebhook', () => {
-  it('is mpod.kb.io on Pod CREATE: Ignore, 3 s, leaving out kube-system and the operator namespace', () => {
+  it('is mpod.kb.io on Pod CREATE: Fail, 3 s, leaving out kube-system and the operator namespace', () => {
     const webhook = podWebhook({ list: async () => [] });
     expect(webhook).toMatchObject({
       type: 'mutating',
       name: 'mpod.kb.io',
       path: '/mutate-sidecar-pod',
-      failurePolicy: 'Ignore',
+      failurePolicy: 'Fail',
       timeoutSeconds: 3,
       namespaceSelector: {
         matchExpressions: [

@@ -48,17 +48,19 @@ export function podInjector(sidecarSets: SidecarSetLister): AdmissionHandler {
  * The Pod mutating webhook `mpod.kb.io` at {@link mutatePodPath}, Pod CREATE only (injection
  * happens at creation; running Pods are never changed).
  *
- * It cannot lock up the cluster:
+ * It fails closed, as the tutorial's: `failurePolicy: Fail`, so while the webhook cannot
+ * answer (operator down, not ready, cache not synced) no Pod of the namespaces it sees is
+ * created, and none runs without the sidecars it should have (a logging sidecar missing is
+ * lost data); ReplicaSets and Jobs retry until it is back. It cannot lock up the cluster:
  * - `namespaceSelector` leaves out kube-system and the operator's own namespace
  *   ({@link operatorNamespace}), so the control plane's Pods and the operator's own Pods are
- *   created even when the operator is down;
- * - `timeoutSeconds` is {@link podWebhookTimeoutSeconds};
- * - `failurePolicy: Ignore`: while the webhook cannot answer (operator down, not ready,
- *   cache not synced), Pods are created without sidecars rather than not at all. Such Pods
- *   count as matched but not updated, so the SidecarSet's status shows them (UPDATED <
- *   MATCHED, condition `Ready` False, reason `PodsNotUpdated`) until they are recreated.
- *   Clusters where a Pod must never run without its sidecar can patch it to `Fail` (see the
- *   README): Pod creation in selected namespaces is then refused while the webhook is down.
+ *   created even when the operator is down, and the operator can always come back;
+ * - `timeoutSeconds` is {@link podWebhookTimeoutSeconds}.
+ *
+ * config/webhook-fail-open renders it with `failurePolicy: Ignore` instead (see the README):
+ * Pods are then created without sidecars while the webhook is down; they count as matched but
+ * not updated (UPDATED < MATCHED, condition `Ready` False, reason `PodsNotUpdated`) until
+ * they are recreated.
  */
 export function podWebhook(sidecarSets: SidecarSetLister): WebhookDeclaration {
   return defineWebhook({
@@ -66,7 +68,7 @@ export function podWebhook(sidecarSets: SidecarSetLister): WebhookDeclaration {
     name: 'mpod.kb.io',
     path: mutatePodPath,
     rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
-    failurePolicy: 'Ignore',
+    failurePolicy: 'Fail',
     sideEffects: 'None',
     admissionReviewVersions: ['v1'],
     timeoutSeconds: podWebhookTimeoutSeconds,
