@@ -358,7 +358,11 @@ describe('balancer-operator, end to end', () => {
     );
     expect(readyCondition(reported)?.status).toBe('False');
     expect(readyCondition(reported)?.message).toContain('front Service name');
-    expect((await h.events(long)).some((event) => event.startsWith('InvalidName: '))).toBe(true);
+    // The Warning event is recorded after the status is written: wait for it, not race it.
+    await eventually(
+      async () => (await h.events(long)).some((event) => event.startsWith('InvalidName: ')),
+      { description: 'the InvalidName Warning event', timeoutMs: 30_000 },
+    );
     await expect(h.admin.get(services, long, namespace)).rejects.toMatchObject({
       code: 404,
     });

@@ -158,7 +158,7 @@ describe("the seeds' YAML, applied unchanged with kubectl", () => {
     expect(h.writes.slice(settled)).toEqual([]);
   });
 
-  it('refuses a defaulted port name that another port has, saying how ports are named', async () => {
+  it('refuses a given port name that is the default name of another port, saying why', async () => {
     const clash = `apiVersion: exposer.hliangzhao.io/v1alpha1
 kind: Balancer
 metadata: {name: clash}
@@ -175,7 +175,14 @@ spec:
     );
     expect(refused).toMatch(/The Balancer "clash" is invalid/);
     expect(refused).toContain(
-      'port names must be unique (a port without a name is named <protocol>-<port> in lower case, e.g. tcp-80)',
+      'a port name of the form tcp-<number> or udp-<number> is reserved for the port of that protocol and number (the name a port without one gets)',
+    );
+    // The name a port would get anyway is fine to give, on that port.
+    const ownDefault = clash
+      .replace('{name: tcp-81, port: 80}', '{name: tcp-80, port: 80}')
+      .replace('name: clash', 'name: own-default');
+    expect(await h.kubectl(['apply', '-n', namespace, '-f', '-'], ownDefault)).toBe(
+      'balancer.exposer.hliangzhao.io/own-default created\n',
     );
   });
 });

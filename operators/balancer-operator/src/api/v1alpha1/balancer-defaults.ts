@@ -11,8 +11,8 @@ export interface ResolvedBalancerPort {
 /**
  * The name a port without one gets: `<protocol>-<port>` in lower case (`tcp-80`, `udp-53`).
  * It is a valid IANA service name (at most 9 characters), unique among the ports (which are
- * keyed by port and protocol) unless another port was given that very name, which the CRD's
- * CEL rule refuses. Every port of the front and backend Services is named, as Kubernetes
+ * keyed by port and protocol); the CRD's CEL rule reserves names of this form for the port
+ * they name, so no given name can take it. Every port of the front and backend Services is named, as Kubernetes
  * requires of a Service with more than one port, and a port keeps its name when ports are added.
  */
 export function defaultPortName(port: Pick<BalancerPort, 'port' | 'protocol'>): string {

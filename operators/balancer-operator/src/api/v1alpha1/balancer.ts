@@ -18,12 +18,16 @@ const dnsLabel = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 const ianaServiceName = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 
 /**
- * The CEL expression of the name a port `p` of the list has once defaulted (see
- * `defaultPortName` of balancer-defaults.ts): its `name`, else `<protocol>-<port>` in lower case, TCP when the
- * protocol is missing.
+ * The CEL rule, on one port, that keeps a given name from clashing with the name a port
+ * without one gets (`defaultPortName` of balancer-defaults.ts: `<protocol>-<port>`): a name
+ * of that form (`tcp-` or `udp-` and up to five digits) is only allowed on the port of that
+ * protocol and number. Default names are then unique (ports are keyed by port and
+ * protocol), and given names are unique by the list's own rule. Written without converting
+ * the port to a string, whose unbounded estimated length kube-apiserver's cost estimator
+ * refuses.
  */
-const celPortName = (p: string) =>
-  `(has(${p}.name) ? ${p}.name : (has(${p}.protocol) && ${p}.protocol == 'UDP' ? 'udp-' : 'tcp-') + string(${p}.port))`;
+const reservedPortNameRule =
+  "!has(self.name) || !self.name.matches('^(tcp|udp)-[0-9]{1,5}$') || (self.name.startsWith(has(self.protocol) && self.protocol == 'UDP' ? 'udp-' : 'tcp-') && int(self.name.substring(4)) == self.port)";
 
 const labels = (description: string) =>
   Type.Record(Type.String(), Type.String({ maxLength: 63 }), { description });
@@ -60,7 +64,16 @@ export const BalancerPortSchema = Type.Object(
       }),
     ),
   },
-  { description: 'A port of the Balancer.' },
+  {
+    description: 'A port of the Balancer.',
+    'x-kubernetes-validations': [
+      {
+        rule: reservedPortNameRule,
+        message:
+          'a port name of the form tcp-<number> or udp-<number> is reserved for the port of that protocol and number (the name a port without one gets)',
+      },
+    ],
+  },
 );
 
 /** One backend: a share of the traffic (its weight) sent to the Pods its selector picks. */
@@ -100,8 +113,9 @@ export const BalancerBackendSchema = Type.Object(
  * would refuse or what cannot work: no backends, an empty or non-DNS backend name, a weight
  * below 1, duplicate backend names (`x-kubernetes-list-type: map` keyed by name), duplicate
  * ports (keyed by port and protocol, as a Service's are: TCP 53 and UDP 53 may coexist), a
- * protocol other than TCP or UDP, a port out of range. Duplicate port names (as defaulted)
- * are refused by a CEL rule where the API server evaluates them.
+ * protocol other than TCP or UDP, a port out of range. Duplicate port names, and a given
+ * name of the default form `tcp-<n>`/`udp-<n>` on another port than that one, are refused by
+ * CEL rules where the API server evaluates them.
  */
 export const balancerResource = defineCustomResource({
   group: 'exposer.hliangzhao.io',
@@ -125,9 +139,8 @@ export const balancerResource = defineCustomResource({
             'x-kubernetes-list-map-keys': ['port', 'protocol'],
             'x-kubernetes-validations': [
               {
-                rule: `self.all(p, self.exists_one(q, ${celPortName('q')} == ${celPortName('p')}))`,
-                message:
-                  'port names must be unique (a port without a name is named <protocol>-<port> in lower case, e.g. tcp-80)',
+                rule: 'self.all(p, !has(p.name) || self.exists_one(q, has(q.name) && q.name == p.name))',
+                message: 'port names must be unique',
               },
             ],
             description: 'The ports the Balancer listens on (at least one).',
