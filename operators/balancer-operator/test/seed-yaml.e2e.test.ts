@@ -177,6 +177,18 @@ spec:
     expect(refused).toContain(
       'a port name of the form tcp-<number> or udp-<number> is reserved for the port of that protocol and number (the name a port without one gets)',
     );
+    // Two ports given one name: refused too (a given name is optional, so the rule skips ports
+    // without one).
+    const twice = clash
+      .replace('{name: tcp-81, port: 80}', '{name: web, port: 80}')
+      .replace('{port: 81}', '{name: web, port: 81}')
+      .replace('name: clash', 'name: twice');
+    const refusedTwice = await h.kubectl(['apply', '-n', namespace, '-f', '-'], twice).then(
+      (stdout) => `accepted: ${stdout}`,
+      (error: Error) => error.message,
+    );
+    expect(refusedTwice).toMatch(/The Balancer "twice" is invalid/);
+    expect(refusedTwice).toContain('port names must be unique');
     // The name a port would get anyway is fine to give, on that port.
     const ownDefault = clash
       .replace('{name: tcp-81, port: 80}', '{name: tcp-80, port: 80}')
