@@ -364,7 +364,7 @@ export class ApiServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Split before decoding: `%2e%2e` is a name, never a step up the path.
+    // Routed on the decoded path, as kube-apiserver: `%2F` separates, `%2e%2e` is a name.
     const { path, segments, query } = parseRequestTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
     const user = this.access.admit(req, method, path, query);
@@ -443,9 +443,10 @@ export class ApiServer {
     const [plural = '', name = '', subresource = '', ...extra] = rest;
     const type = this.registry.find(group, version, plural);
     if (type === undefined || extra.length > 0) throw notFound();
-    if (name) checkPathSegmentName(name);
+    // No route first (404), then a bad name (400), as go-restful matches before the handler.
     if (namespace && !type.namespaced) throw notFound();
     if (subresource && !subresourceServed(type, subresource)) throw notFound();
+    if (name) checkPathSegmentName(name);
     return { type, namespace, name, subresource, watchPath };
   }
 
