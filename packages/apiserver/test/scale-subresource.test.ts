@@ -96,8 +96,9 @@ describe('/scale of a custom resource', () => {
       kind: 'Scale',
       metadata: { name: 'a', namespace: 'default' },
       spec: { replicas: 3 },
-      status: { replicas: 0, selector: '' },
+      status: { replicas: 0 },
     });
+    expect(scale.json().status.selector).toBeUndefined();
     const status = await send(
       'PATCH',
       `${pools}/a/status`,
@@ -143,6 +144,7 @@ describe('/scale of a custom resource', () => {
     expect(missing.json()).toMatchObject({
       reason: 'InternalError',
       message: 'Internal error occurred: the spec replicas field ".spec.size" does not exist',
+      details: { causes: [{ message: 'the spec replicas field ".spec.size" does not exist' }] },
     });
     const empty = await send(
       'PATCH',

@@ -120,9 +120,10 @@ export class StatusError extends Error {
     );
   }
 
+  /** kube's `NewInternalError`: 500, one cause carrying only the error's text. */
   static internal(message: string): StatusError {
     return new StatusError(500, 'InternalError', `Internal error occurred: ${message}`, {
-      causes: [{ reason: 'InternalError', message }],
+      causes: [{ message }],
     });
   }
 

@@ -49,11 +49,12 @@ describe('scaleOf', () => {
     });
   });
 
-  it('reads a missing status path as 0 and a missing selector as empty', () => {
+  it('reads a missing status path as 0 and leaves a missing selector out (omitempty)', () => {
     expect(scaleOf(pools, pool({ spec: { size: 1 } }))).toMatchObject({
       spec: { replicas: 1 },
-      status: { replicas: 0, selector: '' },
+      status: { replicas: 0 },
     });
+    expect(scaleOf(pools, pool({ spec: { size: 1 } })).status).toEqual({ replicas: 0 });
   });
 
   it('reads a built-in from spec.replicas, status.replicas and spec.selector', () => {

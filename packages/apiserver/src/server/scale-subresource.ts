@@ -129,7 +129,8 @@ function readScale(type: ResourceType, object: KubernetesObject): ReadScale {
         creationTimestamp: object.metadata?.creationTimestamp,
       },
       spec: { replicas: specReplicas ?? 0 },
-      status: { replicas: statusReplicas, selector },
+      // `selector` is omitempty in autoscaling/v1, so kube-apiserver leaves an empty one out.
+      status: { replicas: statusReplicas, ...(selector ? { selector } : {}) },
     },
   };
 }
