@@ -290,6 +290,16 @@ export class ApiServer {
     await writeFile(path, this.kubeconfig(options), { mode: 0o600 });
   }
 
+  /**
+   * What the server holds for its open watches: the watches it tracks and the listeners its
+   * store calls on each write (one per watch, plus the simulated cluster's). Both return to
+   * their earlier values once the watches opened since have ended, however they ended (the
+   * client closed, the server timed out, the watcher fell too far behind).
+   */
+  watchBookkeeping(): { watches: number; storeListeners: number } {
+    return { watches: this.watches.size, storeListeners: this.store.listenerCount() };
+  }
+
   /** Ends every open watch abruptly, as a dropped connection would. */
   dropWatches(): number {
     const count = this.watches.size;
