@@ -84,6 +84,7 @@ describe('request paths', () => {
         kind: 'Status',
         reason: 'NotFound',
         message: 'the server could not find the requested resource',
+        details: {},
       });
       await expectUntouched();
     },

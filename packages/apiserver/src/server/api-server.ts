@@ -406,7 +406,8 @@ export class ApiServer {
   /** Resolves `/api/v1/...` and `/apis/G/V/...`; answers discovery itself (returns undefined). */
   private route(segments: string[], res: ServerResponse): Route | undefined {
     const notFound = () =>
-      new StatusError(404, 'NotFound', 'the server could not find the requested resource');
+      // kube-apiserver's answer when no route matches: `details: {}`, as its NewNotFound("", "").
+      new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
     let group: string;
     let version: string;
     let rest: string[];
