@@ -1,17 +1,27 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../src/corpus/index.js';
 import { main } from '../src/main.js';
+import {
+  checkRatchet,
+  describeRatchetCheck,
+  ratchetOf,
+  ratchetUpdateVariable,
+  readRatchet,
+  writeRatchet,
+} from '../src/ratchet.js';
 import type { FidelityReport } from '../src/report.js';
 import { startServers } from '../src/start-servers.js';
 
 /**
  * `pnpm fidelity` end to end: the whole corpus against the local API server and the real
- * kube-apiserver (`pnpm test:binaries`).
+ * kube-apiserver (`pnpm test:binaries`), held to the ratchet in tools/fidelity/ratchet.json.
  */
+const ratchetPath = fileURLToPath(new URL('../ratchet.json', import.meta.url));
 let directory: string;
 let status: number;
 let text: string;
@@ -48,6 +58,21 @@ describe('pnpm fidelity against kube-apiserver', () => {
       corpus.map((scenario) => scenario.name),
     );
     expect(text).toContain(`${report.requests} requests, ${report.matches} match`);
+  });
+
+  // The ratchet: no request that matched when it was recorded may stop matching, and no fewer
+  // may match. With OPS_FIDELITY_RATCHET=update the run rewrites it instead (to commit).
+  it('matches kube-apiserver on at least the requests the ratchet records', async () => {
+    if (process.env[ratchetUpdateVariable] === 'update') {
+      await writeRatchet(ratchetPath, ratchetOf(report));
+      console.info(`fidelity ratchet rewritten: ${report.matches} of ${report.requests} match`);
+    }
+    const ratchet = await readRatchet(ratchetPath);
+    const check = checkRatchet(ratchet, report);
+    const message = describeRatchetCheck(ratchet, check, report);
+    if (check.holds && message) console.info(message);
+    expect(check.holds, message).toBe(true);
+    expect(check.regressed, message).toEqual([]);
   });
 
   it('sends the whole corpus to kube-apiserver without a scenario stopping there', () => {

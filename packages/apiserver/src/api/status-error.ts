@@ -31,7 +31,8 @@ export class StatusError extends Error {
 
   constructor(
     readonly code: number,
-    readonly reason: StatusReason,
+    /** `''` is kube's `StatusReasonUnknown`: the Status then has no `reason`. */
+    readonly reason: StatusReason | '',
     message: string,
     readonly details?: StatusDetails,
   ) {
@@ -50,7 +51,7 @@ export class StatusError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };
@@ -119,10 +120,19 @@ export class StatusError extends Error {
     );
   }
 
+  /** kube's `NewInternalError`: 500, one cause carrying only the error's text. */
   static internal(message: string): StatusError {
     return new StatusError(500, 'InternalError', `Internal error occurred: ${message}`, {
-      causes: [{ reason: 'InternalError', message }],
+      causes: [{ message }],
     });
+  }
+
+  /**
+   * An error kube-apiserver passes on without a Status of its own (`ErrorToAPIStatus` of a
+   * plain Go error): 500, no reason, the error's text as the message.
+   */
+  static unknown(message: string): StatusError {
+    return new StatusError(500, '', message);
   }
 
   static tooManyRequests(message: string, retryAfterSeconds = 1): StatusError {

@@ -4,17 +4,25 @@ import { StatusError } from '../api/status-error.js';
 export interface RequestTarget {
   /** The path as sent (still percent-encoded), without the query and trailing slashes. */
   path: string;
-  /** The path's segments, each percent-decoded on its own; empty segments dropped. */
+  /**
+   * The path's segments, percent-decoded; an encoded `/` separates segments; empty segments
+   * dropped.
+   */
   segments: string[];
   /** The query string's parameters. */
   query: URLSearchParams;
 }
 
 /**
- * Splits a request target (`req.url`) into its path segments and query, decoding each segment
- * only after the split, as Go's `net/http` and kube-apiserver's router do: `%2e%2e` is the name
+ * Splits a request target (`req.url`) into its path segments and query as kube-apiserver's
+ * router does: each segment is percent-decoded, and the decoded path is what is routed and
+ * authorized, so an encoded `/` (`%2F`) separates segments as a plain one does (Go's
+ * `net/http` decodes it into `URL.Path`, which kube's `RequestInfoFactory` and go-restful
+ * split): `/api/v1/namespaces/kube-system%2F..%2Fx/configmaps` has one segment too many for
+ * any route and is 404, never a list in a namespace named `kube-system/../x`, and what RBAC
+ * authorizes is what is served. No segment is resolved against another: `%2e%2e` is the name
  * `..`, never a step up (a WHATWG URL parser would resolve it and route the request to the
- * parent collection), and `%2F` stays inside its segment.
+ * parent collection). Empty segments are dropped.
  *
  * @throws {StatusError} 400 when a segment is not valid percent-encoding (Go's server answers
  *   these `400 Bad Request` before any handler runs).
@@ -27,15 +35,16 @@ export function parseRequestTarget(url: string): RequestTarget {
   const segments = path
     .split('/')
     .filter((segment) => segment !== '')
-    .map((segment) => {
+    .flatMap((segment) => {
       try {
-        return decodeURIComponent(segment);
+        return decodeURIComponent(segment).split('/');
       } catch {
         throw StatusError.badRequest(
           `the request path ${JSON.stringify(rawPath)} has invalid percent-encoding in ${JSON.stringify(segment)}: escape "%" as "%25"`,
         );
       }
-    });
+    })
+    .filter((segment) => segment !== '');
   return { path, segments, query: new URLSearchParams(rawQuery) };
 }
 

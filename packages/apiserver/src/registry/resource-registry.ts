@@ -71,6 +71,7 @@ export class ResourceRegistry {
           status: v.subresources?.status !== undefined,
           scale: v.subresources?.scale !== undefined,
         },
+        ...(v.subresources?.scale ? { scalePaths: v.subresources.scale } : {}),
         selectableFields: (v.selectableFields ?? []).map((f) => f.jsonPath.replace(/^\./, '')),
         printerColumns: v.additionalPrinterColumns ?? [],
         ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),

@@ -1,4 +1,4 @@
-import type { JSONSchemaProps, PrinterColumn } from '@ops/api';
+import type { JSONSchemaProps, PrinterColumn, ScaleSubresource } from '@ops/api';
 
 export type { PrinterColumn };
 
@@ -19,6 +19,12 @@ export interface ResourceType {
   categories: string[];
   verbs: string[];
   subresources: { status: boolean; scale: boolean };
+  /**
+   * For a custom resource with `/scale`: where its CRD version keeps the replicas and the
+   * selector (`specReplicasPath`, `statusReplicasPath`, `labelSelectorPath`). Built-in
+   * resources with `/scale` use `spec.replicas`, `status.replicas` and `spec.selector`.
+   */
+  scalePaths?: ScaleSubresource;
   /** Fields, besides metadata.name/namespace, that field selectors may use. */
   selectableFields: string[];
   printerColumns: PrinterColumn[];

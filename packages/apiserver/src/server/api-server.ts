@@ -290,6 +290,16 @@ export class ApiServer {
     await writeFile(path, this.kubeconfig(options), { mode: 0o600 });
   }
 
+  /**
+   * What the server holds for its open watches: the watches it tracks and the listeners its
+   * store calls on each write (one per watch, plus the simulated cluster's). Both return to
+   * their earlier values once the watches opened since have ended, however they ended (the
+   * client closed, the server timed out, the watcher fell too far behind).
+   */
+  watchBookkeeping(): { watches: number; storeListeners: number } {
+    return { watches: this.watches.size, storeListeners: this.store.listenerCount() };
+  }
+
   /** Ends every open watch abruptly, as a dropped connection would. */
   dropWatches(): number {
     const count = this.watches.size;
@@ -364,7 +374,7 @@ export class ApiServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Split before decoding: `%2e%2e` is a name, never a step up the path.
+    // Routed on the decoded path, as kube-apiserver: `%2F` separates, `%2e%2e` is a name.
     const { path, segments, query } = parseRequestTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
     const user = this.access.admit(req, method, path, query);
@@ -396,7 +406,8 @@ export class ApiServer {
   /** Resolves `/api/v1/...` and `/apis/G/V/...`; answers discovery itself (returns undefined). */
   private route(segments: string[], res: ServerResponse): Route | undefined {
     const notFound = () =>
-      new StatusError(404, 'NotFound', 'the server could not find the requested resource');
+      // kube-apiserver's answer when no route matches: `details: {}`, as its NewNotFound("", "").
+      new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
     let group: string;
     let version: string;
     let rest: string[];
@@ -443,9 +454,10 @@ export class ApiServer {
     const [plural = '', name = '', subresource = '', ...extra] = rest;
     const type = this.registry.find(group, version, plural);
     if (type === undefined || extra.length > 0) throw notFound();
-    if (name) checkPathSegmentName(name);
+    // No route first (404), then a bad name (400), as go-restful matches before the handler.
     if (namespace && !type.namespaced) throw notFound();
     if (subresource && !subresourceServed(type, subresource)) throw notFound();
+    if (name) checkPathSegmentName(name);
     return { type, namespace, name, subresource, watchPath };
   }
 

@@ -103,7 +103,14 @@ export async function serveVerb(
         return sendJson(
           res,
           200,
-          await updateScale(server.resources, type, namespace, name, body, context),
+          await updateScale(
+            server.resources,
+            type,
+            namespace,
+            name,
+            { kind: 'update', body },
+            context,
+          ),
         );
       const updated = await server.resources.update(
         type,
@@ -119,14 +126,18 @@ export async function serveVerb(
       const patchType = patchTypeFromContentType(req.headers['content-type'] ?? '') as PatchType;
       const body = await readRequestBody(server.maxBodyBytes, req, true);
       if (subresource === 'scale') {
-        const current = scaleOf(type, server.resources.get(type, namespace, name).object);
-        const patched = await import('../patch/index.js').then((m) =>
-          patchType === 'json' ? m.applyJsonPatch(current, body) : m.applyMergePatch(current, body),
-        );
+        // A Scale has no lists, so a strategic merge patch of it is a merge patch.
         return sendJson(
           res,
           200,
-          await updateScale(server.resources, type, namespace, name, patched, context),
+          await updateScale(
+            server.resources,
+            type,
+            namespace,
+            name,
+            { kind: 'patch', patchType: patchType === 'json' ? 'json' : 'merge', patch: body },
+            context,
+          ),
         );
       }
       if (patchType !== 'apply' && context.force) {

@@ -1,6 +1,7 @@
 import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api';
 import { LabelSelectorError, labelSelectorFromObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
+import { configMapKeyErrors, secretKeyErrors } from '../limits/data-keys.js';
 import { configMapSizeErrors, secretSizeErrors } from '../limits/data-size.js';
 import { crdValidationRuleErrors, validateStructuralSchema } from '../schema/index.js';
 import { stableStringify } from './object-metadata.js';
@@ -434,9 +435,11 @@ const strategies: Record<string, Strategy> = {
   '/secrets': {
     prepareForCreate: normalizeSecret,
     prepareForUpdate: normalizeSecret,
-    validate: secretSizeErrors,
+    validate: (object) => [...secretKeyErrors(object), ...secretSizeErrors(object)],
   },
-  '/configmaps': { validate: configMapSizeErrors },
+  '/configmaps': {
+    validate: (object) => [...configMapKeyErrors(object), ...configMapSizeErrors(object)],
+  },
   '/nodes': { keepStatusOnCreate: true },
   '/events': { keepStatusOnCreate: true },
   'events.k8s.io/events': { keepStatusOnCreate: true },

@@ -207,6 +207,47 @@ describe('watch timeoutSeconds', () => {
   });
 });
 
+describe('what the server holds for its watches', () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+  it('returns to its baseline after many watches, however they ended', async () => {
+    const target = await start({ bookmarkIntervalMs: 60_000 });
+    await call(target, 'POST', collection, { metadata: { name: 'one' }, data: { a: '1' } });
+    const from = await currentRevision(target);
+    const baseline = target.watchBookkeeping();
+    const baselineTimers = timers();
+    const opened = 300;
+    // Closed by the client after the first event, with a bookmark timer, in batches of 30.
+    for (let batch = 0; batch < opened / 30; batch++) {
+      const watches = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          openWatch(target, 'allowWatchBookmarks=true&timeoutSeconds=600'),
+        ),
+      );
+      expect(target.watchBookkeeping().watches).toBe(baseline.watches + 30);
+      const deadline = Date.now() + 10_000;
+      while (watches.some((w) => w.events.length === 0) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const watch of watches) watch.close();
+      await Promise.all(watches.map((watch) => watch.ended));
+    }
+    // Ended by the server's timeout, and one that waited for a resourceVersion never reached.
+    const timedOut = await Promise.all(
+      Array.from({ length: 10 }, () => openWatch(target, 'timeoutSeconds=1')),
+    );
+    await Promise.all(timedOut.map((watch) => watch.ended));
+    const waiting = openWatch(target, `resourceVersion=${from + 1000}`);
+    await expect(waiting.then((watch) => watch.ended)).resolves.toBe('end');
+    const deadline = Date.now() + 10_000;
+    while (target.watchBookkeeping().watches !== baseline.watches && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(target.watchBookkeeping()).toEqual(baseline);
+    // Other timers of the process (a client's keep-alive) may have ended meanwhile: none of
+    // the 311 watches' timeout and bookmark timers may be left.
+    expect(timers()).toBeLessThanOrEqual(baselineTimers);
+  }, 60_000);
+});
+
 describe('a watcher that stops reading', () => {
   /** The process's memory after a full garbage collection: resident, and held by JS. */
   const settledMemory = (() => {

@@ -297,6 +297,13 @@ export class ObjectStore {
     }
   }
 
+  /** How many listeners are subscribed: to one resource ({@link subscribe}) or to all. */
+  listenerCount(): number {
+    let count = this.globalListeners.size;
+    for (const data of this.resources.values()) count += data.listeners.size;
+    return count;
+  }
+
   /** Calls `listener` with every later event of `resource`; returns the unsubscribe function. */
   subscribe(resource: string, listener: StoreListener): () => void {
     const data = this.data(resource);

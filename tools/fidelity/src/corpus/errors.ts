@@ -28,10 +28,29 @@ export const errors: Scenario = {
     });
     await session.send('404 unknown group', { method: 'GET', path: '/apis/nope.example.com/v1' });
     await session.send('404 unknown path', { method: 'GET', path: '/nothing/here' });
+    // An encoded `/` separates path segments as a plain one does (Go decodes it into the path
+    // that kube-apiserver routes): one segment too many is no route.
+    await session.send('404 namespace segment with an encoded /..', {
+      method: 'GET',
+      path: `/api/v1/namespaces/kube-system%2F..%2F${ns}/configmaps`,
+    });
+    await session.send('404 create under a namespace segment with an encoded /', {
+      method: 'POST',
+      path: `/api/v1/namespaces/${ns}%2Fx/configmaps`,
+      body: configMap(ns, 'slash', { a: '1' }),
+    });
+    await session.send('404 name segment with an encoded /', {
+      method: 'DELETE',
+      path: `${collection}/a%2Fb`,
+    });
     const created = await session.send('create', {
       method: 'POST',
       path: collection,
       body: configMap(ns, 'taken', { a: '1' }),
+    });
+    await session.send('get through an encoded / between resource and name', {
+      method: 'GET',
+      path: `${collection}%2Ftaken`,
     });
     await session.send('409 AlreadyExists', {
       method: 'POST',

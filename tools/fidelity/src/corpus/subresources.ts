@@ -2,9 +2,60 @@ import { deployment } from '@ops/envtest';
 import type { Scenario } from '../scenario.js';
 import { resourceVersionOf } from './object-fields.js';
 import { useNamespace } from './use-namespace.js';
-import { useWidgets, widget, widgetsPath } from './widget-crd.js';
+import {
+  useCustomResourceDefinition,
+  useWidgets,
+  widget,
+  widgetGroup,
+  widgetsPath,
+} from './widget-crd.js';
 
 const ns = 'fidelity-subresources';
+
+/**
+ * A CRD whose `/scale` reads and writes other paths than `.spec.replicas`: the replicas at
+ * `.spec.size`, the observed ones at `.status.ready`, the selector at `.status.labels`.
+ */
+const poolCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `pools.${widgetGroup}` },
+  spec: {
+    group: widgetGroup,
+    scope: 'Namespaced',
+    names: { plural: 'pools', singular: 'pool', kind: 'Pool', listKind: 'PoolList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: {
+          status: {},
+          scale: {
+            specReplicasPath: '.spec.size',
+            statusReplicasPath: '.status.ready',
+            labelSelectorPath: '.status.labels',
+          },
+        },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { size: { type: 'integer' }, replicas: { type: 'integer' } },
+              },
+              status: {
+                type: 'object',
+                properties: { ready: { type: 'integer' }, labels: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
 
 /** The status and scale subresources of a Deployment and of a custom resource. */
 export const subresources: Scenario = {
@@ -102,6 +153,60 @@ export const subresources: Scenario = {
       contentType: 'application/merge-patch+json',
     });
     await session.send('widget: get after', { method: 'GET', path: `${widgets}/w` });
+    const pools = `/apis/${widgetGroup}/v1/namespaces/${ns}/pools`;
+    await useCustomResourceDefinition(session, poolCrd, pools);
+    const pool = (name: string, spec: Record<string, unknown>) => ({
+      apiVersion: `${widgetGroup}/v1`,
+      kind: 'Pool',
+      metadata: { name },
+      spec,
+    });
+    await session.send('pool: create', {
+      method: 'POST',
+      path: pools,
+      body: pool('p', { size: 2, replicas: 9 }),
+    });
+    await session.send('pool: get scale (specReplicasPath .spec.size, no status)', {
+      method: 'GET',
+      path: `${pools}/p/scale`,
+    });
+    await session.send('pool: merge-patch status', {
+      method: 'PATCH',
+      path: `${pools}/p/status`,
+      body: { status: { ready: 1, labels: 'app=p' } },
+      contentType: 'application/merge-patch+json',
+    });
+    const poolScale = await session.send('pool: get scale after status', {
+      method: 'GET',
+      path: `${pools}/p/scale`,
+    });
+    await session.send('pool: update scale', {
+      method: 'PUT',
+      path: `${pools}/p/scale`,
+      body: { ...(poolScale.body as Record<string, unknown>), spec: { replicas: 4 } },
+    });
+    await session.send('pool: merge-patch scale', {
+      method: 'PATCH',
+      path: `${pools}/p/scale`,
+      body: { spec: { replicas: 5 } },
+      contentType: 'application/merge-patch+json',
+    });
+    await session.send('pool: get after scale writes', { method: 'GET', path: `${pools}/p` });
+    await session.send('pool: create without size', {
+      method: 'POST',
+      path: pools,
+      body: pool('empty', { replicas: 1 }),
+    });
+    await session.send('pool: get scale without size', {
+      method: 'GET',
+      path: `${pools}/empty/scale`,
+    });
+    await session.send('pool: patch scale leaving replicas unset', {
+      method: 'PATCH',
+      path: `${pools}/empty/scale`,
+      body: { metadata: { labels: { a: 'b' } } },
+      contentType: 'application/merge-patch+json',
+    });
     await session.send('configmap has no status subresource', {
       method: 'GET',
       path: `/api/v1/namespaces/${ns}/configmaps/none/status`,

@@ -101,22 +101,36 @@ export function widget(
  * @throws {Error} when the CRD is refused, or not served within 30 s.
  */
 export async function useWidgets(session: Session): Promise<void> {
+  await useCustomResourceDefinition(session, widgetCrd, widgetsPath('default'));
+}
+
+/**
+ * Installs `crd` when it is not there yet and waits, without recording, until `listPath`
+ * (a collection of its resource) answers 200.
+ *
+ * @throws {Error} when the CRD is refused, or not served within 30 s.
+ */
+export async function useCustomResourceDefinition(
+  session: Session,
+  crd: { metadata: { name: string } },
+  listPath: string,
+): Promise<void> {
   const created = await session.probe({
     method: 'POST',
     path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
-    body: widgetCrd,
+    body: crd,
   });
   if (created.status !== 201 && created.status !== 409)
     throw new Error(
-      `the Widget CRD was refused: ${created.status} ${JSON.stringify(created.body)}`,
+      `the CRD ${crd.metadata.name} was refused: ${created.status} ${JSON.stringify(created.body)}`,
     );
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const list = await session.probe({ method: 'GET', path: widgetsPath('default') });
+    const list = await session.probe({ method: 'GET', path: listPath });
     if (list.status === 200) return;
     if (Date.now() > deadline)
       throw new Error(
-        `widgets were not served within 30 s: ${list.status} ${JSON.stringify(list.body)}`,
+        `${listPath} was not served within 30 s: ${list.status} ${JSON.stringify(list.body)}`,
       );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
