@@ -460,7 +460,11 @@ export async function ensureControlPlaneAssets(
             '-ldflags',
             ['-s', '-w', ...component.ldflags(versions, buildDate)].join(' '),
             '-o',
-            `${partial}/`,
+            // One package: name its binary, which would otherwise take the name of its module's
+            // folder (etcd-3.6). Several: go names each after its package (kube-apiserver, ...).
+            component.packages.length === 1 && component.binaries.length === 1
+              ? join(partial, component.binaries[0] ?? '')
+              : `${partial}/`,
             ...component.packages,
           ],
           { cwd: join(goModulesDirectory, modules[component.module]), env },
