@@ -14,20 +14,24 @@ export const sharedConfig = defineConfig({
     hookTimeout: 30_000,
     // The JSON report feeds scripts/test-summary.mjs, which prints the repository's total per
     // Node.js version (the test command runs the published packages on two).
-    // A run on the real control plane (OPS_ENVTEST_CONTROL_PLANE=binaries) reports apart.
-    reporters: [
-      'default',
-      [
-        'json',
-        {
-          outputFile: `test-results/vitest-node${process.versions.node}${
-            isBinariesRun() ? '-binaries' : ''
-          }.json`,
-        },
-      ],
-    ],
+    // A run on the real control plane (OPS_ENVTEST_CONTROL_PLANE=binaries) reports apart, and
+    // one on another Kubernetes release than the newest (OPS_ENVTEST_KUBERNETES_VERSION) apart
+    // again.
+    reporters: ['default', ['json', { outputFile: `test-results/${reportName()}.json` }]],
   },
 });
+
+/**
+ * The name of this run's JSON report: `vitest-node<version>`, then `-binaries` on the real
+ * control plane, then `-kubernetes<release>` when `OPS_ENVTEST_KUBERNETES_VERSION` picks a
+ * release (the newest when unset), so each version's results are told apart.
+ */
+export function reportName(env: NodeJS.ProcessEnv = process.env): string {
+  const kubernetes = env.OPS_ENVTEST_KUBERNETES_VERSION?.trim().replace(/^v/, '');
+  return `vitest-node${process.versions.node}${isBinariesRun(env) ? '-binaries' : ''}${
+    kubernetes ? `-kubernetes${kubernetes}` : ''
+  }`;
+}
 
 /** Whether this run is a package's `test:binaries` (`OPS_ENVTEST_CONTROL_PLANE=binaries`). */
 export function isBinariesRun(env: NodeJS.ProcessEnv = process.env): boolean {

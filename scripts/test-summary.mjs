@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Adds up the vitest JSON reports every package wrote (test-results/vitest-node<version>.json,
-// and vitest-node<version>-binaries.json from runs on the real control plane) and prints one
-// closing line per Node.js version (and plane) the tests ran on, then the total:
+// vitest-node<version>-binaries.json from runs on the real control plane, and
+// vitest-node<version>-binaries-kubernetes<release>.json from runs on another Kubernetes release
+// than the newest) and prints one closing line per Node.js version, plane and Kubernetes
+// release the tests ran on, then the total:
 // "Tests: N passed, N failed, N skipped". Before those lines it names every failed test (package,
 // file, test, the first line of its failure) and every test file that failed outside a test (an
 // import or a hook), so the end of a long CI log says what broke. Exits non-zero when a test or
@@ -66,10 +68,14 @@ const line = ({ passed, failed, skipped }) =>
   `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 const total = { passed: 0, failed: 0, skipped: 0 };
 for (const [version, counts] of byNode) {
-  const [node, plane] = version.split('-');
-  console.log(
-    `Tests on Node.js ${node}${plane === 'binaries' ? ' (real etcd + kube-apiserver)' : ''}: ${line(counts)}`,
-  );
+  const [, node, binaries, kubernetes] =
+    /^([^-]+)(-binaries)?(?:-kubernetes(.+))?$/.exec(version) ?? [];
+  const plane = binaries
+    ? ` (real etcd + kube-apiserver, ${kubernetes ? `Kubernetes ${kubernetes}` : 'the newest Kubernetes'})`
+    : kubernetes
+      ? ` (Kubernetes ${kubernetes})`
+      : '';
+  console.log(`Tests on Node.js ${node ?? version}${plane}: ${line(counts)}`);
   total.passed += counts.passed;
   total.failed += counts.failed;
   total.skipped += counts.skipped;

@@ -4,12 +4,14 @@
 # stream module for the balancer-operator's traffic tests), then lints, typechecks, builds and
 # tests every package on the pinned Node.js (.node-version), and tests the published packages
 # once more on the oldest Node.js their "engines" accept, so users on either line are covered.
-# The conformance suite and the application-operator's end-to-end suites run twice: on the
-# local API server and on real etcd + kube-apiserver (a suite that needs running Pods on the
-# cluster plane: kwok nodes), which `pnpm control-plane build` builds with Go into .cache/kube first (or reuses; a cold
-# build takes minutes and prints its progress); envtest's cluster-plane tests (kwok nodes) and
-# `demo.sh --real` run on those binaries too. Without Go that run fails, saying what to
-# install. Exits non-zero on any failure.
+# The conformance suite and the operators' end-to-end suites run on the local API server and
+# on real etcd + kube-apiserver (a suite that needs running Pods on the cluster plane: kwok
+# nodes) of every supported Kubernetes release: the newest, then each older one pinned
+# (`pnpm control-plane versions`), which `pnpm control-plane build --all` builds with Go into
+# the user's cache (~/.cache/ops/kube, shared by every clone; OPS_CONTROL_PLANE_CACHE moves it)
+# first, or reuses (a cold build takes minutes and prints its progress); envtest's
+# cluster-plane tests (kwok nodes) and `demo.sh --real` run on the newest too. Without Go that
+# run fails, saying what to install. Exits non-zero on any failure.
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
 source "$repo_root/scripts/ensure-kubectl-matrix.sh"
@@ -28,15 +30,25 @@ status=0
 # failure (as --no-bail does for the Node.js 22 run below), so the summary names every failed test.
 pnpm run test || status=$?
 
-# The real control plane: built (or reused) first, so its progress is printed here, then the
-# suites that run on it (each package's "test:binaries").
-echo "test: the real control plane (etcd, kube-apiserver, ... built with Go into .cache/kube, or reused)" >&2
+# The real control plane of every pinned Kubernetes release: built (or reused) first, so its
+# progress is printed here, then the suites that run on it (each package's "test:binaries").
+echo "test: the real control plane of every pinned release (etcd, kube-apiserver, ... built with Go into the user's cache, or reused)" >&2
 control_plane_start=$SECONDS
-pnpm run control-plane build >&2 || status=$((status == 0 ? 1 : status))
-echo "test: control plane ready after $((SECONDS - control_plane_start)) s" >&2
+pnpm run control-plane build --all >&2 || status=$((status == 0 ? 1 : status))
+echo "test: control planes ready after $((SECONDS - control_plane_start)) s" >&2
 # One package at a time: each test file starts its own control plane, and the
 # operators' suites time certificate renewals that a machine running two planes may delay.
+# First every package's suite on the newest release (the default)...
 pnpm turbo run test:binaries --concurrency=1 --continue || status=$((status == 0 ? 1 : status))
+# ...then the conformance suite (with envtest's binaries and cluster-plane tests) and every
+# operator's end-to-end suite on each older pinned release (the lines after the first of
+# `ops-control-plane versions`), reported apart (vitest-node<v>-binaries-kubernetes<release>).
+read -r -a older_releases <<<"$(node tools/control-plane/dist/cli.js versions | awk 'NR > 1 { sub(/^v/, "", $2); printf "%s ", $2 }')"
+for kubernetes in "${older_releases[@]}"; do
+  echo "test: the conformance suite and the operators' end-to-end suites on Kubernetes $kubernetes" >&2
+  OPS_ENVTEST_KUBERNETES_VERSION="$kubernetes" pnpm turbo run test:binaries --concurrency=1 --continue \
+    --filter=@ops/envtest --filter='./operators/*' || status=$((status == 0 ? 1 : status))
+done
 
 # The published packages (not "private") on the oldest supported Node.js: the first version of
 # package.json's engines.node ("^22.19.0 || ..." -> 22.19.0). Run by pnpm, not turbo, whose

@@ -3,7 +3,7 @@ import { binariesRunTest, isBinariesRun, sharedConfig } from '../../vitest.share
 
 // `pnpm test` runs every suite on the local API server. `pnpm test:binaries`
 // (OPS_ENVTEST_CONTROL_PLANE=binaries) runs the end-to-end suites on real etcd +
-// kube-apiserver, built into .cache first when absent: the controller under its generated
+// kube-apiserver, built into the user's cache first when absent: the controller under its generated
 // RBAC, judged by kube-apiserver's authorizer.
 export default defineConfig({
   ...sharedConfig,

@@ -3,7 +3,7 @@ import { binariesRunTest, isBinariesRun, sharedConfig } from '../../vitest.share
 
 // `pnpm test` runs every suite on the local API server. `pnpm test:binaries`
 // (OPS_ENVTEST_CONTROL_PLANE=binaries) runs the end-to-end suites on the real binaries, built
-// into .cache first when absent: my-job.e2e.test.ts requires running Pods (requires: 'pods')
+// into the user's cache first when absent: my-job.e2e.test.ts requires running Pods (requires: 'pods')
 // and so gets the cluster plane (kube-apiserver, kube-controller-manager, kube-scheduler, kwok
 // nodes that finish Pods by annotation); the controller runs under its generated RBAC, judged
 // by kube-apiserver's authorizer.

@@ -4,7 +4,7 @@ import { binariesRunTest, isBinariesRun, sharedConfig } from '../../vitest.share
 // `pnpm test` runs everything on the local API server but test/binaries and test/cluster;
 // `pnpm test:binaries` (OPS_ENVTEST_CONTROL_PLANE=binaries) runs the conformance suite and
 // test/binaries on real etcd + kube-apiserver, and test/cluster on a whole cluster with kwok
-// nodes (the cluster plane, from the same binaries), built into .cache when absent.
+// nodes (the cluster plane, from the same binaries), built into the user's cache when absent.
 export default defineConfig({
   ...sharedConfig,
   test: {

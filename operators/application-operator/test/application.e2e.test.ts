@@ -105,11 +105,14 @@ describe('application-operator, end to end', () => {
     const untouched = await deployment('taken');
     expect(untouched.metadata?.ownerReferences).toBeUndefined();
     expect(untouched.spec.template.spec.containers[0]?.image).toBe('redis:7');
-    const recorded = await harness.admin.list(events, {
-      namespace: 'default',
-      fieldSelector: 'involvedObject.name=taken',
+    // The Event is recorded after the condition is written, not with it: wait for it too.
+    await eventually(async () => {
+      const recorded = await harness.admin.list(events, {
+        namespace: 'default',
+        fieldSelector: 'involvedObject.name=taken',
+      });
+      return recorded.items.some((e) => e.reason === 'DeploymentConflict');
     });
-    expect(recorded.items.some((e) => e.reason === 'DeploymentConflict')).toBe(true);
     // Once the other Deployment is gone, the Application creates its own.
     await harness.admin.delete(untouched);
     await eventually(async () => (await application('taken')).status?.ready === true);

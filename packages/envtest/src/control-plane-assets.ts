@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ControlPlaneAssetsError } from './errors/control-plane-assets-error.js';
 
@@ -26,14 +27,45 @@ export interface ControlPlaneVersions {
   kwok: string;
 }
 
+/**
+ * The folders under `go/` of each Kubernetes release the project supports, newest first: the
+ * newest is the default. A release names the module of each component; kwok is shared (it
+ * drives any supported kube-apiserver through its API). The newest's folders keep their
+ * original names, so its digest, and with it the cached build, is the one it always was.
+ */
+const releaseModules: readonly Readonly<Record<keyof ControlPlaneVersions, string>>[] = [
+  { etcd: 'etcd', kubernetes: 'kubernetes', kwok: 'kwok' },
+  { etcd: 'etcd-3.6', kubernetes: 'kubernetes-1.35', kwok: 'kwok' },
+];
+
+/** One pinned release: its versions and the digest of its Go modules' files. */
+export interface PinnedControlPlane {
+  versions: ControlPlaneVersions;
+  /** Names the build: the binaries are rebuilt when it changes. */
+  digest: string;
+  /** The folder under `go/` of each component's Go module. */
+  modules: Readonly<Record<keyof ControlPlaneVersions, string>>;
+}
+
+/**
+ * The environment variable that picks the Kubernetes release of the real planes when no
+ * option does: a pinned minor (`1.35`) or exact version (`1.35.4`). Unset or empty: the newest.
+ */
+export const kubernetesVersionVariable = 'OPS_ENVTEST_KUBERNETES_VERSION';
+
 /** Options of {@link ensureControlPlaneAssets}. */
 export interface ControlPlaneAssetsOptions {
   /**
    * Where binaries and Go's caches go: `<cacheDirectory>/kube/<version>-<os>-<arch>/` and
-   * `<cacheDirectory>/go/{mod,build}`. Default: `OPS_CONTROL_PLANE_CACHE`, else `.cache` in the
-   * nearest directory above the working directory with a `pnpm-workspace.yaml` or `.git`.
+   * `<cacheDirectory>/go/{mod,build}`. Default: {@link defaultCacheDirectory} (the user's
+   * cache, shared by every clone of the repository).
    */
   cacheDirectory?: string;
+  /**
+   * The Kubernetes release to find or build: a pinned minor (`1.35`) or exact version
+   * (`1.35.4`). Default: `OPS_ENVTEST_KUBERNETES_VERSION`, else the newest pinned release.
+   */
+  kubernetes?: string;
   /** The go command (default: `go` on PATH, else `/usr/local/go/bin/go`). */
   go?: string;
   /** Progress lines (default: written to stderr, prefixed with `control-plane: `). */
@@ -71,52 +103,102 @@ export function missingGoMessage(problem: string, versions: ControlPlaneVersions
 /** The oldest Go that builds the pinned modules (their `go` lines). */
 const requiredGo = '1.26.0';
 
-function requireLine(goMod: string, module: string): string {
+function requireLine(folder: string, goMod: string | undefined, module: string): string {
   const match = new RegExp(
     `^\\s*(?:require\\s+)?${module.replaceAll('.', '\\.')}\\s+v(\\S+)`,
     'm',
-  ).exec(goMod);
+  ).exec(goMod ?? '');
   if (!match?.[1])
-    throw new Error(`${goModulesDirectory}: no "require ${module}" in go.mod; restore it from git`);
+    throw new Error(
+      `${join(goModulesDirectory, folder)}: no "require ${module}" in go.mod; restore it from git`,
+    );
   return match[1];
 }
 
-/**
- * The versions the Go modules pin, read from their go.mod files, and a digest of every go.mod
- * and go.sum, which names a build: the binaries are rebuilt when it changes.
- */
-export async function pinnedControlPlane(): Promise<{
-  versions: ControlPlaneVersions;
-  digest: string;
-}> {
+async function readRelease(
+  modules: Readonly<Record<keyof ControlPlaneVersions, string>>,
+): Promise<PinnedControlPlane> {
   const hash = createHash('sha256');
-  const text: Record<string, string> = {};
-  for (const module of ['etcd', 'kubernetes', 'kwok']) {
+  const text: Partial<Record<keyof ControlPlaneVersions, string>> = {};
+  for (const component of ['etcd', 'kubernetes', 'kwok'] as const) {
     for (const file of ['go.mod', 'go.sum', 'main.go']) {
-      const path = join(goModulesDirectory, module, file);
+      const path = join(goModulesDirectory, modules[component], file);
       if (!existsSync(path)) continue;
       const content = await readFile(path, 'utf8');
-      if (file === 'go.mod') text[module] = content;
-      hash.update(`${module}/${file}\0${content}\0`);
+      if (file === 'go.mod') text[component] = content;
+      // Hashed under the component's name, not the folder's: the newest release's digest is
+      // the one it had before there was more than one release.
+      hash.update(`${component}/${file}\0${content}\0`);
     }
   }
   const versions = {
-    kubernetes: requireLine(text.kubernetes ?? '', 'k8s.io/kubernetes'),
-    etcd: requireLine(text.etcd ?? '', 'go.etcd.io/etcd/server/v3'),
-    kwok: requireLine(text.kwok ?? '', 'sigs.k8s.io/kwok'),
+    kubernetes: requireLine(modules.kubernetes, text.kubernetes, 'k8s.io/kubernetes'),
+    etcd: requireLine(modules.etcd, text.etcd, 'go.etcd.io/etcd/server/v3'),
+    kwok: requireLine(modules.kwok, text.kwok, 'sigs.k8s.io/kwok'),
   };
   hash.update(JSON.stringify(versions));
-  return { versions, digest: hash.digest('hex').slice(0, 16) };
+  return { versions, digest: hash.digest('hex').slice(0, 16), modules };
 }
 
-/** `.cache` in the nearest directory above `from` with a pnpm-workspace.yaml or .git. */
-export function defaultCacheDirectory(from = process.cwd()): string {
-  if (process.env.OPS_CONTROL_PLANE_CACHE) return resolve(process.env.OPS_CONTROL_PLANE_CACHE);
-  for (let dir = resolve(from); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'pnpm-workspace.yaml')) || existsSync(join(dir, '.git')))
-      return join(dir, '.cache');
-    if (dirname(dir) === dir) return join(resolve(from), '.cache');
-  }
+/**
+ * Every pinned release, newest first (the first is the default): the versions its Go modules
+ * under `go/` pin, read from their go.mod files, and a digest of every go.mod, go.sum and
+ * main.go, which names a build.
+ *
+ * @throws {Error} when a go.mod lacks the `require` of its component (restore it from git).
+ */
+export async function pinnedControlPlanes(): Promise<PinnedControlPlane[]> {
+  const releases = await Promise.all(releaseModules.map(readRelease));
+  return releases.sort((a, b) => compareVersions(b.versions.kubernetes, a.versions.kubernetes));
+}
+
+/**
+ * The pinned release `kubernetes` names: a minor (`1.35`) or an exact pinned version
+ * (`1.35.4`), with or without a leading `v`; default `OPS_ENVTEST_KUBERNETES_VERSION` of `env`,
+ * else the newest (see {@link pinnedControlPlanes}).
+ *
+ * @throws {ControlPlaneAssetsError} when no pinned release matches, naming the pinned ones.
+ */
+export async function pinnedControlPlane(
+  kubernetes?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PinnedControlPlane> {
+  const releases = await pinnedControlPlanes();
+  const fromVariable = kubernetes === undefined && Boolean(env[kubernetesVersionVariable]);
+  const wanted = (kubernetes ?? (env[kubernetesVersionVariable] || '')).trim().replace(/^v/, '');
+  const newest = releases[0];
+  if (wanted === '' && newest) return newest;
+  const found = releases.find(
+    ({ versions }) =>
+      versions.kubernetes === wanted || versions.kubernetes.startsWith(`${wanted}.`),
+  );
+  if (found && /^\d+\.\d+(\.\d+)?$/.test(wanted)) return found;
+  const pinned = releases
+    .map(({ versions }) => `${minorOf(versions.kubernetes)} (${versions.kubernetes})`)
+    .join(', ');
+  throw new ControlPlaneAssetsError(
+    `${fromVariable ? `${kubernetesVersionVariable}=${wanted}` : `Kubernetes "${wanted}"`} is not a ` +
+      `pinned release: use one of ${pinned}, as a minor (1.35) or the exact version${
+        fromVariable ? ', or unset the variable for the newest' : ''
+      }. Another release needs its Go modules under packages/envtest/go (see its README).`,
+  );
+}
+
+function minorOf(version: string): string {
+  return version.split('.').slice(0, 2).join('.');
+}
+
+/**
+ * The default cache root: `OPS_CONTROL_PLANE_CACHE` when set, else the user's cache directory
+ * (`$XDG_CACHE_HOME/ops`, or `~/.cache/ops` when XDG_CACHE_HOME is unset or not absolute), as
+ * setup-envtest keeps its binaries per user: every clone and worktree on the machine reuses one
+ * build of each release.
+ */
+export function defaultCacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.OPS_CONTROL_PLANE_CACHE) return resolve(env.OPS_CONTROL_PLANE_CACHE);
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'ops');
+  return join(homedir(), '.cache', 'ops');
 }
 
 interface RunResult {
@@ -232,7 +314,7 @@ async function acquireLock(
 }
 
 interface Component {
-  module: string;
+  module: keyof ControlPlaneVersions;
   packages: string[];
   binaries: string[];
   ldflags(versions: ControlPlaneVersions, buildDate: string): string[];
@@ -296,23 +378,25 @@ async function readStamp(path: string): Promise<Stamp | undefined> {
 
 /**
  * The real control plane's binaries (etcd, kube-apiserver, kube-controller-manager,
- * kube-scheduler, kwok, kwokctl) at the versions pinned by the Go modules under this package's
- * `go/`: reused from the cache when they were built from the same go.mod/go.sum files, built
+ * kube-scheduler, kwok, kwokctl) of one pinned release (`kubernetes`, default
+ * `OPS_ENVTEST_KUBERNETES_VERSION`, else the newest: see {@link pinnedControlPlane}) at the
+ * versions pinned by its Go modules under this package's `go/`: reused from the cache when they were built from the same go.mod/go.sum files, built
  * with the go command otherwise (sequentially: one `go build` already uses every core), into
  * `<cache>/kube/<kubernetes version>-<os>-<arch>/`, the directory layout of setup-envtest, so
  * the result works as `KUBEBUILDER_ASSETS`. Go's module and build caches live under
  * `<cache>/go`. Concurrent callers (test workers) wait for one build through a lock file.
  *
- * @throws {ControlPlaneAssetsError} when Go is missing or too old (the message says what to
- *   install, or to use setup-envtest's binaries through KUBEBUILDER_ASSETS), or when
- *   `go build` fails (quoting its output).
+ * @throws {ControlPlaneAssetsError} when the release is not pinned (naming those that are),
+ *   when Go is missing or too old (the message says what to install, or to use
+ *   setup-envtest's binaries through KUBEBUILDER_ASSETS), or when `go build` fails (quoting
+ *   its output).
  */
 export async function ensureControlPlaneAssets(
   options: ControlPlaneAssetsOptions = {},
 ): Promise<ControlPlaneAssets> {
   const started = Date.now();
   const log = options.log ?? ((line: string) => process.stderr.write(`control-plane: ${line}\n`));
-  const { versions, digest } = await pinnedControlPlane();
+  const { versions, digest, modules } = await pinnedControlPlane(options.kubernetes);
   const cache = resolve(options.cacheDirectory ?? defaultCacheDirectory());
   const platform = `${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`;
   const directory = join(cache, 'kube', `${versions.kubernetes}-${platform}`);
@@ -376,17 +460,21 @@ export async function ensureControlPlaneAssets(
             '-ldflags',
             ['-s', '-w', ...component.ldflags(versions, buildDate)].join(' '),
             '-o',
-            `${partial}/`,
+            // One package: name its binary, which would otherwise take the name of its module's
+            // folder (etcd-3.6). Several: go names each after its package (kube-apiserver, ...).
+            component.packages.length === 1 && component.binaries.length === 1
+              ? join(partial, component.binaries[0] ?? '')
+              : `${partial}/`,
             ...component.packages,
           ],
-          { cwd: join(goModulesDirectory, component.module), env },
+          { cwd: join(goModulesDirectory, modules[component.module]), env },
         );
       } finally {
         clearInterval(heartbeat);
       }
       if (result.code !== 0) {
         throw new ControlPlaneAssetsError(
-          `go build of ${what} (${join(goModulesDirectory, component.module)}) failed with exit code ${result.code}:\n` +
+          `go build of ${what} (${join(goModulesDirectory, modules[component.module])}) failed with exit code ${result.code}:\n` +
             `${result.stderr.trim().slice(-4000)}\n` +
             'Fix the Go module (go.mod/go.sum) or the Go installation, or set KUBEBUILDER_ASSETS to binaries from setup-envtest.',
         );

@@ -38,6 +38,14 @@ export interface EnvironmentOptions {
    * absent: see {@link ensureControlPlaneAssets}).
    */
   binaryAssetsDirectory?: string;
+  /**
+   * The Kubernetes release of the real planes when their binaries come from the project's
+   * cache (neither `binaryAssetsDirectory` nor `KUBEBUILDER_ASSETS` given): a pinned minor
+   * (`1.35`) or exact version. Default: `OPS_ENVTEST_KUBERNETES_VERSION`, else the newest
+   * pinned release. A release that is not pinned fails `start` with a
+   * `ControlPlaneAssetsError` naming those that are.
+   */
+  kubernetesVersion?: string;
   /** Options of the local API server (ignored on the real planes). */
   apiServer?: ApiServerOptions;
   /** Timeout for the control plane to start and for CRDs to be established (default 60 s). */
@@ -171,7 +179,12 @@ export class Environment {
       const assets =
         options.binaryAssetsDirectory ??
         (process.env.KUBEBUILDER_ASSETS ||
-          (await ensureControlPlaneAssets(options.log ? { log: options.log } : {})).directory);
+          (
+            await ensureControlPlaneAssets({
+              ...(options.log ? { log: options.log } : {}),
+              ...(options.kubernetesVersion ? { kubernetes: options.kubernetesVersion } : {}),
+            })
+          ).directory);
       processes =
         plane === 'cluster'
           ? await startClusterControlPlane(assets, { ...options.cluster, timeoutMs })

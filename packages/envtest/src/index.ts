@@ -13,8 +13,11 @@ export {
   controlPlaneBinaries,
   defaultCacheDirectory,
   ensureControlPlaneAssets,
+  kubernetesVersionVariable,
   missingGoMessage,
+  type PinnedControlPlane,
   pinnedControlPlane,
+  pinnedControlPlanes,
 } from './control-plane-assets.js';
 export {
   type ControlPlaneKind,

@@ -104,6 +104,20 @@ describe('Environment (binaries from KUBEBUILDER_ASSETS)', () => {
     );
   });
 
+  it('refuses a Kubernetes release that is not pinned, naming those that are, before building', async () => {
+    const previous = process.env.KUBEBUILDER_ASSETS;
+    delete process.env.KUBEBUILDER_ASSETS;
+    try {
+      const started = Environment.start({ controlPlane: 'binaries', kubernetesVersion: '1.20' });
+      await expect(started).rejects.toThrow(
+        /^Kubernetes "1\.20" is not a pinned release: use one of 1\.\d+ \(1\.\d+\.\d+\), 1\.35 \(1\.35\.\d+\)/,
+      );
+      await expect(started).rejects.toSatisfy(ControlPlaneAssetsError.isInstance);
+    } finally {
+      if (previous !== undefined) process.env.KUBEBUILDER_ASSETS = previous;
+    }
+  });
+
   it('refuses the binaries plane to a suite that requires Pods, before starting anything', async () => {
     await expect(Environment.start({ controlPlane: 'binaries', requires: 'pods' })).rejects.toThrow(
       "this suite requires running Pods (requires: 'pods')",

@@ -22,7 +22,7 @@ Runs the benchmarks of @ops/core against peer libraries on an API server.
 Options:
   --server <kind>       local (default): @ops/apiserver in a child process, nothing but Node.js;
                         real: etcd + kube-apiserver from KUBEBUILDER_ASSETS, else built with Go
-                        into .cache (or reused) as 'pnpm control-plane build' does
+                        into the user's cache (or reused) as 'pnpm control-plane build' does
   --only <ids>          comma-separated benchmark ids (default: all); see --list
   --list                list the benchmarks and exit
   --tiny                tiny sizes (seconds, for a smoke run)

@@ -1,7 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ControlPlaneAssetsError, pinnedControlPlane } from '@ops/envtest';
+import {
+  ControlPlaneAssetsError,
+  type ControlPlaneAssetsOptions,
+  pinnedControlPlanes,
+} from '@ops/envtest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from './main.js';
 
@@ -17,15 +21,59 @@ afterEach(async () => {
 });
 
 describe('ops-control-plane', () => {
-  it('prints the pinned versions read from the Go modules', async () => {
+  it('prints every pinned release read from the Go modules, the default first', async () => {
     const { out, output } = capture();
     expect(await main(['versions'], output)).toBe(0);
-    const { versions } = await pinnedControlPlane();
-    expect(out).toEqual([
-      `kubernetes v${versions.kubernetes}`,
-      `etcd v${versions.etcd}`,
-      `kwok v${versions.kwok}`,
-    ]);
+    const releases = await pinnedControlPlanes();
+    expect(releases.length).toBeGreaterThanOrEqual(2);
+    expect(out).toEqual(
+      releases.map(
+        ({ versions }, index) =>
+          `kubernetes v${versions.kubernetes}  etcd v${versions.etcd}  kwok v${versions.kwok}${index === 0 ? '  (default)' : ''}`,
+      ),
+    );
+  });
+
+  it('builds the release --kubernetes names, or every one with --all', async () => {
+    const asked: ControlPlaneAssetsOptions[] = [];
+    const build = async (options: ControlPlaneAssetsOptions = {}) => {
+      asked.push(options);
+      const kubernetes = options.kubernetes ?? 'default';
+      return {
+        directory: `/c/kube/${kubernetes}-linux-amd64`,
+        versions: { kubernetes, etcd: '3.0.0', kwok: '0.1.0' },
+        built: false,
+        seconds: 0,
+      };
+    };
+    const one = capture();
+    expect(await main(['build', '--kubernetes', '1.35'], one.output, build)).toBe(0);
+    expect(asked.map((o) => o.kubernetes)).toEqual(['1.35']);
+    expect(one.out).toEqual(['/c/kube/1.35-linux-amd64']);
+
+    asked.length = 0;
+    const every = capture();
+    expect(await main(['build', '--all', '--cache-dir', '/c'], every.output, build)).toBe(0);
+    const releases = await pinnedControlPlanes();
+    expect(asked).toEqual(
+      releases.map(({ versions }) =>
+        expect.objectContaining({ kubernetes: versions.kubernetes, cacheDirectory: '/c' }),
+      ),
+    );
+    expect(every.out).toEqual(
+      releases.map(({ versions }) => `/c/kube/${versions.kubernetes}-linux-amd64`),
+    );
+
+    const both = capture();
+    expect(await main(['build', '--all', '--kubernetes', '1.35'], both.output, build)).toBe(2);
+    expect(both.err.join('\n')).toContain('--all and --kubernetes exclude each other');
+  });
+
+  it('exits 1 naming the pinned releases when --kubernetes names another', async () => {
+    const { out, err, output } = capture();
+    expect(await main(['build', '--kubernetes', '1.20'], output)).toBe(1);
+    expect(out).toEqual([]);
+    expect(err.join('\n')).toMatch(/Kubernetes "1\.20" is not a pinned release: use one of 1\.\d+/);
   });
 
   it('prints the directory of the binaries on stdout and passes the options on', async () => {
@@ -62,6 +110,7 @@ describe('ops-control-plane', () => {
     const { err, output } = capture();
     expect(await main(['fly'], output)).toBe(2);
     expect(await main(['build', '--fast'], output)).toBe(2);
+    expect(await main(['build', '--kubernetes'], output)).toBe(2);
     expect(err.join('\n')).toContain('unknown command "fly"');
     expect(err.join('\n')).toContain('unknown argument "--fast"');
     expect(err.join('\n')).toContain('usage: ops-control-plane');

@@ -1,7 +1,14 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { podExitCodeAnnotation, podRunDurationAnnotation } from '@ops/apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consistently, deployment, eventually, kubeRequest, namespace } from '../../src/index.js';
+import {
+  consistently,
+  deployment,
+  eventually,
+  kubeRequest,
+  namespace,
+  pinnedControlPlane,
+} from '../../src/index.js';
 import { startCluster, type TestCluster } from '../cluster.js';
 
 // The cluster plane: kube-controller-manager, kube-scheduler and a kwok node run the
@@ -86,7 +93,9 @@ describe('the cluster plane', () => {
     expect(table).toMatch(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\n/);
     expect(table).toMatch(/^kwok-node-0\s+Ready\s+<none>\s+\S+\s+kwok-0\.8\.0$/m);
     const version = await cluster.kubectl(['version', '-o', 'json']);
-    expect(JSON.parse(version).serverVersion.gitVersion).toBe('v1.37.2');
+    // The release this run picked (OPS_ENVTEST_KUBERNETES_VERSION, else the newest).
+    const { versions } = await pinnedControlPlane();
+    expect(JSON.parse(version).serverVersion.gitVersion).toBe(`v${versions.kubernetes}`);
   });
 
   it('gives a service-account kubeconfig that RBAC applies to, as on the other planes', async () => {

@@ -52,6 +52,25 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
+/**
+ * Whether the server authorizes impersonation the constrained way (KEP-5284: beta and on from
+ * Kubernetes 1.36, alpha and off in 1.35), as kube-apiserver reports its feature gates in
+ * `/metrics`. The local server implements the newest Kubernetes: constrained.
+ */
+async function constrainedImpersonation(): Promise<boolean> {
+  if (cluster.env.kind === 'local') return true;
+  const { status, body } = await cluster.request('GET', '/metrics', undefined, {
+    accept: 'text/plain',
+  });
+  expect(status).toBe(200);
+  const gauge = /^kubernetes_feature_enabled\{name="ConstrainedImpersonation",[^}]*\} (\d)$/m.exec(
+    String(body),
+  );
+  if (!gauge)
+    throw new Error('kube-apiserver reports no ConstrainedImpersonation feature gate in /metrics');
+  return gauge[1] === '1';
+}
+
 const asDelegate = (args: string[], input?: string) =>
   cluster.kubectl(args, { kubeconfig: delegateKubeconfig, ...(input ? { input } : {}) });
 
@@ -79,38 +98,38 @@ describe('RBAC escalation, impersonation and TokenRequest', () => {
   it('authorizes impersonation: constrained (KEP-5284) first, then the impersonate verb', async () => {
     // `get --raw` skips kubectl's discovery, which would itself be refused first.
     const raw = (path: string, ...as: string[]) => asDelegate(['get', '--raw', path, ...as]);
+    if (!(await constrainedImpersonation())) {
+      // Kubernetes 1.35 (the feature alpha and off): the impersonate verb alone decides.
+      await expect(raw('/api/v1/namespaces/default/pods', '--as', 'jane')).rejects.toThrow(
+        `users "jane" is forbidden: User "${delegate}" cannot impersonate resource "users" in API group "" at the cluster scope`,
+      );
+      await grant('impersonate-jane', [
+        { apiGroups: [''], resources: ['users'], resourceNames: ['jane'], verbs: ['impersonate'] },
+      ]);
+      await expectJaneRefusedPods();
+      await expect(
+        raw('/api/v1/namespaces/default/pods', '--as', 'jane', '--as-group', 'devs'),
+      ).rejects.toThrow(
+        `groups "devs" is forbidden: User "${delegate}" cannot impersonate resource "groups" in API group "" at the cluster scope`,
+      );
+      return;
+    }
     await expect(raw('/api/v1/namespaces/default/pods', '--as', 'jane')).rejects.toThrow(
       `pods is forbidden: User "${delegate}" cannot impersonate-on:user-info:list resource "pods" in API group "" in the namespace "default"`,
     );
     await expect(raw('/api', '--as', 'system:serviceaccount:default:other')).rejects.toThrow(
       `forbidden: User "${delegate}" cannot impersonate-on:serviceaccount:get path "/api"`,
     );
-    await cluster.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-      metadata: { name: 'list-pods-as-jane' },
-      rules: [
-        { apiGroups: [''], resources: ['pods'], verbs: ['impersonate-on:user-info:list'] },
-        {
-          apiGroups: ['authentication.k8s.io'],
-          resources: ['users'],
-          resourceNames: ['jane'],
-          verbs: ['impersonate:user-info'],
-        },
-      ],
-    });
-    await cluster.kubectl([
-      'create',
-      'clusterrolebinding',
-      'delegate-lists-pods-as-jane',
-      '--clusterrole=list-pods-as-jane',
-      '--serviceaccount=default:delegate',
+    await grant('list-pods-as-jane', [
+      { apiGroups: [''], resources: ['pods'], verbs: ['impersonate-on:user-info:list'] },
+      {
+        apiGroups: ['authentication.k8s.io'],
+        resources: ['users'],
+        resourceNames: ['jane'],
+        verbs: ['impersonate:user-info'],
+      },
     ]);
-    // kube-apiserver's RBAC reads bindings from an informer: allowed a moment later.
-    await eventually(async () => {
-      await expect(raw('/api/v1/namespaces/default/pods', '--as', 'jane')).rejects.toThrow(
-        'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"',
-      );
-      return true;
-    });
+    await expectJaneRefusedPods();
     await expect(
       raw('/api/v1/namespaces/default/pods', '--as', 'jane', '--as-group', 'devs'),
     ).rejects.toThrow(
@@ -119,6 +138,31 @@ describe('RBAC escalation, impersonation and TokenRequest', () => {
     expect(
       (await cluster.kubectl(['auth', 'can-i', 'create', 'roles', '--as', delegate])).trim(),
     ).toBe('yes');
+
+    /** Binds a new ClusterRole of `rules` to the delegate. */
+    async function grant(name: string, rules: unknown[]) {
+      await cluster.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+        metadata: { name },
+        rules,
+      });
+      await cluster.kubectl([
+        'create',
+        'clusterrolebinding',
+        `delegate-${name}`,
+        `--clusterrole=${name}`,
+        '--serviceaccount=default:delegate',
+      ]);
+    }
+    /** Impersonation allowed, so jane's own RBAC (none) refuses the list. */
+    async function expectJaneRefusedPods() {
+      // kube-apiserver's RBAC reads bindings from an informer: allowed a moment later.
+      await eventually(async () => {
+        await expect(raw('/api/v1/namespaces/default/pods', '--as', 'jane')).rejects.toThrow(
+          'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"',
+        );
+        return true;
+      });
+    }
   });
 
   it('issues tokens that stop working once their ServiceAccount is deleted', async () => {
