@@ -265,10 +265,13 @@ export async function startClusterControlPlane(
         'cluster',
         '--kubeconfig',
         '',
-        ...hardenedApiServerArgs.flatMap(([flag, value]) => [
-          '--extra-args',
-          `kube-apiserver=${flag}=${value}`,
-        ]),
+        // kwokctl itself gives kube-apiserver `--authorization-mode=Node,RBAC` with
+        // --kube-authorization; a second --authorization-mode makes kube-apiserver exit ("has
+        // mode specified more than once"), so only the admission flags go in --extra-args.
+        '--kube-authorization=true',
+        ...hardenedApiServerArgs
+          .filter(([flag]) => flag !== 'authorization-mode')
+          .flatMap(([flag, value]) => ['--extra-args', `kube-apiserver=${flag}=${value}`]),
         '--wait',
         `${Math.ceil(timeoutMs / 1000)}s`,
       ],
