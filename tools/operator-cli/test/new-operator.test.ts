@@ -170,7 +170,7 @@ describe('ops-operator new, in a copy of the workspace', () => {
     'grants myjobs/finalizers update in its ClusterRole once its controller owns a kind, with nothing written by hand',
     async () => {
       const rulesOf = async () =>
-        parseYamlStream(await readFile(join(operator, 'config/rbac/role.yaml'), 'utf8'))[0].rules;
+        parseYamlStream(await readFile(join(operator, 'config/rbac/role.yaml'), 'utf8'))[0]?.rules;
       const finalizers = {
         apiGroups: ['batch.example.com'],
         resources: ['myjobs/finalizers'],
