@@ -41,3 +41,10 @@ export const selfManagedCertificateRbac = certificateRbacOf(
   applicationOperator,
   'application-operator-system',
 );
+
+/**
+ * The operator main.ts runs: ops-manifests reads its controllers' for() and owns() and adds
+ * the rule their controller owner references need (update on <plural>/finalizers) to
+ * config/rbac/role.yaml.
+ */
+export const operator = applicationOperator;

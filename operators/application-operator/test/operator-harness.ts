@@ -11,7 +11,6 @@ import type { RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtes
 import { Environment, eventually, startOperatorManager } from '@ops/envtest';
 import pino from 'pino';
 import { expect } from 'vitest';
-import YAML from 'yaml';
 import { type Application, applicationResource } from '../src/api/v1/application.js';
 import { addApplicationController, registerApplicationWebhooks } from '../src/operator.js';
 
@@ -142,19 +141,15 @@ export class OperatorHarness {
   }
 
   private static async setUp(env: Environment, withWebhooks: boolean): Promise<OperatorHarness> {
-    const { stdout } = await run(
-      process.env.KUBECTL ?? 'kubectl',
-      ['kustomize', join(operatorRoot, 'config', 'default')],
-      { maxBuffer: 16 * 1024 * 1024 },
+    // The manager's ServiceAccount under the rendered RBAC, in its namespace labelled as
+    // rendered (Pod Security `restricted`); on kube-apiserver its manager Pod is admitted there.
+    const { identity, rendered } = await env.operatorServiceAccount(
+      join(operatorRoot, 'config', 'default'),
     );
-    const rendered = YAML.parseAllDocuments(stdout).map(
-      (document) => document.toJS() as KubernetesObject,
-    );
-    const identity = await env.serviceAccount({
-      namespace: systemNamespace,
-      name: serviceAccount,
-      rbac: rendered,
-    });
+    if (identity.namespace !== systemNamespace || identity.name !== serviceAccount)
+      throw new Error(
+        `config/default runs the manager as ${identity.namespace}/${identity.name}, expected ${systemNamespace}/${serviceAccount}`,
+      );
     if (!withWebhooks) return new OperatorHarness(env, identity, undefined);
 
     // The API server calls https://127.0.0.1:<port>/<path>: the certificate is for that address.

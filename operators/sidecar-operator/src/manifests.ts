@@ -5,7 +5,12 @@ import { sidecarSetRbac } from './controller/sidecar-set.js';
 import { createSidecarOperator } from './operator.js';
 import { operatorNamespace } from './webhook/pod-injector.js';
 
-const operator = createSidecarOperator();
+/**
+ * The operator main.ts runs: ops-manifests reads its controllers' for() and owns() and adds
+ * the rule their controller owner references need (update on <plural>/finalizers) to
+ * config/rbac/role.yaml.
+ */
+export const operator = createSidecarOperator();
 
 /**
  * What `pnpm run manifests` (ops-manifests) generates config/crd/bases, config/rbac/role.yaml,

@@ -51,11 +51,22 @@ const status = async (name: string) => {
 };
 const ready = (sidecarSet: SidecarSet) =>
   sidecarSet.status?.conditions?.find((condition) => condition.type === 'Ready');
+// Meets the "restricted" Pod Security Standard, which the operator's own namespace enforces
+// (config/manager labels it; kube-apiserver's PodSecurity admission refuses other Pods there).
 const bare = (name: string, labels: Record<string, string>, namespace = 'default'): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace, labels },
-  spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
+  spec: {
+    securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+    containers: [
+      {
+        name: 'main',
+        image: 'nginx:1.25',
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+      },
+    ],
+  },
 });
 const denial = (promise: Promise<unknown>) =>
   promise.then(

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { freePort } from './free-port.js';
+import { hardenedApiServerArgs } from './hardened-api-server-args.js';
 
 /** A running etcd + kube-apiserver pair started from binaries. */
 export interface BinaryControlPlane {
@@ -73,9 +74,12 @@ async function waitHealthy(
 /**
  * Starts real `etcd` and `kube-apiserver` from `assetsDir` (as controller-runtime's envtest
  * does with KUBEBUILDER_ASSETS): etcd on free loopback ports with a throwaway data dir, and
- * kube-apiserver with RBAC authorization, a static admin token in `system:masters`, and
- * service-account keys generated for the run; no endpoint reconciler and no ServiceAccount
- * admission plugin, as controller-runtime's envtest (there is no kube-controller-manager). Resolves once `/readyz` answers 200.
+ * kube-apiserver configured as a hardened production cluster is ({@link hardenedApiServerArgs}:
+ * `Node,RBAC` authorization and the `NodeRestriction`, `OwnerReferencesPermissionEnforcement`
+ * and `PodSecurity` admission plugins on), a static admin token in `system:masters`, and
+ * service-account keys generated for the run; no endpoint reconciler, and the ServiceAccount
+ * admission plugin off, as controller-runtime's envtest (see {@link hardenedApiServerArgs}
+ * for why). Resolves once `/readyz` answers 200.
  *
  * @throws {Error} naming the missing binary, or quoting the process's last log lines when it
  *   exits or stays unhealthy.
@@ -171,7 +175,6 @@ export async function startBinaryControlPlane(
           '--bind-address=127.0.0.1',
           '--advertise-address=127.0.0.1',
           '--service-cluster-ip-range=10.0.0.0/24',
-          '--authorization-mode=RBAC',
           `--token-auth-file=${join(dir, 'tokens.csv')}`,
           `--service-account-key-file=${join(dir, 'sa.pub')}`,
           `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
@@ -180,9 +183,7 @@ export async function startBinaryControlPlane(
           // No endpoint reconciler: kube-apiserver refuses a loopback advertise address for
           // the `kubernetes` Service's endpoints, and nothing here routes to them.
           '--endpoint-reconciler-type=none',
-          // As controller-runtime's envtest: without kube-controller-manager no namespace has
-          // a `default` ServiceAccount, which this plugin would demand of every Pod.
-          '--disable-admission-plugins=ServiceAccount',
+          ...hardenedApiServerArgs.map(([flag, value]) => `--${flag}=${value}`),
         ],
         'kube-apiserver',
         logs,

@@ -11,6 +11,7 @@ import { controlPlaneBinaries } from './control-plane-assets.js';
 import { ControlPlaneAssetsError } from './errors/control-plane-assets-error.js';
 import { eventually } from './eventually.js';
 import { freePort } from './free-port.js';
+import { hardenedApiServerArgs } from './hardened-api-server-args.js';
 import { kubeRequest } from './kube-request.js';
 import { kwokStages } from './kwok-stages.js';
 
@@ -144,9 +145,12 @@ async function inlineKubeconfig(path: string): Promise<string> {
  * work directory of its own with a unique cluster name; nothing is downloaded (kwokctl gets
  * every binary as a local path and an empty cache directory). kwok runs the stages of
  * {@link kwokStages} instead of its defaults, and `nodes` fake Nodes (`kwok-node-<i>`) are
- * created and waited for until Ready. The ServiceAccount admission plugin is off, as on the
- * `binaries` plane, so a Pod created in a namespace made a moment before is not refused while
- * kube-controller-manager creates the namespace's `default` ServiceAccount.
+ * created and waited for until Ready. kube-apiserver gets the hardened authorization and
+ * admission of the `binaries` plane ({@link hardenedApiServerArgs}): `Node,RBAC`,
+ * `NodeRestriction`, `OwnerReferencesPermissionEnforcement` and `PodSecurity` on, and the
+ * ServiceAccount admission plugin off, so a Pod created in a namespace made a moment before
+ * is not refused while kube-controller-manager creates the namespace's `default`
+ * ServiceAccount.
  *
  * The components run detached from this process (kwokctl starts them in sessions of their
  * own); `stop()` deletes the cluster, and a test process that exits without calling it kills
@@ -261,8 +265,13 @@ export async function startClusterControlPlane(
         'cluster',
         '--kubeconfig',
         '',
-        '--extra-args',
-        'kube-apiserver=disable-admission-plugins=ServiceAccount',
+        // kwokctl itself gives kube-apiserver `--authorization-mode=Node,RBAC` with
+        // --kube-authorization; a second --authorization-mode makes kube-apiserver exit ("has
+        // mode specified more than once"), so only the admission flags go in --extra-args.
+        '--kube-authorization=true',
+        ...hardenedApiServerArgs
+          .filter(([flag]) => flag !== 'authorization-mode')
+          .flatMap(([flag, value]) => ['--extra-args', `kube-apiserver=${flag}=${value}`]),
         '--wait',
         `${Math.ceil(timeoutMs / 1000)}s`,
       ],

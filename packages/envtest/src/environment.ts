@@ -14,6 +14,7 @@ import { ensureControlPlaneAssets } from './control-plane-assets.js';
 import { eventually } from './eventually.js';
 import { kubeRequest } from './kube-request.js';
 import { loadManifests } from './load-manifests.js';
+import { applyNamespace, dryRunCreatePod } from './pod-security.js';
 import { renderOperator } from './rendered-operator.js';
 import {
   createServiceAccountIdentity,
@@ -325,18 +326,35 @@ export class Environment {
 
   /**
    * An operator as it runs in a cluster: renders its kustomize `configDir` (usually
-   * `config/default`; {@link renderOperator}) and gives the ServiceAccount its manager
-   * Deployment runs as, under the rendered RBAC ({@link serviceAccount}), so the API server's
-   * authorizer judges the generated roles. Also returns the rendered objects (webhook
-   * configurations to install, for one).
+   * `config/default`; {@link renderOperator}), creates the namespace its manager runs in
+   * labelled as rendered and enforcing the `restricted` Pod Security Standard unless the
+   * rendered Namespace names another level (`pod-security.kubernetes.io/enforce`; an existing
+   * namespace gets the labels), and gives the ServiceAccount its manager Deployment runs as,
+   * under the rendered RBAC ({@link serviceAccount}), so the API server's authorizer judges
+   * the generated roles. On the real planes, where kube-apiserver's `PodSecurity` admission
+   * runs, it then creates the Pod of the manager Deployment's template in that namespace as
+   * a server-side dry run, so an operator whose manager the cluster would not admit fails
+   * here. Also returns the rendered objects (webhook configurations to install, for one).
    *
-   * @throws {Error} as {@link renderOperator} and {@link serviceAccount}.
+   * @throws {Error} as {@link renderOperator} and {@link serviceAccount}; naming `configDir`
+   *   and quoting kube-apiserver when the manager Pod is not admitted.
    */
   async operatorServiceAccount(
     configDir: string,
   ): Promise<{ identity: ServiceAccountIdentity; rendered: KubernetesObject[] }> {
-    const { objects, serviceAccount } = await renderOperator(configDir);
+    const { objects, serviceAccount, namespace, managerPod } = await renderOperator(configDir);
+    await applyNamespace(this.kubeConfig, namespace);
     const identity = await this.serviceAccount({ ...serviceAccount, rbac: objects });
+    if (this.kind !== 'local') {
+      try {
+        await dryRunCreatePod(this.kubeConfig, managerPod);
+      } catch (error) {
+        throw new Error(
+          `the manager Deployment of ${configDir} makes a Pod the cluster refuses in namespace ${serviceAccount.namespace}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    }
     return { identity, rendered: objects };
   }
 

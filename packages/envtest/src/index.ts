@@ -34,6 +34,7 @@ export {
   type PollOptions,
 } from './eventually.js';
 export { freePort } from './free-port.js';
+export { hardenedApiServerArgs } from './hardened-api-server-args.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';
 export { type KwokStage, type KwokStagesOptions, kwokStages } from './kwok-stages.js';
 export { loadManifests, parseManifests } from './load-manifests.js';
@@ -45,6 +46,13 @@ export {
   type RunningOperatorManager,
   startOperatorManager,
 } from './operator-manager.js';
+export {
+  applyNamespace,
+  dryRunCreatePod,
+  managerPodOf,
+  operatorNamespaceOf,
+  podSecurityEnforceLabel,
+} from './pod-security.js';
 export { type RenderedOperator, renderOperator } from './rendered-operator.js';
 export {
   createServiceAccountIdentity,

@@ -86,6 +86,15 @@ describe('startOperatorEnvironment', () => {
       expect(widgets.status).toBe(200);
       const secrets = await kubeRequest(identity.kubeConfig, 'GET', '/api/v1/secrets');
       expect(secrets.status).toBe(403);
+      // The manager's namespace enforces the "restricted" Pod Security Standard.
+      const namespace = await kubeRequest(
+        env.kubeConfig,
+        'GET',
+        '/api/v1/namespaces/widgets-system',
+      );
+      expect(
+        (namespace.body as { metadata: { labels: Record<string, string> } }).metadata.labels,
+      ).toMatchObject({ 'pod-security.kubernetes.io/enforce': 'restricted' });
     } finally {
       await env.stop();
     }

@@ -46,6 +46,48 @@ describe('renderOperator', () => {
       name: 'shop-controller-manager',
     });
     expect(rendered.objects.map((object) => object.kind)).toEqual(['ServiceAccount', 'Deployment']);
+    // No Namespace in the install: the one the test creates enforces "restricted".
+    expect(rendered.namespace).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: 'shop-system',
+        labels: { 'pod-security.kubernetes.io/enforce': 'restricted' },
+      },
+    });
+    expect(rendered.managerPod).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'shop-controller-manager-admission-check',
+        namespace: 'shop-system',
+        labels: { app: 'shop' },
+      },
+      spec: {
+        serviceAccountName: 'shop-controller-manager',
+        containers: [{ name: 'manager', image: 'shop:latest' }],
+      },
+    });
+  });
+
+  it("keeps the rendered Namespace's labels, and an enforce level it names", async () => {
+    const namespaceYaml = (labels: string) =>
+      `apiVersion: v1\nkind: Namespace\nmetadata: {name: system, labels: {${labels}}}\n---\n`;
+    const rendered = await renderOperator(
+      await kustomization(`${namespaceYaml('team: shop')}${serviceAccount}---\n${deployment}`),
+    );
+    expect(rendered.namespace.metadata?.labels).toEqual({
+      team: 'shop',
+      'pod-security.kubernetes.io/enforce': 'restricted',
+    });
+    const baseline = await renderOperator(
+      await kustomization(
+        `${namespaceYaml('pod-security.kubernetes.io/enforce: baseline')}${serviceAccount}---\n${deployment}`,
+      ),
+    );
+    expect(baseline.namespace.metadata?.labels).toEqual({
+      'pod-security.kubernetes.io/enforce': 'baseline',
+    });
   });
 
   it('refuses a config without exactly one manager Deployment, naming the directory', async () => {

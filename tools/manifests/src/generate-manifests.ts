@@ -3,8 +3,11 @@
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import type { ControllerKinds } from '@ops/core/controller';
+import { PolicyRuleError } from '@ops/core/crd';
+import { controllerKindsOf } from '@ops/core/operator';
 import { ManifestsError } from './errors/manifests-error.js';
-import { loadManifestModule } from './load-manifest-module.js';
+import { loadManifestModule, type ManifestModule } from './load-manifest-module.js';
 import {
   crdDirectory,
   type GeneratedFile,
@@ -55,7 +58,12 @@ export interface GenerateManifestsResult {
  * removes nothing and returns a unified diff for every file that differs or would be
  * removed.
  *
- * @throws {ManifestsError} when the module cannot be loaded (see `loadManifestModule`) or a
+ * When the module exports `operator`, its `setup` is run on a manager that never starts
+ * (`controllerKindsOf` of `@ops/core/operator`) and the rules its controllers' owner
+ * references need are added to the ClusterRole (see `renderManifests`).
+ *
+ * @throws {ManifestsError} when the module cannot be loaded (see `loadManifestModule`), the
+ * operator's setup fails, an owning controller's kind is not among `customResources`, or a
  * file cannot be read or written (the path and the system's reason).
  */
 export async function generateManifests(
@@ -64,7 +72,7 @@ export async function generateManifests(
   const cwd = options.cwd ?? process.cwd();
   const out = resolve(cwd, options.out ?? '.');
   const module = await loadManifestModule(options.module, cwd);
-  const generated = renderManifests(module);
+  const generated = await renderModule(module, options.module);
   const check = options.check === true;
 
   const files: FileOutcome[] = [];
@@ -150,4 +158,23 @@ function reasonOf(error: unknown): string {
   if (code === 'ENOTDIR') return 'a parent is not a directory';
   if (code === 'EISDIR') return 'is a directory';
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Renders `module` with the controllers of its `operator`; `label` names it in errors. */
+async function renderModule(module: ManifestModule, label: string): Promise<GeneratedFile[]> {
+  let controllers: ControllerKinds[] = [];
+  if (module.operator !== undefined) {
+    try {
+      controllers = await controllerKindsOf(module.operator);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ManifestsError(`${label}: \`operator\`: ${message}`, { cause: error });
+    }
+  }
+  try {
+    return renderManifests(module, controllers);
+  } catch (error) {
+    if (!PolicyRuleError.isInstance(error)) throw error;
+    throw new ManifestsError(`${label}: ${error.message}`, { cause: error });
+  }
 }

@@ -12,6 +12,7 @@ export {
   loadManifestModule,
   type ManifestCertificateRbac,
   type ManifestModule,
+  type ManifestOperator,
   type ManifestRbac,
 } from './load-manifest-module.js';
 export { type MainIo, main, usage } from './main.js';

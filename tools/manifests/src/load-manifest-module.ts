@@ -12,6 +12,7 @@ import {
   PolicyRuleError,
   validatePolicyRule,
 } from '@ops/core/crd';
+import type { OperatorDefinition } from '@ops/core/operator';
 import {
   checkWebhookDeclarations,
   type WebhookDeclaration,
@@ -38,6 +39,13 @@ export interface ManifestCertificateRbac {
   clusterRules: readonly PolicyRule[];
 }
 
+/**
+ * The part of an `OperatorDefinition` (`@ops/core`) the generator reads: its name (for
+ * messages) and its `setup`, run on a manager that never starts to learn what each
+ * controller reconciles and owns.
+ */
+export type ManifestOperator = Pick<OperatorDefinition, 'name' | 'setup'>;
+
 /** What a manifest module exports. */
 export interface ManifestModule {
   /** The operator's kinds, each made with `defineCustomResource` from `@ops/core/crd`. */
@@ -47,6 +55,12 @@ export interface ManifestModule {
   webhooks?: readonly WebhookDeclaration[];
   /** Optional: the rules of the self-managed webhook certificate mode. */
   selfManagedCertificateRbac?: ManifestCertificateRbac;
+  /**
+   * Optional: the operator (the `OperatorDefinition` its main runs). Its controllers'
+   * `for()` and `owns()` add to the ClusterRole the rules owner references need
+   * (`ownerReferencePermissions` of `@ops/core/crd`): `update` on `<plural>/finalizers`.
+   */
+  operator?: ManifestOperator;
 }
 
 /** The expected shape, shown in errors about a module. */
@@ -65,7 +79,10 @@ export const expectedModuleShape = `a manifest module exports (TypeScript source
   };
   // optional: webhooks made with defineWebhook, and the self-managed certificate RBAC
   export const webhooks = [validateApplication, defaultApplication];
-  export const selfManagedCertificateRbac = selfManagedCertificateRbac(operator, 'my-namespace');`;
+  export const selfManagedCertificateRbac = selfManagedCertificateRbac(operator, 'my-namespace');
+  // optional (recommended): the OperatorDefinition; its controllers' owns() add the
+  // <plural>/finalizers update that owner references with blockOwnerDeletion need
+  export { applicationOperator as operator } from './operator.js';`;
 
 const typeScriptExtensions = new Set(['.ts', '.mts', '.cts', '.tsx']);
 const javaScriptExtensions = new Set(['.js', '.mjs']);
@@ -226,6 +243,23 @@ export function checkManifestModule(
     checkRules(shape.namespacedRules, 'selfManagedCertificateRbac.namespacedRules');
     checkRules(shape.clusterRules, 'selfManagedCertificateRbac.clusterRules');
     result.selfManagedCertificateRbac = certificateRbac as ManifestCertificateRbac;
+  }
+
+  const operator = lookup('operator');
+  if (operator !== undefined) {
+    const shape = operator as { name?: unknown; setup?: unknown };
+    if (typeof operator !== 'object' || operator === null || Array.isArray(operator)) {
+      fail(`\`operator\` must be an OperatorDefinition object, got ${describe(operator)}`);
+    }
+    if (typeof shape.name !== 'string' || shape.name === '') {
+      fail(`\`operator.name\` must be a non-empty string, got ${describe(shape.name)}`);
+    }
+    if (shape.setup !== undefined && typeof shape.setup !== 'function') {
+      fail(
+        `\`operator.setup\` must be a function (manager, context) => void, got ${describe(shape.setup)}`,
+      );
+    }
+    result.operator = operator as ManifestOperator;
   }
   return result;
 }

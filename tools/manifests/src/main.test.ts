@@ -543,3 +543,100 @@ ${extra}`;
     );
   });
 });
+
+describe('ops-manifests with an `operator` export', () => {
+  /** A module whose operator's controller reconciles Widgets and owns what `owns` lists. */
+  function operatorModule(
+    owns: string,
+    forKind = "{ apiVersion: 'example.com/v1', kind: 'Widget' }",
+  ) {
+    return `import { Type } from '@sinclair/typebox';
+import { defineCustomResource } from '@ops/core/crd';
+export const widget = defineCustomResource({
+  group: 'example.com', kind: 'Widget', plural: 'widgets', scope: 'Namespaced',
+  versions: [{ name: 'v1', spec: Type.Object({}) }],
+});
+export const customResources = [widget];
+export const rbac = { rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['list', 'watch'] }] };
+export const operator = {
+  name: 'widget-operator',
+  leaderElectionId: 'widget-operator.example.com',
+  setup: (manager) => {
+    manager.controller('widget').for(${forKind})${owns}.complete(async () => undefined);
+  },
+};
+`;
+  }
+
+  function module(source: string): { root: string; module: string } {
+    counter++;
+    const root = join(work.path, `owner-operator-${counter}`);
+    writeFixture(root, 'dist/manifests.mjs', source);
+    return { root, module: 'dist/manifests.mjs' };
+  }
+
+  /** Runs the command on `source`, expects exit status 2 and returns what it printed. */
+  async function refusal(source: string): Promise<string> {
+    const made = module(source);
+    const result = await run(['--module', made.module], made.root);
+    expect(result.status).toBe(2);
+    return result.stderr;
+  }
+
+  async function roleRules(source: string): Promise<unknown> {
+    const made = module(source);
+    const result = await run(['--module', made.module], made.root);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    return parse(readFileSync(join(made.root, 'config/rbac/role.yaml'), 'utf8')).rules;
+  }
+
+  it('adds update on <plural>/finalizers for a controller that owns with controller references, and nothing else', async () => {
+    expect(
+      await roleRules(operatorModule(".owns({ apiVersion: 'apps/v1', kind: 'Deployment' })")),
+    ).toEqual([
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['list', 'watch'] },
+      { apiGroups: ['example.com'], resources: ['widgets/finalizers'], verbs: ['update'] },
+    ]);
+  });
+
+  it('adds nothing for a controller that owns nothing, or owns without controller references', async () => {
+    const declared = [
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['list', 'watch'] },
+    ];
+    expect(await roleRules(operatorModule(''))).toEqual(declared);
+    expect(
+      await roleRules(
+        operatorModule(".owns({ apiVersion: 'v1', kind: 'Secret' }, { onlyController: false })"),
+      ),
+    ).toEqual(declared);
+  });
+
+  it('explains an owning controller whose kind is not among customResources', async () => {
+    const stderr = await refusal(
+      operatorModule(
+        ".owns({ apiVersion: 'v1', kind: 'ConfigMap' })",
+        "{ apiVersion: 'apps/v1', kind: 'Deployment' }",
+      ),
+    );
+    expect(stderr).toContain(
+      'ops-manifests: dist/manifests.mjs: controller widget reconciles Deployment (apps/v1) and owns ConfigMap with controller references, so it needs update on the finalizers of Deployment, but Deployment is not among the custom resources given (Widget.example.com): list its definition (defineCustomResource) in customResources',
+    );
+  });
+
+  it('names the operator when its setup fails, and refuses an operator export that is not one', async () => {
+    const failed = await refusal(
+      operatorModule('').replace(
+        'setup: (manager) => {',
+        "setup: (manager) => { throw new Error('needs the cluster');",
+      ),
+    );
+    expect(failed).toContain(
+      'ops-manifests: dist/manifests.mjs: `operator`: reading the controllers of widget-operator: its setup failed without a cluster (needs the cluster)',
+    );
+    const refused = await refusal(
+      operatorModule('').replace("name: 'widget-operator',", 'name: 7,'),
+    );
+    expect(refused).toContain('`operator.name` must be a non-empty string, got number 7');
+  });
+});

@@ -5,7 +5,8 @@
  * certificate mode's roles in `config/self-managed-certs/role.yaml`.
  */
 
-import { clusterRoleFromRules, mergePolicyRules } from '@ops/core/crd';
+import type { ControllerKinds } from '@ops/core/controller';
+import { clusterRoleFromRules, mergePolicyRules, ownerReferencePermissions } from '@ops/core/crd';
 import { webhookConfigurations } from '@ops/core/webhook';
 import { stringify } from 'yaml';
 import type { ManifestModule } from './load-manifest-module.js';
@@ -65,23 +66,33 @@ function yamlOf(object: unknown): string {
  * The files for `module`, CRDs first (sorted by path), then the role:
  * `config/crd/bases/<group>_<plural>.yaml` per definition and `config/rbac/role.yaml` with
  * a ClusterRole named `rbac.roleName` (default `manager-role`) holding the merged, sorted
- * rules; then, when the module declares webhooks, `config/webhook/manifests.yaml` with the
+ * rules: `rbac.rules` plus, derived from `controllers` (what the module's `operator`
+ * reconciles and owns, see `controllerKindsOf` of `@ops/core/operator`), `update` on
+ * `<plural>/finalizers` of each `for()` kind whose controller owns with controller
+ * references (`ownerReferencePermissions`); then, when the module declares webhooks, `config/webhook/manifests.yaml` with the
  * MutatingWebhookConfiguration and ValidatingWebhookConfiguration (kubebuilder's names,
  * Service `webhook-service` in `system`, for kustomize to rename); and when it exports
  * `selfManagedCertificateRbac`, `config/self-managed-certs/role.yaml` with its ClusterRole
  * and Role.
  *
- * @throws {PolicyRuleError} (from `@ops/core/crd`) for an invalid role name or rule, and
+ * @throws {PolicyRuleError} (from `@ops/core/crd`) for an invalid role name or rule, or an
+ * owning controller whose `for()` kind is not in `customResources`, and
  * `WebhookDeclarationError` for webhooks sharing a path or name.
  */
-export function renderManifests(module: ManifestModule): GeneratedFile[] {
+export function renderManifests(
+  module: ManifestModule,
+  controllers: readonly ControllerKinds[] = [],
+): GeneratedFile[] {
   const crds = module.customResources
     .map((definition) => ({
       path: `${crdDirectory}/${definition.group}_${definition.plural}.yaml`,
       content: toManifestYaml(definition.crd()),
     }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const role = clusterRoleFromRules(module.rbac.roleName ?? defaultRoleName, module.rbac.rules);
+  const role = clusterRoleFromRules(module.rbac.roleName ?? defaultRoleName, [
+    ...module.rbac.rules,
+    ...ownerReferencePermissions(controllers, module.customResources),
+  ]);
   const files = [...crds, { path: rolePath, content: toManifestYaml(role) }];
   if (module.webhooks !== undefined && module.webhooks.length > 0) {
     files.push({

@@ -43,6 +43,12 @@ beforeAll(async () => {
     clean: false,
     silent: true,
     noExternal: [/^@ops\//, /^@sinclair\//],
+    // @ops/core's controller runtime (the manager that reads an operator's controllers)
+    // brings CommonJS dependencies that call require(); give the ESM bundle one, as the
+    // operators' bundles do.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     esbuildOptions(options) {
       options.conditions = ['@ops/source'];
     },

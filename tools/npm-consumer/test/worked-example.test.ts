@@ -138,9 +138,10 @@ describe("@ops/core's worked example, from the packed packages", () => {
       const crd = readFileSync(join(project, 'config/crd/bases/example.com_widgets.yaml'), 'utf8');
       expect(crd).toContain('name: Ready');
       expect(crd).toContain('x-kubernetes-list-type: map');
-      expect(readFileSync(join(project, 'config/rbac/role.yaml'), 'utf8')).toContain(
-        'widgets/status',
-      );
+      const role = readFileSync(join(project, 'config/rbac/role.yaml'), 'utf8');
+      expect(role).toContain('widgets/status');
+      // Derived from the controller's owns(): what blockOwnerDeletion needs on a hardened cluster.
+      expect(role).toContain('widgets/finalizers');
       expect(run('node dist/src/main.js --help')).toContain('widget-operator');
       expect(existsSync(join(project, 'node_modules/@ops/apiserver/dist/index.js'))).toBe(true);
     },

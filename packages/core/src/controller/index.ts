@@ -4,6 +4,7 @@ export {
   type BuilderOptions,
   ControllerBuilder,
   type ControllerHost,
+  type ControllerKinds,
   type KindRef,
   type WatchSpec,
 } from './controller-builder.js';

@@ -39,6 +39,10 @@ export {
   type TUnknownObject,
 } from './kubernetes-schema-types.js';
 export {
+  type OwnerResource,
+  ownerReferencePermissions,
+} from './owner-reference-permissions.js';
+export {
   customResourcePermissions,
   type NonResourcePermission,
   permission,

@@ -11,7 +11,11 @@ import { DiscoveryRestMapper } from '../client/discovery-rest-mapper.js';
 import { KubeTransport } from '../client/kube-transport.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
-import { ControllerBuilder, type WatchSpec } from '../controller/controller-builder.js';
+import {
+  ControllerBuilder,
+  type ControllerKinds,
+  type WatchSpec,
+} from '../controller/controller-builder.js';
 import type { ObjectEvent } from '../controller/predicates.js';
 import type { EventSink } from '../events/core-event.js';
 import { EventRecorder } from '../events/event-recorder.js';
@@ -71,6 +75,7 @@ export interface Runnable {
 interface RegisteredController {
   controller: Controller;
   watches: WatchSpec[];
+  kinds: ControllerKinds;
 }
 
 const inClusterNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -172,7 +177,8 @@ export class Manager {
                 ? { namespace: this.options.namespace }
                 : {},
           ),
-        registerController: (options, watches) => this.registerController(options, watches),
+        registerController: (options, watches, kinds) =>
+          this.registerController(options, watches, kinds),
       },
       name,
     );
@@ -181,6 +187,7 @@ export class Manager {
   private registerController(
     options: Omit<ControllerOptions, 'metrics' | 'workqueueMetrics' | 'logger'>,
     watches: WatchSpec[],
+    kinds: ControllerKinds,
   ): Controller {
     if (this.started)
       throw new Error(
@@ -199,8 +206,24 @@ export class Manager {
       workqueueMetrics: this.metrics.workqueueMetrics,
       logger: this.log,
     });
-    this.controllers.push({ controller, watches });
+    this.controllers.push({ controller, watches, kinds });
     return controller;
+  }
+
+  /**
+   * What each registered controller reconciles and owns (its `for()` and `owns()`), in
+   * registration order; copies, so changing them changes nothing here. The manifests
+   * generator derives the RBAC an owner reference needs from it.
+   */
+  controllerKinds(): ControllerKinds[] {
+    return this.controllers.map(({ kinds }) => ({
+      name: kinds.name,
+      for: { ...kinds.for },
+      owns: kinds.owns.map((entry) => ({
+        kind: { ...entry.kind },
+        onlyController: entry.onlyController,
+      })),
+    }));
   }
 
   /** Adds a runnable started with the controllers (or at once when `needLeaderElection` is false). */

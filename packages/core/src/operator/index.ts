@@ -5,6 +5,7 @@ export {
   issueServingCertificate,
   type KeyPair,
 } from './certificate-authority.js';
+export { controllerKindsOf } from './controller-kinds-of.js';
 export {
   certificateNamesOf,
   type OperatorContext,

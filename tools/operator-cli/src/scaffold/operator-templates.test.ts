@@ -125,6 +125,9 @@ describe('renderTemplates', () => {
     expect(files.some((f) => f.path.startsWith('config/webhook/'))).toBe(false);
     expect(file('config/manager/manager.yaml')).toContain('- --disable-webhooks');
     expect(file('src/operator.ts')).not.toContain('webhooks:');
+    // ops-manifests derives the owner-reference RBAC from the operator the module exports.
+    expect(file('src/manifests.ts')).toContain("import { backupOperator } from './operator.js';");
+    expect(file('src/manifests.ts')).toContain('export const operator = backupOperator;');
     for (const { path, content } of files) expect(`${path}\n${content}`).not.toMatch(/\{\{[#^/]/);
   });
 });
