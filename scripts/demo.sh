@@ -4,7 +4,7 @@
 # `./scripts/demo.sh` the application-operator, `./scripts/demo.sh myjob` the myjob-operator,
 # `./scripts/demo.sh balancer` the balancer-operator (an operator's name without -operator).
 # `--real` runs the same on envtest's cluster plane (kube-apiserver, kube-controller-manager,
-# kube-scheduler, a kwok node), built with Go into .cache/kube or reused; without Go it says
+# kube-scheduler, a kwok node), built with Go into the user's cache (~/.cache/ops/kube) or reused; without Go it says
 # what to install.
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"

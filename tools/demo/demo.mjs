@@ -4,7 +4,7 @@
 // `myjob`, `sidecar` or `balancer`), applies its sample, shows what happens as it happens, then
 // leaves everything running until Ctrl-C. With --real, the same on a real cluster: envtest's cluster plane
 // (kube-apiserver, kube-controller-manager, kube-scheduler and a kwok node, built with Go into
-// .cache/kube or reused). What differs per operator is in operators/.
+// ~/.cache/ops/kube or reused). What differs per operator is in operators/.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

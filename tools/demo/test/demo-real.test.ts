@@ -11,7 +11,7 @@ const kubectl = process.env.KUBECTL ?? 'kubectl';
 
 // `./scripts/demo.sh --real`: the same demo on envtest's cluster plane (real kube-apiserver,
 // kube-controller-manager, kube-scheduler and a kwok node), which `pnpm test:binaries` has
-// built or found in .cache/kube. The demo stays up until Ctrl-C, as a user runs it.
+// built or found in the user's cache (~/.cache/ops/kube). The demo stays up until Ctrl-C, as a user runs it.
 describe('the demo with --real', () => {
   it("runs the operator on a real cluster: the sample's Pod runs on the kwok node and the webhook denies a bad Application", {
     timeout: 180_000,

@@ -2,12 +2,12 @@
 // scaffolds it into a copy of the workspace (scaffolded-copy.ts), then its `pnpm test:binaries`
 // runs the suite on etcd + kube-apiserver, the controller as its ServiceAccount under the
 // generated RBAC, so every operator written with the kit is proven on kube-apiserver from its
-// first commit. The binaries come from this repository's .cache (the test command builds them
-// first), or KUBEBUILDER_ASSETS.
+// first commit. The binaries come from the user's cache (~/.cache/ops, or OPS_CONTROL_PLANE_CACHE,
+// which the copy inherits; the test command builds them first), or KUBEBUILDER_ASSETS.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pnpm, repoRoot, type ScaffoldedCopy, scaffoldInCopy } from '../scaffolded-copy.js';
+import { pnpm, type ScaffoldedCopy, scaffoldInCopy } from '../scaffolded-copy.js';
 
 let copy: ScaffoldedCopy | undefined;
 
@@ -23,9 +23,7 @@ afterAll(async () => {
 describe('ops-operator new, on the real control plane', () => {
   it('passes its own end-to-end test on etcd + kube-apiserver', async () => {
     const operator = copy?.operator ?? '';
-    await pnpm(operator, ['run', 'test:binaries'], {
-      OPS_CONTROL_PLANE_CACHE: process.env.OPS_CONTROL_PLANE_CACHE ?? join(repoRoot, '.cache'),
-    });
+    await pnpm(operator, ['run', 'test:binaries']);
     const report = JSON.parse(
       await readFile(
         join(operator, 'test-results', `vitest-node${process.versions.node}-binaries.json`),
