@@ -118,11 +118,16 @@ describe('the server process memory (RSS)', () => {
     expect(after.rss - before.rss).toBeLessThan(24 * MiB);
   }, 180_000);
 
-  // Against a control run without the stalled watcher: the writes themselves (40 MB of
+  // Against a control run without the stalled watcher: the writes themselves (100 MB of
   // request bodies parsed, stored, encoded) grow the heap's pools whether anyone stalls.
   it('does not buffer a stalled watcher beyond watchBufferBytes, while a reader gets everything', async () => {
     const watchBufferBytes = 8 * MiB;
-    const updates = 400; // 40 MB of events, five times the bound
+    // 100 MB of events, twelve times the bound. With the bound lifted the stalled run measured
+    // 116 (Node.js 24) and 153 MiB (Node.js 22) above the control run; with it, -10 to +30 MiB
+    // (Node.js 22 keeps more of the writes' memory from one process to another). The limit,
+    // 60% of the events' bytes, sits between the two.
+    const updates = 1000;
+    const payloadBytes = 100 * 1024;
     const run = async (stall: boolean) => {
       // A short history, so that the events the store keeps are not what is measured.
       const { url, headers, measure, send } = await startChild({
@@ -151,13 +156,13 @@ describe('the server process memory (RSS)', () => {
       );
       const before = await measure();
       expect(before.watches).toBe(stall ? 2 : 1);
-      const payload = 'x'.repeat(100 * 1024);
+      const payload = 'x'.repeat(payloadBytes);
       for (let i = 1; i <= updates; i++)
         await send('PUT', `${collection}/big`, {
           metadata: { name: 'big' },
           data: { v: payload, i: String(i) },
         });
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 90_000;
       while (readerLines < updates && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 20));
       const after = await measure();
@@ -175,6 +180,6 @@ describe('the server process memory (RSS)', () => {
     console.info(
       `${updates} events of 100 KiB: rss +${(control / MiB).toFixed(1)} MiB with a reader, +${(withStalled / MiB).toFixed(1)} MiB with a reader and a stalled watcher (bound ${watchBufferBytes / MiB} MiB)`,
     );
-    expect(withStalled - control).toBeLessThan(watchBufferBytes + 16 * MiB);
-  }, 180_000);
+    expect(withStalled - control).toBeLessThan(updates * payloadBytes * 0.6);
+  }, 360_000);
 });
