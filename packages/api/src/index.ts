@@ -34,6 +34,7 @@ export {
   OwnerReferenceError,
   type OwnerReferenceErrorReason,
 } from './errors/owner-reference-error.js';
+export { isJsonObject, jsonEqual } from './json.js';
 export type {
   KubernetesObject,
   LabelSelector,

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 import {
   type AuthenticatedUser,
   evaluateSelfSubjectAccessReview,
@@ -6,7 +7,7 @@ import {
   evaluateSubjectAccessReview,
   type RbacPolicy,
 } from '../auth/index.js';
-import { isObject, type Json } from '../cluster/json.js';
+import type { Json } from '../cluster/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
 
 /**
@@ -23,7 +24,7 @@ export function reviewAccess(
 ): Json {
   if (type.plural === 'selfsubjectreviews')
     return evaluateSelfSubjectReview(user) as unknown as Json;
-  const review = isObject(body) ? body : {};
+  const review = isJsonObject(body) ? body : {};
   if (type.plural === 'selfsubjectaccessreviews')
     return evaluateSelfSubjectAccessReview(review, user, policy) as Json;
   if (type.plural === 'selfsubjectrulesreviews')

@@ -41,8 +41,6 @@ import { type ActiveWatch, defaultWatchBufferBytes } from './watch-response.js';
 import { writerOf } from './writer-of.js';
 
 type Json = Record<string, unknown>;
-const _isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Options of {@link ApiServer.start}. */
 export interface ApiServerOptions {

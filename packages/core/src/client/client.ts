@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { DeleteOptions as ApiDeleteOptions, KubernetesObject, LabelSelector } from '@ops/api';
 import {
+  isJsonObject,
   labelSelectorFromObject,
   type PatchType,
   parseLabelSelector,
@@ -17,7 +18,6 @@ import {
   matchesFieldSelector,
   parseFieldSelector,
 } from './field-selector.js';
-import { isRecord } from './is-record.js';
 import { KubeTransport } from './kube-transport.js';
 import type { ObjectKind, ObjectOf } from './object-kind.js';
 import { ResourceRequester, typedObject } from './resource-requester.js';
@@ -169,7 +169,7 @@ function toSelector(selector: string | Selector | LabelSelector): Selector {
 function refOf(target: ObjectRef | KubernetesObject, action: string): ObjectRef {
   if (
     typeof (target as ObjectRef).name === 'string' &&
-    !isRecord((target as KubernetesObject).metadata)
+    !isJsonObject((target as KubernetesObject).metadata)
   ) {
     const ref = target as ObjectRef;
     if (!ref.apiVersion || !ref.kind) {
@@ -570,7 +570,7 @@ export class Client {
         `a JSON patch is an array of operations such as [{"op": "replace", "path": "/spec/replicas", "value": 2}]; got ${typeof patch}. Use patch type 'merge' to send an object`,
       );
     }
-    if (type !== 'json' && typeof patch !== 'string' && !isRecord(patch)) {
+    if (type !== 'json' && typeof patch !== 'string' && !isJsonObject(patch)) {
       throw badRequestError(
         `a ${type} patch is a JSON object; got ${Array.isArray(patch) ? 'an array (use patch type json for operations)' : typeof patch}`,
       );

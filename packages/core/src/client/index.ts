@@ -1,5 +1,6 @@
 export type { Status, StatusCause, StatusDetails } from '@ops/api';
-export { type PatchType, patchContentTypes } from '@ops/api';
+// Declared in @ops/api; exported here as before, the comparison createOrUpdate makes.
+export { jsonEqual, type PatchType, patchContentTypes } from '@ops/api';
 export { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 export { BodyTooLongError } from '../errors/body-too-long-error.js';
 export { KubeConfigError, type KubeConfigErrorReason } from '../errors/kube-config-error.js';
@@ -41,7 +42,6 @@ export {
 export {
   type CreateOrUpdateClient,
   createOrUpdate,
-  jsonEqual,
   type OperationResult,
 } from './create-or-update.js';
 export { DiscoveryRestMapper, parseApiVersion } from './discovery-rest-mapper.js';
