@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeleteOptions, KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
-import { isJsonObject } from '@ops/api';
+import { type FieldRequirement, isJsonObject, matchesFieldSelector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../apply/index.js';
 import type { AuthenticatedUser } from '../auth/index.js';
@@ -17,7 +17,6 @@ import {
   type ResourceType,
   storageKeyOf,
 } from '../registry/resource-type.js';
-import { type FieldRequirement, matchesFieldSelector } from '../store/field-selector.js';
 import type { ObjectStore, StoredObject } from '../store/object-store.js';
 import { type Admission, noAdmission } from './admission.js';
 import {

@@ -3,6 +3,7 @@ import type { DeleteOptions as ApiDeleteOptions, KubernetesObject, LabelSelector
 import {
   isJsonObject,
   labelSelectorFromObject,
+  matchesFieldSelector,
   type PatchType,
   parseLabelSelector,
   patchContentTypes,
@@ -14,9 +15,8 @@ import { isGone } from './api-error-helpers.js';
 import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
 import {
   type FieldSelectorInput,
+  fieldSelectorRequirements,
   fieldSelectorToString,
-  matchesFieldSelector,
-  parseFieldSelector,
 } from './field-selector.js';
 import { KubeTransport } from './kube-transport.js';
 import type { ObjectKind, ObjectOf } from './object-kind.js';
@@ -350,7 +350,7 @@ export class Client {
     if (selector?.isNothing()) return empty;
     const paged = options.limit !== undefined || options.continue !== undefined;
     if (!paged && this.cache?.has(apiVersion, kind)) {
-      const fields = fieldText ? parseFieldSelector(fieldText) : [];
+      const fields = fieldText ? fieldSelectorRequirements(fieldText) : [];
       const items = this.cache
         .list(apiVersion, kind, {
           ...(namespace ? { namespace } : {}),

@@ -1,6 +1,14 @@
 export type { Status, StatusCause, StatusDetails } from '@ops/api';
 // Declared in @ops/api; exported here as before, the comparison createOrUpdate makes.
-export { jsonEqual, type PatchType, patchContentTypes } from '@ops/api';
+// Declared in @ops/api; exported here as before.
+export {
+  type FieldRequirement,
+  jsonEqual,
+  matchesFieldSelector,
+  type PatchType,
+  parseFieldSelector,
+  patchContentTypes,
+} from '@ops/api';
 export { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 export { BodyTooLongError } from '../errors/body-too-long-error.js';
 export { KubeConfigError, type KubeConfigErrorReason } from '../errors/kube-config-error.js';
@@ -46,11 +54,9 @@ export {
 } from './create-or-update.js';
 export { DiscoveryRestMapper, parseApiVersion } from './discovery-rest-mapper.js';
 export {
-  type FieldRequirement,
   type FieldSelectorInput,
+  fieldSelectorRequirements,
   fieldSelectorToString,
-  matchesFieldSelector,
-  parseFieldSelector,
 } from './field-selector.js';
 export {
   KubeTransport,
