@@ -69,7 +69,7 @@ export const selectors: Scenario = {
       ['with an escaped comma', 'metadata.name=a\\,b'],
       ['with empty terms', ',metadata.name=a,'],
       ['with spaces around the operator', ' metadata.name = a'],
-    ]) {
+    ] as const) {
       await list(`fieldSelector ${label}`, configMaps, { fieldSelector });
     }
     const pods = `/api/v1/namespaces/${ns}/pods`;
