@@ -1,18 +1,25 @@
 import type { KubernetesObject, LabelSelector } from '@ops/api';
 import { labelSelectorFromObject, parseLabelSelector } from '@ops/api';
 
-/** An event as predicates see it. `old` is set for updates only. */
-export interface ObjectEvent {
+/**
+ * An event as predicates see it, of objects of type `T` (the watched kind's type when the
+ * builder was given a typed kind such as `deployments`). `old` is set for updates only.
+ */
+export interface ObjectEvent<T extends KubernetesObject = KubernetesObject> {
   type: 'create' | 'update' | 'delete';
-  object: KubernetesObject;
-  old?: KubernetesObject;
+  object: T;
+  old?: T;
 }
 
 /**
  * Decides whether an event should enqueue a reconcile. Predicates filter noise; they must
- * never be needed for correctness (a reconcile must converge whatever events it saw).
+ * never be needed for correctness (a reconcile must converge whatever events it saw). A
+ * `Predicate` of any object (the ones below) fits every kind; a `Predicate<Deployment>`
+ * only a kind of Deployments.
  */
-export type Predicate = (event: ObjectEvent) => boolean;
+export type Predicate<T extends KubernetesObject = KubernetesObject> = (
+  event: ObjectEvent<T>,
+) => boolean;
 
 /**
  * Passes updates only when `metadata.generation` changed (spec edits), plus every create and
