@@ -2,7 +2,7 @@ import type { KubernetesObject, ObjectMeta } from '@ops/api';
 import { Type } from '@sinclair/typebox';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ControllerBuilder } from '../controller/controller-builder.js';
-import { generationChanged, type Predicate } from '../controller/predicates.js';
+import { and, generationChanged, not, or, type Predicate } from '../controller/predicates.js';
 import type { Request } from '../controller/reconcile.js';
 import { type CustomResource, defineCustomResource } from '../crd/custom-resource.js';
 import {
@@ -134,6 +134,10 @@ function builderCalls(builder: ControllerBuilder) {
       expectTypeOf(secret).toEqualTypeOf<KubernetesObject>();
       return [];
     });
+  // Combined with a predicate of any object, a predicate of Deployments stays one.
+  const scaledOrNew = or(onlyScaled, not(generationChanged));
+  expectTypeOf(scaledOrNew).toEqualTypeOf<Predicate<Deployment>>();
+  builder.owns(deployments, { predicates: [and(scaledOrNew, generationChanged)] });
   // A predicate of Deployments does not fit a kind of Pods.
   // @ts-expect-error Predicate<Deployment> is not a Predicate<Pod>
   builder.owns(pods, { predicates: [onlyScaled] });

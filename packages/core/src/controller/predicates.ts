@@ -66,20 +66,20 @@ export function labelSelectorPredicate(selector: string | LabelSelector): Predic
     (event.old !== undefined && compiled.matches(event.old.metadata?.labels));
 }
 
-/** Passes when every predicate passes. */
+/** Passes when every predicate passes. Typed for the most specific object type given. */
 export const and =
-  (...predicates: Predicate[]): Predicate =>
+  <T extends KubernetesObject = KubernetesObject>(...predicates: Predicate<T>[]): Predicate<T> =>
   (event) =>
     predicates.every((predicate) => predicate(event));
 
-/** Passes when any predicate passes. */
+/** Passes when any predicate passes. Typed for the most specific object type given. */
 export const or =
-  (...predicates: Predicate[]): Predicate =>
+  <T extends KubernetesObject = KubernetesObject>(...predicates: Predicate<T>[]): Predicate<T> =>
   (event) =>
     predicates.some((predicate) => predicate(event));
 
 /** Passes when the predicate does not. */
 export const not =
-  (predicate: Predicate): Predicate =>
+  <T extends KubernetesObject = KubernetesObject>(predicate: Predicate<T>): Predicate<T> =>
   (event) =>
     !predicate(event);
