@@ -2,12 +2,9 @@ import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors/api-error.js';
 import { notFoundError } from './api-error-from-response.js';
+import type { ConfigMap } from './built-in-kinds.js';
 import type { ObjectRef } from './client.js';
 import { type CreateOrUpdateClient, createOrUpdate } from './create-or-update.js';
-
-interface ConfigMap extends KubernetesObject {
-  data?: Record<string, string>;
-}
 
 /** An in-memory client that counts every write. */
 function countingClient(initial: KubernetesObject[] = []) {

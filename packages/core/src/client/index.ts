@@ -32,6 +32,7 @@ export {
   isTooManyRequests,
   isUnauthorized,
 } from './api-error-helpers.js';
+export * from './built-in-kinds.js';
 export {
   type CallOptions,
   Client,
@@ -71,7 +72,13 @@ export {
   type LoadKubeConfigOptions,
   loadKubeConfig,
 } from './load-kube-config.js';
-export { type ObjectKind, type ObjectOf, objectKind } from './object-kind.js';
+export {
+  type KindResource,
+  type ObjectKind,
+  type ObjectOf,
+  objectKind,
+  type ResourceKind,
+} from './object-kind.js';
 export type { Reader } from './reader.js';
 export {
   apiVersionOfDescriptor,
