@@ -8,7 +8,7 @@ import {
   recordList,
   stringField,
 } from './json-fields.js';
-import type { ClusterRole, PolicyRule, RbacPolicy, Role } from './rbac-policy.js';
+import type { ClusterRole, PolicyRule, RbacPolicy, RbacRole } from './rbac-policy.js';
 
 /** A rule that applies to a user, with the binding that grants it described as RBAC does. */
 export interface GrantedRule {
@@ -45,7 +45,7 @@ function selects(selector: unknown, labels: Record<string, string> | undefined):
  * not objects, or have no name, are ignored; when names repeat, the first object wins.
  */
 export class PolicyIndex {
-  private readonly roles = new Map<string, Role>();
+  private readonly roles = new Map<string, RbacRole>();
   private readonly clusterRoles = new Map<string, ClusterRole>();
   private readonly aggregated = new Map<string, PolicyRule[]>();
 

@@ -30,7 +30,7 @@
  * `objectKind<MyType>('storage.k8s.io/v1', 'CSIDriver', { plural: 'csidrivers', namespaced: false })`.
  */
 
-import type { ObjectMeta } from '@ops/api';
+import type { ClusterRole, KubernetesObject, ObjectMeta } from '@ops/api';
 import type * as admissionregistration from 'kubernetes-types/admissionregistration/v1.js';
 import type * as apps from 'kubernetes-types/apps/v1.js';
 import type * as autoscaling from 'kubernetes-types/autoscaling/v2.js';
@@ -104,8 +104,11 @@ export interface EndpointSlice extends BuiltInObject<discovery.EndpointSlice> {}
 export interface Role extends BuiltInObject<rbac.Role> {}
 /** A RoleBinding (rbac.authorization.k8s.io/v1), as the API server returns it. */
 export interface RoleBinding extends BuiltInObject<rbac.RoleBinding> {}
-/** A ClusterRole (rbac.authorization.k8s.io/v1), as the API server returns it. */
-export interface ClusterRole extends BuiltInObject<rbac.ClusterRole> {}
+/**
+ * A ClusterRole (rbac.authorization.k8s.io/v1) is `@ops/api`'s `ClusterRole`, the type the
+ * generated RBAC is written in (the API server always returns `rules`, empty or not).
+ */
+export type { ClusterRole } from '@ops/api';
 /** A ClusterRoleBinding (rbac.authorization.k8s.io/v1), as the API server returns it. */
 export interface ClusterRoleBinding extends BuiltInObject<rbac.ClusterRoleBinding> {}
 /** A Lease (coordination.k8s.io/v1), as the API server returns it. */
@@ -281,14 +284,12 @@ export const roleBindings: ResourceKind<RoleBinding> = objectKind<RoleBinding>(
   },
 );
 /** The ClusterRole kind of `rbac.authorization.k8s.io/v1`: resource `clusterroles`, cluster-scoped. */
-export const clusterRoles: ResourceKind<ClusterRole> = objectKind<ClusterRole>(
-  'rbac.authorization.k8s.io/v1',
-  'ClusterRole',
-  {
-    plural: 'clusterroles',
-    namespaced: false,
-  },
-);
+export const clusterRoles: ResourceKind<ClusterRole & KubernetesObject> = objectKind<
+  ClusterRole & KubernetesObject
+>('rbac.authorization.k8s.io/v1', 'ClusterRole', {
+  plural: 'clusterroles',
+  namespaced: false,
+});
 /** The ClusterRoleBinding kind of `rbac.authorization.k8s.io/v1`: resource `clusterrolebindings`, cluster-scoped. */
 export const clusterRoleBindings: ResourceKind<ClusterRoleBinding> = objectKind<ClusterRoleBinding>(
   'rbac.authorization.k8s.io/v1',
