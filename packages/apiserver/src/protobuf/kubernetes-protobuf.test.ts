@@ -551,6 +551,44 @@ describe('decodeKubernetesProtobuf round trips', () => {
       status: { token: '', expirationTimestamp: null },
     });
   });
+
+  it('fields added since Kubernetes 1.32, from the vendored 1.37 definitions', () => {
+    roundTrip({
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { name: 'p', creationTimestamp: null },
+      spec: {
+        hostnameOverride: 'custom-host',
+        containers: [
+          {
+            name: 'c',
+            image: 'nginx',
+            restartPolicy: 'Never',
+            restartPolicyRules: [
+              { action: 'Restart', exitCodes: { operator: 'In', values: [42] } },
+            ],
+            lifecycle: { stopSignal: 'SIGUSR1' },
+            resources: {},
+          },
+        ],
+      },
+      status: { observedGeneration: 2 },
+    });
+    roundTrip({
+      kind: 'Deployment',
+      apiVersion: 'apps/v1',
+      metadata: { name: 'web', creationTimestamp: null },
+      spec: {
+        selector: {},
+        template: {
+          metadata: { creationTimestamp: null },
+          spec: { containers: [{ name: 'web', image: 'nginx' }] },
+        },
+        strategy: {},
+      },
+      status: { replicas: 1, terminatingReplicas: 0 },
+    });
+  });
 });
 
 describe('decodeKubernetesProtobuf rejections', () => {
