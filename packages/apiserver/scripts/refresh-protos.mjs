@@ -21,7 +21,7 @@
 // inside packages/apiserver). Exits non-zero with a message naming what is missing.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
@@ -80,7 +80,7 @@ const moduleDir = (module, version) => {
   try {
     output = execFileSync('go', ['mod', 'download', '-json', `${module}@${version}`], {
       env: goEnv,
-      cwd: goEnv.GOMODCACHE,
+      cwd: tmpdir(), // outside any Go module: `go mod download` then fetches the path@version
       encoding: 'utf8',
     });
   } catch (error) {

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
+import generated from './generated/kubernetes-protos.json' with { type: 'json' };
 import { knownKinds, rootMessageOf } from './kind-registry.js';
 import {
   isInline,
@@ -29,6 +32,39 @@ describe('the vendored Kubernetes protobuf definitions', () => {
       expect(pinned, module).toBeDefined();
       expect(kubernetesProtoVersions[module], module).toBe(pinned);
     }
+  });
+
+  it('are what the vendored .proto files say, plus the Go struct tags (no drift between the two)', () => {
+    const protoDir = fileURLToPath(new URL('../../proto/', import.meta.url));
+    const versions = JSON.parse(readFileSync(`${protoDir}VERSIONS.json`, 'utf8')) as {
+      files: string[];
+    };
+    const parsed = new protobuf.Root();
+    parsed.resolvePath = (_origin, target) => `${protoDir}${target}`;
+    parsed.loadSync(versions.files, { keepCase: true });
+    // The descriptor without the options refresh-protos adds from the Go struct tags.
+    const goTagOptions = new Set(['json', 'keep', 'inline', 'stringList']);
+    const withoutGoTags = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(withoutGoTags);
+      if (typeof value !== 'object' || value === null) return value;
+      const out: Record<string, unknown> = {};
+      // Options of a field (it has an id) or of a message (it has fields), not a field named so.
+      const described = 'id' in value || 'fields' in value;
+      for (const [key, item] of Object.entries(value)) {
+        if (key !== 'options' || !described) {
+          out[key] = withoutGoTags(item);
+          continue;
+        }
+        const kept = Object.entries(item as Record<string, unknown>).filter(
+          ([name]) => !goTagOptions.has(name),
+        );
+        if (kept.length > 0) out[key] = Object.fromEntries(kept);
+      }
+      return out;
+    };
+    expect(withoutGoTags(generated.descriptor)).toEqual(
+      JSON.parse(JSON.stringify(parsed.toJSON({ keepComments: false }))),
+    );
   });
 
   it('resolve every known kind to a root message, and nothing else', () => {
