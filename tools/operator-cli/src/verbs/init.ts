@@ -93,6 +93,7 @@ export async function initOperator(
   const commands = packageManagerValues(spec.packageManager);
   await finishProject(directory, {
     packageManager: spec.packageManager === 'pnpm' ? pnpmCommand(env) : npmCommand(env),
+    packageManagerName: spec.packageManager,
     installDirectory: directory,
     env,
     log,

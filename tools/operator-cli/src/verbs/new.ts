@@ -111,6 +111,7 @@ export async function scaffoldOperator(
 
   await finishProject(directory, {
     packageManager: pnpmCommand(env),
+    packageManagerName: 'pnpm',
     installDirectory: workspace,
     env,
     log,
@@ -123,6 +124,8 @@ export async function scaffoldOperator(
 export interface FinishOptions {
   /** The package manager's command (`pnpm`, `npm`, or node and its script). */
   packageManager: { command: string; args: string[] };
+  /** Its name, for messages: `npm` or `pnpm`. */
+  packageManagerName: 'npm' | 'pnpm';
   /** Where `install` runs: the workspace root, or the project itself. */
   installDirectory: string;
   env: NodeJS.ProcessEnv;
@@ -140,8 +143,7 @@ export interface FinishOptions {
  * @throws {OperatorCliError} when a step fails, with {@link FinishOptions.resume} added.
  */
 export async function finishProject(directory: string, options: FinishOptions): Promise<void> {
-  const { packageManager: pm, installDirectory, env, log } = options;
-  const name = pm.args.length > 0 || /pnpm/.test(pm.command) ? 'pnpm' : pm.command;
+  const { packageManager: pm, packageManagerName: name, installDirectory, env, log } = options;
   try {
     log(`${name} install`);
     await runCommand(pm.command, [...pm.args, 'install'], {
