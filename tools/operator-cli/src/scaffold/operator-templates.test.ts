@@ -260,6 +260,11 @@ describe('renderOperatorTemplates for a standalone project (init)', () => {
       'pnpm run manifests:check',
     );
     expect(file(pnpm, 'Dockerfile')).toContain('pnpm install --frozen-lockfile');
+    // pnpm's settings (esbuild's install script allowed) for pnpm only.
+    expect(YAML.parse(file(pnpm, 'pnpm-workspace.yaml'))).toEqual({
+      allowBuilds: { esbuild: true },
+    });
+    expect(npm.some((f) => f.path === 'pnpm-workspace.yaml')).toBe(false);
     expect(file(pnpm, 'README.md')).toContain('pnpm exec ops-operator create api');
     expect(YAML.parse(file(pnpm, '.github/workflows/image.yml')).jobs.test.steps[1].uses).toBe(
       'pnpm/action-setup@v4',

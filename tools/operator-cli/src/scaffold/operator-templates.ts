@@ -150,7 +150,8 @@ export function fillPlaceholders(
 
 /**
  * Every file of templates/`template` (a directory, e.g. `operator`) filled for `spec`, in a
- * stable order; paths are relative to the directory the files go to.
+ * stable order; paths are relative to the directory the files go to. A template whose
+ * sections leave nothing (e.g. all `{{#pnpm}}...{{/pnpm}}` for an npm project) writes no file.
  */
 export function renderTemplates(
   template: string,
@@ -169,14 +170,12 @@ export function renderTemplates(
       else if (entry.name.endsWith('.tmpl')) {
         const where = relative(directory, path);
         const target = relative(base, path).slice(0, -'.tmpl'.length).split(sep).join('/');
+        const filled = fillSections(readFileSync(path, 'utf8'), flags, where);
+        // A template that is one section, dropped, is a file only some projects have.
+        if (filled === '') continue;
         files.push({
           path: fillPlaceholders(target, values, versionOf, where),
-          content: fillPlaceholders(
-            fillSections(readFileSync(path, 'utf8'), flags, where),
-            values,
-            versionOf,
-            where,
-          ),
+          content: fillPlaceholders(filled, values, versionOf, where),
         });
       }
     }
