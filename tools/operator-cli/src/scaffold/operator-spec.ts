@@ -15,7 +15,7 @@ export interface OperatorSpecInput {
   plural?: string | undefined;
   namespaced?: boolean | undefined;
   cluster?: boolean | undefined;
-  /** Scaffold admission webhooks (an example defaulting webhook and their config). */
+  /** Scaffold admission webhooks (defaulting and validating webhooks for the kind, and their config). */
   webhooks?: boolean | undefined;
   /** Default `workspace`: see {@link OperatorSpec.layout}. */
   layout?: ProjectLayout | undefined;
@@ -66,7 +66,7 @@ export interface OperatorSpec {
   /**
    * Whether it serves admission webhooks: config/webhook, config/certmanager,
    * config/default-no-certmanager and config/self-managed-certs, the manager's webhook port
-   * and certificate volume, and an example defaulting webhook for the kind.
+   * and certificate volume, and defaulting and validating webhooks for the kind.
    */
   webhooks: boolean;
   layout: ProjectLayout;

@@ -200,7 +200,7 @@ TypeBox schema), a controller that sets the Ready condition with its RBAC, src/m
 src/operator.ts, src/manifests.ts, the config/ kustomize tree (crd, rbac, manager, default,
 samples), a Dockerfile, an end-to-end test on the local API server, a README, and the image
 workflow .github/workflows/<name>.yml. Dependencies take the versions the workspace uses.
-With --webhooks, also an example defaulting webhook for the kind (src/webhook/) served over
+With --webhooks, also defaulting and validating webhooks for the kind (src/webhook/) served over
 TLS, and its config: config/webhook, config/certmanager, config/default-no-certmanager
 (self-managed certificates) and config/self-managed-certs.
 Then runs pnpm install, formats, builds and renders config/crd/bases and
@@ -214,7 +214,7 @@ with ops-manifests. Nothing existing is overwritten.
   --namespaced    the kind's objects live in namespaces (the default)
   --cluster       the kind is cluster-scoped
   --plural        the resource name (default: the kind in lower case, made plural)
-  --webhooks      admission webhooks: an example defaulting webhook and their config
+  --webhooks      admission webhooks: defaulting and validating webhooks and their config
   --workspace     the workspace root (default: found from the current directory up)
   --skip-install  write the files only (no install, build or manifests)
 
