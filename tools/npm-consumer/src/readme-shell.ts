@@ -20,6 +20,8 @@ export class ReadmeShell {
   cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly #background: { command: string; child: ChildProcess; output: string[] }[] = [];
+  /** The commands running in the foreground (more than one only after a test timed out). */
+  readonly #foreground = new Set<ChildProcess>();
 
   constructor(cwd: string, env: NodeJS.ProcessEnv) {
     this.cwd = cwd;
@@ -66,10 +68,14 @@ export class ReadmeShell {
     return this.#background.find((entry) => entry.command === command)?.output.join('') ?? '';
   }
 
-  /** Stops every background command (its whole process group), waiting for each to exit. */
+  /**
+   * Stops every background command, and a foreground one a timed-out test left running (each
+   * command's whole process group), waiting for each to exit.
+   */
   async stop(): Promise<void> {
+    const children = [...this.#background.map(({ child }) => child), ...this.#foreground];
     await Promise.all(
-      this.#background.map(async ({ child }) => {
+      children.map(async (child) => {
         if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
           return;
         }
@@ -101,7 +107,8 @@ export class ReadmeShell {
       }
     }
     return new Promise((done, fail) => {
-      const child = spawn('sh', ['-c', command], { cwd: this.cwd, env: this.env });
+      const child = spawn('sh', ['-c', command], { cwd: this.cwd, env: this.env, detached: true });
+      this.#foreground.add(child);
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => {
@@ -112,6 +119,7 @@ export class ReadmeShell {
       });
       child.on('error', fail);
       child.on('close', (code) => {
+        this.#foreground.delete(child);
         if (code === 0) done({ command, stdout, stderr });
         else {
           fail(new Error(`\`${command}\` exited with ${code} in ${this.cwd}:\n${stdout}${stderr}`));

@@ -166,8 +166,8 @@ export function lineHunks(before: readonly string[], after: readonly string[]): 
 /**
  * Applies to `current` the changes that turn `before` into `after` (what a template renders
  * without and with a feature), where `current` is `before` as the user may have changed it
- * elsewhere: each change is placed by the lines it replaces, or for an insertion by the three
- * lines before it (the top of the file when none). `missing` lists, for each change whose place is
+ * elsewhere: each change is placed by the lines it replaces, or for an insertion by the (up
+ * to three) lines before it since the previous change (the top of the file when none). `missing` lists, for each change whose place is
  * gone, the lines to add or remove by hand.
  */
 export function applyTemplateChange(
@@ -182,6 +182,8 @@ export function applyTemplateChange(
   const lines = current.split('\n');
   const problems: string[] = [];
   let cursor = 0;
+  // The end (in `before`) of the change placed last: lines before it have moved.
+  let placed = 0;
   for (const hunk of lineHunks(old, after.split('\n'))) {
     const removed = old.slice(hunk.from, hunk.to);
     const anchor = hunk.from > 0 ? old[hunk.from - 1] : undefined;
@@ -196,8 +198,9 @@ export function applyTemplateChange(
     } else if (anchor === undefined) {
       at = 0;
     } else {
-      // Placed after the (up to) three lines before it, which must be there in a row.
-      const context = old.slice(Math.max(0, hunk.from - 3), hunk.from);
+      // Placed after the (up to) three lines before it since the last change, which must be
+      // there in a row; right after the last change when there are none.
+      const context = old.slice(Math.max(placed, hunk.from - 3), hunk.from);
       for (let index = cursor; index + context.length <= lines.length; index++) {
         if (context.every((line, offset) => lines[index + offset] === line)) {
           at = index + context.length;
@@ -213,10 +216,12 @@ export function applyTemplateChange(
       problems.push(
         `${where}: ${anchor !== undefined && removed.length === 0 ? `after the line "${anchor.trim()}"` : 'change'}\n${what}`,
       );
+      placed = hunk.to;
       continue;
     }
     lines.splice(at, removed.length, ...hunk.lines);
     cursor = at + hunk.lines.length;
+    placed = hunk.to;
   }
   if (problems.length > 0) return { kind: 'missing', instruction: problems.join('\n') };
   return { kind: 'changed', text: lines.join('\n') };
