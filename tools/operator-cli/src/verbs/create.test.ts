@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -258,6 +258,51 @@ describe('ops-operator create webhook', () => {
     );
     expect(existsSync(join(project, 'config/webhook'))).toBe(false);
     expect(await read('src/operator.ts')).not.toContain('webhooks:');
+  });
+});
+
+describe('ops-operator create api, in a pnpm workspace', () => {
+  it('adds a kind to an operator written by new, with the workspace layout kept', async () => {
+    const workspace = join(parent, 'workspace');
+    await mkdir(workspace);
+    await writeFile(join(workspace, 'pnpm-workspace.yaml'), 'packages:\n  - operators/*\n');
+    const versions = {
+      '@sinclair/typebox': '0.34.1',
+      '@types/node': '24.1.0',
+      pino: '10.1.0',
+      tsup: '9.0.1',
+      typescript: '6.0.1',
+      vitest: '5.0.1',
+      yaml: '2.8.0',
+    };
+    await writeFile(
+      join(workspace, 'package.json'),
+      JSON.stringify({ name: 'root', private: true, devDependencies: versions }),
+    );
+    const created = await run(
+      [
+        'new',
+        'demo-operator',
+        '--group',
+        'demo.example.com',
+        '--version',
+        'v1',
+        '--kind',
+        'Demo',
+        '--skip-install',
+      ],
+      workspace,
+    );
+    expect(created.status, created.stderr).toBe(0);
+    const operator = join(workspace, 'operators', 'demo-operator');
+    const result = await run([...second], operator);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Next: pnpm test');
+    const test = await readFile(join(operator, 'test/cache-entry.e2e.test.ts'), 'utf8');
+    expect(test).toContain('`pnpm run test:binaries`');
+    expect(await readFile(join(operator, 'src/operator.ts'), 'utf8')).toContain(
+      'addCacheEntryController(manager);',
+    );
   });
 });
 
