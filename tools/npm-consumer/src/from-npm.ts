@@ -96,8 +96,9 @@ export async function prepareFromNpm(workspaceRoot: string): Promise<FromNpm> {
  * and vitest running the test (`npm_*`, `pnpm_*`, `TURBO_*`, `VITEST*`, NODE_OPTIONS,
  * NODE_ENV, colours, the plane this run is on), npm's cache in `work` (so `npm create` fetches
  * the packages just packed, never an earlier run's from npx's cache), no prompt (`npm create`
- * asks before installing when it has no terminal), `@ops/*` from the local registry, and the
- * kubectl the test command installed (`$KUBECTL`) first on PATH.
+ * asks before installing when it has no terminal), `@ops/*` from the local registry (the
+ * machine's `npm_config_registry` and `npm_config_cafile` kept for the rest), and the kubectl
+ * the test command installed (`$KUBECTL`) first on PATH.
  * OPS_CONTROL_PLANE_CACHE and KUBEBUILDER_ASSETS pass through: where the real control
  * plane's binaries are.
  */
@@ -110,7 +111,9 @@ export function userEnvironment(
   for (const [name, value] of Object.entries(env)) {
     const ours =
       /^(npm_|pnpm_|turbo_|vitest|NODE_OPTIONS$|NODE_ENV$|FORCE_COLOR$|FORCE_TTY$|OPS_ENVTEST_CONTROL_PLANE$)/i;
-    if (ours.test(name)) {
+    // The machine's registry and its CA (CI behind a TLS-intercepting proxy) are the user's.
+    const machine = /^npm_config_(registry|cafile)$/i;
+    if (ours.test(name) && !machine.test(name)) {
       continue;
     }
     user[name] = value;
