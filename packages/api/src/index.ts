@@ -34,6 +34,7 @@ export {
   OwnerReferenceError,
   type OwnerReferenceErrorReason,
 } from './errors/owner-reference-error.js';
+export { UnsupportedNodeError } from './errors/unsupported-node-error.js';
 export type {
   KubernetesObject,
   LabelSelector,

@@ -11,7 +11,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PackedPackage, packPublicPackages } from '../src/pack-public-packages.js';
+import { runPnpm } from '../../../scripts/run-pnpm.mjs';
 import { type WorkedExampleStep, workedExampleSteps } from '../src/worked-example.js';
 
 const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -20,7 +20,15 @@ const minutes = 60_000;
 
 let work: string;
 let project: string;
+/** A public package packed by `pnpm pack-all`: its name and its tarball. */
+interface PackedPackage {
+  name: string;
+  tarball: string;
+}
+
 let packed: PackedPackage[];
+/** What `pnpm pack-all` printed: the npm install command of every tarball. */
+let installCommand: string;
 
 /** Runs a shell command in the project; throws with its output when it fails. */
 function run(command: string): string {
@@ -63,8 +71,21 @@ function withTarballs(command: string): string {
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'ops-npm-consumer-'));
   const tarballs = join(work, 'tarballs');
-  mkdirSync(tarballs);
-  packed = packPublicPackages(workspaceRoot, tarballs);
+  // As a user packs them from a clone: `pnpm pack-all` builds and packs every public package
+  // and prints the npm install command for them (its only line on stdout).
+  installCommand = runPnpm(
+    ['-s', 'pack-all', '--pack-destination', tarballs],
+    workspaceRoot,
+  ).trim();
+  packed = installCommand
+    .replace(/^npm install /, '')
+    .split(' ')
+    .map((tarball) => {
+      const manifest = execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], {
+        encoding: 'utf8',
+      });
+      return { name: (JSON.parse(manifest) as { name: string }).name, tarball };
+    });
   project = join(work, 'widget-operator');
   mkdirSync(project);
 }, 5 * minutes);
