@@ -157,13 +157,21 @@ describe('runOperator', () => {
     const address = taken.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     let manager: Manager | undefined;
-    const run = start({ ...demo, setup: (added) => void (manager = added) }, [
-      '--kubeconfig',
-      server.kubeconfigPath,
-      `--webhook-port=${port}`,
-      `--webhook-cert-dir=${join(work, 'missing')}`,
-      ...noServers,
-    ]);
+    const run = start(
+      {
+        ...demo,
+        setup: (added) => {
+          manager = added;
+        },
+      },
+      [
+        '--kubeconfig',
+        server.kubeconfigPath,
+        `--webhook-port=${port}`,
+        `--webhook-cert-dir=${join(work, 'missing')}`,
+        ...noServers,
+      ],
+    );
     try {
       await until(() => manager?.isLeader() === true, 'the manager to run');
       run.stop();
@@ -201,7 +209,13 @@ describe('runOperator', () => {
     // ...and so it runs.
     let manager: Manager | undefined;
     const disabled = start(
-      { ...demo, webhooks: [denyForbidden], setup: (added) => void (manager = added) },
+      {
+        ...demo,
+        webhooks: [denyForbidden],
+        setup: (added) => {
+          manager = added;
+        },
+      },
       ['--kubeconfig', server.kubeconfigPath, '--webhook-cert-dir', certDir, ...noServers],
       { env: { ENABLE_WEBHOOKS: 'false' } },
     );
