@@ -150,6 +150,32 @@ describe('runOperator', () => {
     expect(run.output.stderr).toBe('');
   });
 
+  it('logs one text line an entry on a terminal, and JSON with --log-format=json', async () => {
+    for (const [argv, expected] of [
+      [[], /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: starting the demo-operator \{"webhooks":false\}$/m],
+      [
+        ['--log-format=json'],
+        /^\{"level":30,.*"operator":"demo-operator".*"msg":"starting the demo-operator"\}$/m,
+      ],
+    ] as const) {
+      let manager: Manager | undefined;
+      const run = start(
+        {
+          ...demo,
+          setup: (added) => {
+            manager = added;
+          },
+        },
+        ['--kubeconfig', server.kubeconfigPath, ...noServers, ...argv],
+        { stdoutIsTTY: true, env: { NO_COLOR: '1' } },
+      );
+      await until(() => manager?.isLeader() === true, 'the manager to run');
+      run.stop();
+      expect(await run.exited).toBe(0);
+      expect(run.output.stdout).toMatch(expected);
+    }
+  });
+
   it('starts no webhook server when the operator declares no webhook', async () => {
     // The webhook port is taken and there is no certificate: a server would fail on both.
     const taken = createServer();

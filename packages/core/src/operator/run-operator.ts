@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { Client } from '../client/client.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
 import { OperatorFlagError } from '../errors/operator-flag-error.js';
@@ -9,6 +9,7 @@ import { checkWebhookDeclarations } from '../webhook/webhook-declaration.js';
 import { defaultCertDir, WebhookServer } from '../webhook/webhook-server.js';
 import { certificateNamesOf, type OperatorDefinition } from './operator-definition.js';
 import { type OperatorFlags, operatorUsage, parseOperatorFlags } from './operator-flags.js';
+import { operatorLogger } from './operator-logger.js';
 import { SelfManagedCertificates } from './self-managed-certificates.js';
 
 /** The process around {@link runOperator}; each defaults to the real one. Inject for tests. */
@@ -17,8 +18,10 @@ export interface OperatorIo {
   argv?: readonly string[];
   /** Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Receives `--help` and the JSON log lines. Default: `process.stdout` (pino's own destination). */
+  /** Receives `--help` and the log lines. Default: `process.stdout` (pino's own destination for JSON). */
   stdout?: (text: string) => void;
+  /** Whether `stdout` is a terminal (text logs unless `--log-format`). Default `process.stdout.isTTY` with the real stdout, else false. */
+  stdoutIsTTY?: boolean;
   /** Receives the one-line error of a failed run. Default `process.stderr`. */
   stderr?: (text: string) => void;
   /** Stops the operator when aborted. Default: SIGTERM or SIGINT ({@link setupSignalHandler}). */
@@ -30,7 +33,8 @@ export interface OperatorIo {
 /**
  * The operator's entry point, controller-runtime's `ctrl.NewManager` together with
  * kubebuilder's `cmd/main.go`: reads the flags and environment variables (see
- * `operatorUsage`), makes the pino logger, the {@link Manager} (metrics, health probes,
+ * `operatorUsage`), makes the pino logger (JSON lines, or one text line an entry on a
+ * terminal: `--log-format`), the {@link Manager} (metrics, health probes,
  * leader election), the {@link WebhookServer} serving `definition.webhooks` (only when the
  * definition declares webhooks, as controller-runtime starts its webhook server only when
  * one is registered, and unless `--disable-webhooks`) with its certificate provided in the
@@ -66,9 +70,12 @@ export async function runOperator(
     stdout(operatorUsage(definition.name));
     return 0;
   }
-  const options = { level: flags.logLevel, base: { operator: definition.name } };
-  const logger =
-    io.stdout === undefined ? pino(options) : pino(options, { write: (line) => stdout(line) });
+  const logger = operatorLogger(flags, {
+    name: definition.name,
+    ...(io.stdout === undefined ? {} : { write: stdout }),
+    isTTY: io.stdoutIsTTY ?? (io.stdout === undefined && process.stdout.isTTY === true),
+    env: io.env ?? process.env,
+  });
   try {
     await run(definition, flags, logger, io);
     return 0;
