@@ -135,7 +135,9 @@ describe('Controller', () => {
     });
     expect(JSON.stringify(first)).not.toContain('stack');
     expect(second).toMatchObject({ level: 50, msg: 'reconcile failed; retrying with backoff' });
-    expect((second?.err as { stack?: string }).stack).toContain('Error: the API server is down');
+    expect((second?.err as { stack?: string } | undefined)?.stack).toContain(
+      'Error: the API server is down',
+    );
     // Both are retried and counted as errors, as controller-runtime counts them.
     expect(calls.filter((c) => c === 'error')).toHaveLength(2);
   });
