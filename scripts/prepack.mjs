@@ -22,8 +22,16 @@ function fail(message) {
   process.exit(1);
 }
 
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by the package manager running pack, never read inside a turbo task
-const packer = (process.env.npm_config_user_agent ?? '').split('/')[0] || 'an unknown tool';
+// The package manager running this: each sets npm_execpath to itself for lifecycle scripts
+// (npm's user agent is no guide: npm takes npm_config_user_agent from the environment).
+const execPath = process.env.npm_execpath ?? '';
+const packer = /pnpm/.test(execPath)
+  ? 'pnpm'
+  : /yarn/.test(execPath)
+    ? 'yarn'
+    : /npm/.test(execPath)
+      ? 'npm'
+      : 'this package manager';
 const workspaceDependencies = ['dependencies', 'peerDependencies', 'optionalDependencies']
   .flatMap((field) => Object.entries(manifest[field] ?? {}))
   .filter(([, spec]) => String(spec).startsWith('workspace:'))
