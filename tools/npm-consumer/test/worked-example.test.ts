@@ -343,3 +343,24 @@ describe('on an unsupported Node.js', () => {
     10 * minutes,
   );
 });
+
+describe('pnpm pack-all', () => {
+  it(
+    'prints one npm install command that installs the packages together, @ops/core with the @ops/api it needs',
+    async () => {
+      const consumer = join(work, 'consumer');
+      mkdirSync(consumer);
+      writeFileSync(
+        join(consumer, 'package.json'),
+        `${JSON.stringify({ name: 'consumer', private: true, type: 'module' })}\n`,
+      );
+      await run(installCommand, consumer);
+      const loaded = await run(
+        `node --input-type=module -e "const core = await import('@ops/core'); console.log(typeof core.runOperator)"`,
+        consumer,
+      );
+      expect(loaded.trim()).toBe('function');
+    },
+    5 * minutes,
+  );
+});
