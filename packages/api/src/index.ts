@@ -35,6 +35,7 @@ export {
   OwnerReferenceError,
   type OwnerReferenceErrorReason,
 } from './errors/owner-reference-error.js';
+export { UnsupportedNodeError } from './errors/unsupported-node-error.js';
 export {
   escapeFieldSelectorValue,
   type FieldRequirement,

@@ -12,6 +12,9 @@
  * `@ops/api`'s, re-exported.
  */
 
+// First: refuses an unsupported Node.js before a dependency fails there obscurely.
+import '@ops/api/require-supported-node';
+
 export type {
   KubernetesObject,
   LabelSelector,

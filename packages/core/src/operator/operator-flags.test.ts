@@ -45,6 +45,7 @@ describe('parseOperatorFlags', () => {
           '--webhook-cert-namespace=n',
           '--disable-webhooks',
           '--log-level=debug',
+          '--log-format=text',
           '-h',
         ],
         {},
@@ -63,6 +64,7 @@ describe('parseOperatorFlags', () => {
       webhookCertNamespace: 'n',
       webhooksEnabled: false,
       logLevel: 'debug',
+      logFormat: 'text',
     });
   });
 
@@ -79,6 +81,7 @@ describe('parseOperatorFlags', () => {
       WEBHOOK_CERT_NAMESPACE: 'env-ns',
       ENABLE_WEBHOOKS: 'false',
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
     };
     expect(parseOperatorFlags([], env)).toEqual({
       help: false,
@@ -93,10 +96,15 @@ describe('parseOperatorFlags', () => {
       webhookCertNamespace: 'env-ns',
       webhooksEnabled: false,
       logLevel: 'warn',
+      logFormat: 'json',
     });
-    const flagged = parseOperatorFlags(['--webhook-port=1', '--log-level=error'], env);
+    const flagged = parseOperatorFlags(
+      ['--webhook-port=1', '--log-level=error', '--log-format=text'],
+      env,
+    );
     expect(flagged.webhookPort).toBe(1);
     expect(flagged.logLevel).toBe('error');
+    expect(flagged.logFormat).toBe('text');
     expect(
       parseOperatorFlags([], { ENABLE_WEBHOOKS: 'true', LEADER_ELECT: 'FALSE' }),
     ).toMatchObject({ webhooksEnabled: true, leaderElect: false });
@@ -122,6 +130,9 @@ describe('parseOperatorFlags', () => {
     );
     expect(refusal(['--log-level=verbose'])).toBe(
       '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"',
+    );
+    expect(refusal([], { LOG_FORMAT: 'pretty' })).toBe(
+      'LOG_FORMAT (for --log-format) must be one of json, text, got "pretty"',
     );
     expect(refusal(['--webhook-cert-mode=cert-manager'])).toBe(
       '--webhook-cert-mode must be one of provided, self-managed, got "cert-manager"',
@@ -166,6 +177,8 @@ describe('operatorUsage', () => {
       '--disable-webhooks',
       '[ENABLE_WEBHOOKS=false]',
       '--log-level <level>',
+      '--log-format <format>',
+      '[LOG_FORMAT]',
       '-h, --help',
     ]) {
       expect(usage).toContain(line);
