@@ -6,16 +6,12 @@
  * directory, outside the repository, and an environment with nothing of the repository's
  * pnpm in it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
-import {
-  type PackedPackage,
-  packPublicPackages,
-  publicPackageDirectories,
-} from './pack-public-packages.js';
+import { type PackedPackage, packAll } from './pack-all.js';
 import { ReadmeShell } from './readme-shell.js';
 import { workedExampleSteps } from './worked-example.js';
 
@@ -39,21 +35,10 @@ export interface FromNpm {
  * Packs the public packages (built beforehand: the test task depends on their build) into a
  * fresh temporary directory and serves them.
  *
- * @throws Error when a package with a build script has no dist/ (naming the build command),
- * the temporary directory is inside the repository, or packing fails.
+ * @throws Error when the temporary directory is inside the repository, or building or packing
+ * fails (`pnpm pack-all` builds every public package first).
  */
 export async function prepareFromNpm(workspaceRoot: string): Promise<FromNpm> {
-  for (const directory of publicPackageDirectories(workspaceRoot)) {
-    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
-      name: string;
-      scripts?: Record<string, string>;
-    };
-    if (manifest.scripts?.build !== undefined && !existsSync(join(directory, 'dist'))) {
-      throw new Error(
-        `${manifest.name} is not built (no ${join(directory, 'dist')}): run pnpm turbo run build --filter=@ops/npm-consumer... first (the test task does)`,
-      );
-    }
-  }
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'ops-from-npm-')));
   if (!relative(realpathSync(workspaceRoot), work).startsWith('..')) {
     throw new Error(
@@ -62,7 +47,7 @@ export async function prepareFromNpm(workspaceRoot: string): Promise<FromNpm> {
   }
   const tarballs = join(work, 'tarballs');
   mkdirSync(tarballs);
-  const packed = packPublicPackages(workspaceRoot, tarballs);
+  const { packed } = packAll(workspaceRoot, tarballs);
   const registry = await startLocalRegistry(packed, work);
   const readme = readFileSync(join(workspaceRoot, 'README.md'), 'utf8');
   const env = userEnvironment(process.env, work, registry);

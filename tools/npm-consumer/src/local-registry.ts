@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
-import type { PackedPackage } from './pack-public-packages.js';
+import type { PackedPackage } from './pack-all.js';
 
 /** A running {@link startLocalRegistry}. */
 export interface LocalRegistry {

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { unsupportedNodeMessage } from '@ops/api/node-version';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPnpm } from '../../../scripts/run-pnpm.mjs';
+import { type PackedPackage, packAll } from '../src/pack-all.js';
 import { type WorkedExampleStep, workedExampleSteps } from '../src/worked-example.js';
 
 const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -33,12 +33,6 @@ const execFileAsync = promisify(execFile);
 
 let work: string;
 let project: string;
-/** A public package packed by `pnpm pack-all`: its name and its tarball. */
-interface PackedPackage {
-  name: string;
-  tarball: string;
-}
-
 let packed: PackedPackage[];
 /** What `pnpm pack-all` printed: the npm install command of every tarball. */
 let installCommand: string;
@@ -145,19 +139,7 @@ beforeAll(() => {
   const tarballs = join(work, 'tarballs');
   // As a user packs them from a clone: `pnpm pack-all` builds and packs every public package
   // and prints the npm install command for them (its only line on stdout).
-  installCommand = runPnpm(
-    ['-s', 'pack-all', '--pack-destination', tarballs],
-    workspaceRoot,
-  ).trim();
-  packed = installCommand
-    .replace(/^npm install /, '')
-    .split(' ')
-    .map((tarball) => {
-      const manifest = execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], {
-        encoding: 'utf8',
-      });
-      return { name: (JSON.parse(manifest) as { name: string }).name, tarball };
-    });
+  ({ packed, installCommand } = packAll(workspaceRoot, tarballs));
   project = join(work, 'widget-operator');
   mkdirSync(project);
 }, 5 * minutes);
