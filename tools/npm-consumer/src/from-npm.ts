@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 import { type PackedPackage, packAll } from './pack-all.js';
 import { ReadmeShell } from './readme-shell.js';
