@@ -118,8 +118,11 @@ export function validateCondition(condition: ConditionInput): void {
   }
 }
 
-/** `date` as a `metav1.Time`: RFC 3339 in UTC with whole seconds (`2024-05-01T12:00:00Z`). */
-export function formatRfc3339Seconds(date: Date): string {
+/**
+ * `date` (default now) as a `metav1.Time`: RFC 3339 in UTC with whole seconds
+ * (`2024-05-01T12:00:00Z`).
+ */
+export function formatRfc3339Seconds(date: Date = new Date()): string {
   return date.toISOString().replace(/\.\d+Z$/, 'Z');
 }
 

@@ -3,6 +3,7 @@ export type {
   CustomResourceDefinitionObject as CustomResourceDefinition,
   StatusCause,
 } from '@ops/api';
+export type { Admission, AdmissionAttributes } from './admission/admission.js';
 export {
   type FieldError,
   formatFieldError,
@@ -26,11 +27,10 @@ export {
 } from './cluster/index.js';
 export { decodeKubernetesProtobuf, isProtobufContentType } from './protobuf/index.js';
 export type { PrinterColumn, ResourceType } from './registry/resource-type.js';
-export type { Admission, AdmissionAttributes } from './server/admission.js';
 export { ApiServer, type ApiServerOptions } from './server/api-server.js';
-export { createServingCertificates, type ServingCertificates } from './server/certificates.js';
 export type { FaultRule } from './server/faults.js';
 export { PortInUseError } from './server/port-in-use-error.js';
 export { loadServerState, type ServerState, stateFiles } from './server/state-directory.js';
 export { defaultWatchBufferBytes } from './server/watch-response.js';
 export { maxWatchTimeoutSeconds } from './server/watch-timeout.js';
+export { createServingCertificates, type ServingCertificates } from './tls/certificates.js';

@@ -6,9 +6,9 @@ import {
   parsePodRunDuration,
 } from './cluster/pod-lifecycle-annotations.js';
 import { ApiServer } from './server/api-server.js';
-import { servingHosts } from './server/certificates.js';
 import { PortInUseError } from './server/port-in-use-error.js';
 import { loadServerState, type ServerState } from './server/state-directory.js';
+import { servingHosts } from './tls/certificates.js';
 
 const usage = `Usage: local-cluster [options]
 

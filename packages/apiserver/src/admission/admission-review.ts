@@ -1,7 +1,7 @@
 import type { KubernetesObject, UserInfo } from '@ops/api';
 import { isJsonObject } from '@ops/api';
 import { apiVersionOf } from '../registry/resource-type.js';
-import type { AdmissionAttributes } from '../server/admission.js';
+import type { AdmissionAttributes } from './admission.js';
 import { WebhookCallError } from './webhook-call-error.js';
 import { admissionNamespace } from './webhook-matcher.js';
 

@@ -5,10 +5,10 @@ import type { KubernetesObject } from '@ops/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import type { AdmissionAttributes } from '../server/admission.js';
 import { ApiServer } from '../server/api-server.js';
-import { createServingCertificates, type ServingCertificates } from '../server/certificates.js';
 import type { RequestContext } from '../server/resource-service.js';
+import { createServingCertificates, type ServingCertificates } from '../tls/certificates.js';
+import type { AdmissionAttributes } from './admission.js';
 import { WebhookAdmission } from './webhook-admission.js';
 
 type Json = Record<string, any>;

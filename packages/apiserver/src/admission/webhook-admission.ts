@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { apiVersionOf } from '../registry/resource-type.js';
-import type { Admission, AdmissionAttributes } from '../server/admission.js';
-import { createServingCertificates } from '../server/certificates.js';
 import type { ObjectStore } from '../store/object-store.js';
+import { createServingCertificates } from '../tls/certificates.js';
+import type { Admission, AdmissionAttributes } from './admission.js';
 import {
   chooseReviewVersion,
   createAdmissionReview,

@@ -1,8 +1,8 @@
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServingCertificates } from '../server/certificates.js';
 import { ObjectStore } from '../store/object-store.js';
+import { createServingCertificates } from '../tls/certificates.js';
 import { WebhookAgents } from './webhook-agents.js';
 import { callWebhook } from './webhook-client.js';
 import type { Webhook } from './webhook-configuration.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import type { AdmissionAttributes } from '../server/admission.js';
+import type { AdmissionAttributes } from './admission.js';
 import { webhooksOf } from './webhook-configuration.js';
 import {
   admissionNamespace,

@@ -6,7 +6,7 @@ import {
 } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import type { AdmissionAttributes } from '../server/admission.js';
+import type { AdmissionAttributes } from './admission.js';
 import type { Webhook, WebhookRule } from './webhook-configuration.js';
 
 /** A write as the matcher sees it. `object` is undefined on DELETE, `old` on CREATE. */

@@ -10,7 +10,7 @@ import { isJsonObject } from '@ops/api';
  * - an object that carries the annotation gets it rewritten to the configuration just applied
  *   ({@link withLastApplied}), so a later client-side apply starts from it.
  */
-import { stableStringify } from '../server/object-metadata.js';
+import { canonicalJson } from '../json/json.js';
 import { compareValues } from './compare-values.js';
 import type { FieldSet } from './field-set.js';
 import type { FieldType } from './field-type.js';
@@ -68,7 +68,7 @@ export function withLastApplied(
     ...object,
     metadata: {
       ...metadata,
-      annotations: { ...annotations, [lastAppliedAnnotation]: `${stableStringify(applied)}\n` },
+      annotations: { ...annotations, [lastAppliedAnnotation]: `${canonicalJson(applied)}\n` },
     },
   };
 }

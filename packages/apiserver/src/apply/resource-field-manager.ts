@@ -5,10 +5,9 @@
  * as kube-apiserver's field manager does around each write.
  */
 import type { KubernetesObject } from '@ops/api';
-import { isJsonObject } from '@ops/api';
+import { formatRfc3339Seconds, isJsonObject } from '@ops/api';
 import { strategicSchemaFor } from '../patch/builtin-schemas.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
-import { timestamp } from '../server/object-metadata.js';
 import { emptyObjectOf } from './empty-object.js';
 import {
   type AppliedConfiguration,
@@ -58,7 +57,7 @@ export function writeScopeOf(
   const writer: WriterIdentity = { userName: context.user.name };
   if (context.fieldManager !== undefined) writer.fieldManager = context.fieldManager;
   if (context.userAgent !== undefined) writer.userAgent = context.userAgent;
-  return { manager: managerName(writer), subresource, now: timestamp(now) };
+  return { manager: managerName(writer), subresource, now: formatRfc3339Seconds(now) };
 }
 
 function scopeOf(type: ResourceType, write: WriteScope): FieldManagerScope {

@@ -1,5 +1,6 @@
 import { isJsonObject, type KubernetesObject } from '@ops/api';
-import { type Json, objectsOf, statusOf, stringOr } from './json.js';
+import { type Json, objectsOf, stringOr } from '../json/json.js';
+import { statusOf } from './object-fields.js';
 
 /** A condition as a controller computes it; times are filled in by {@link setCondition}. */
 export interface DesiredCondition {

@@ -3,16 +3,60 @@ import { StatusError } from '../api/status-error.js';
 import type { AuthenticatedUser } from '../auth/index.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { objectKey, type ResourceType } from '../registry/resource-type.js';
-import type { ResourceService } from '../server/resource-service.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { ClusterIndex } from './cluster-index.js';
 import type { LabelMap } from './resource-index.js';
+
+/** Who a write is made as: the user, without the request's other options. */
+export interface ClusterWriteContext {
+  user: AuthenticatedUser;
+}
+
+/**
+ * The writes the simulated cluster makes, as the server's resource service takes them (with
+ * admission and validation, as any client's): the narrow part of it this folder uses.
+ */
+export interface ClusterWrites {
+  create(
+    type: ResourceType,
+    namespace: string,
+    body: unknown,
+    context: ClusterWriteContext,
+  ): Promise<KubernetesObject>;
+  update(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    body: unknown,
+    subresource: string,
+    context: ClusterWriteContext,
+  ): Promise<KubernetesObject>;
+  delete(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+    context: ClusterWriteContext,
+  ): Promise<KubernetesObject>;
+  /** The server's write hooks: the kubelet takes over graceful Pod deletes. */
+  readonly hooks: { deleteGracefully?: DeleteGracefully | undefined };
+}
+
+/**
+ * Decides whether a delete of `object` is graceful: a grace period in seconds (the kubelet then
+ * removes it), or undefined to delete at once. The server calls it before its default handling.
+ */
+export type DeleteGracefully = (
+  type: ResourceType,
+  object: KubernetesObject,
+  options: DeleteOptions,
+) => number | undefined;
 
 /** What the simulated cluster needs of the API server: an `ApiServer` is one. */
 export interface ClusterHost {
   readonly store: ObjectStore;
   readonly registry: ResourceRegistry;
-  readonly resources: ResourceService;
+  readonly resources: ClusterWrites;
 }
 
 /** The users the simulated components write as. */
@@ -30,7 +74,7 @@ export const clusterUsers = {
  * through `index`, which the simulated cluster shares between its clients and keeps up to
  * date; by default one that scans the store on each read) and return the stored objects
  * themselves: callers must not mutate them (clone first). Writes go through
- * {@link ResourceService} as `user`, so admission and validation apply as to any client.
+ * {@link ClusterWrites} as `user`, so admission and validation apply as to any client.
  */
 export class ControllerClient {
   constructor(

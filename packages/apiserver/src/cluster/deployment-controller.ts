@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
-import { isJsonObject } from '@ops/api';
+import { formatRfc3339Seconds, isJsonObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import { stableStringify, timestamp } from '../server/object-metadata.js';
+import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
@@ -11,15 +11,11 @@ import {
   controllerName,
   controllerReference,
   controllerUid,
-  type Json,
   namespacedKey,
-  numberOr,
-  objectOr,
-  objectsOf,
   specOf,
   splitKey,
   statusOf,
-} from './json.js';
+} from './object-fields.js';
 import { podTemplateHash, podTemplateHashLabel } from './pod-template-hash.js';
 import type { ReconcileResult } from './reconcile-loop.js';
 
@@ -136,8 +132,8 @@ export class DeploymentController implements Controller {
       const all = this.replicaSetsOf(deployment);
       let newRs = all.find(
         (rs) =>
-          stableStringify(withoutHash(specOf(rs).template)) ===
-          stableStringify(withoutHash(spec.template)),
+          canonicalJson(withoutHash(specOf(rs).template)) ===
+          canonicalJson(withoutHash(spec.template)),
       );
       const olds = all.filter((rs) => rs !== newRs);
       if (newRs === undefined) newRs = await this.createReplicaSet(deployment, olds);
@@ -210,8 +206,8 @@ export class DeploymentController implements Controller {
       if (
         existing !== undefined &&
         controllerUid(existing, 'Deployment') === deployment.metadata?.uid &&
-        stableStringify(withoutHash(specOf(existing).template)) ===
-          stableStringify(withoutHash(spec.template))
+        canonicalJson(withoutHash(specOf(existing).template)) ===
+          canonicalJson(withoutHash(spec.template))
       ) {
         return existing;
       }
@@ -379,8 +375,8 @@ export class DeploymentController implements Controller {
     const all = this.replicaSetsOf(deployment);
     const newRs = all.find(
       (rs) =>
-        stableStringify(withoutHash(specOf(rs).template)) ===
-        stableStringify(withoutHash(spec.template)),
+        canonicalJson(withoutHash(specOf(rs).template)) ===
+        canonicalJson(withoutHash(spec.template)),
     );
     const sum = (field: string) =>
       all.reduce((total, rs) => total + numberOr(statusOf(rs)[field], 0), 0);
@@ -390,7 +386,7 @@ export class DeploymentController implements Controller {
     const available = sum('availableReplicas');
     const unavailable = Math.max(0, replicas - available);
     const old = statusOf(deployment);
-    const now = timestamp(new Date());
+    const now = formatRfc3339Seconds(new Date());
     let conditions = objectsOf(old.conditions);
     const { maxUnavailable } = rolloutBounds(deployment);
     conditions = setCondition(
@@ -450,7 +446,7 @@ export class DeploymentController implements Controller {
     for (const [field, value] of counts) if (value > 0) status[field] = value;
     status.conditions = conditions;
     if (old.collisionCount !== undefined) status.collisionCount = old.collisionCount;
-    if (stableStringify(status) === stableStringify(old)) return;
+    if (canonicalJson(status) === canonicalJson(old)) return;
     await this.client.update(
       'apps',
       'deployments',

@@ -1,6 +1,10 @@
 import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterFixture, eventually, startClusterFixture } from './cluster-fixture.js';
+import {
+  type ClusterFixture,
+  eventually,
+  startClusterFixture,
+} from './cluster-fixture.test-helper.js';
 
 let f: ClusterFixture;
 beforeAll(async () => {

@@ -1,19 +1,10 @@
 import type { KubernetesObject } from '@ops/api';
-import { stableStringify } from '../server/object-metadata.js';
+import { canonicalJson, type Json, objectsOf, stringOr } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { isPodReady, isPodTerminal } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
-import {
-  controllerReference,
-  type Json,
-  namespacedKey,
-  objectsOf,
-  specOf,
-  splitKey,
-  statusOf,
-  stringOr,
-} from './json.js';
+import { controllerReference, namespacedKey, specOf, splitKey, statusOf } from './object-fields.js';
 import { mapSelectorOf } from './resource-index.js';
 
 /** Labels of the objects this controller manages. */
@@ -164,7 +155,7 @@ export class EndpointsController implements Controller {
         pod,
         ip,
         ports,
-        portsKey: stableStringify(ports),
+        portsKey: canonicalJson(ports),
         ready: (podReady || publishNotReady) && !terminating,
         serving: podReady || publishNotReady,
         terminating,
@@ -226,8 +217,8 @@ export class EndpointsController implements Controller {
     }
     const current = Array.isArray(existing.subsets) ? existing.subsets : [];
     if (
-      stableStringify(current) === stableStringify(desired) &&
-      stableStringify(existing.metadata?.labels ?? {}) === stableStringify(labels)
+      canonicalJson(current) === canonicalJson(desired) &&
+      canonicalJson(existing.metadata?.labels ?? {}) === canonicalJson(labels)
     )
       return;
     const copy = structuredClone(existing);
@@ -282,7 +273,7 @@ export class EndpointsController implements Controller {
     for (const group of groups.values()) {
       const ports = toPorts(group.ports);
       const match = [...unmatched.values()].find(
-        (slice) => stableStringify(slice.ports ?? []) === stableStringify(ports),
+        (slice) => canonicalJson(slice.ports ?? []) === canonicalJson(ports),
       );
       if (match === undefined) {
         pending.push({ ports, endpoints: group.endpoints });
@@ -337,10 +328,10 @@ export class EndpointsController implements Controller {
       return;
     }
     const same =
-      stableStringify(existing.endpoints ?? []) === stableStringify(endpoints) &&
-      stableStringify(existing.ports ?? []) === stableStringify(ports) &&
-      stableStringify(existing.metadata?.labels ?? {}) === stableStringify(labels) &&
-      stableStringify(existing.metadata?.ownerReferences ?? []) === stableStringify([owner]) &&
+      canonicalJson(existing.endpoints ?? []) === canonicalJson(endpoints) &&
+      canonicalJson(existing.ports ?? []) === canonicalJson(ports) &&
+      canonicalJson(existing.metadata?.labels ?? {}) === canonicalJson(labels) &&
+      canonicalJson(existing.metadata?.ownerReferences ?? []) === canonicalJson([owner]) &&
       existing.addressType === 'IPv4';
     if (same) return;
     const copy = structuredClone(existing);

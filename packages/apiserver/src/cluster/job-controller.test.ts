@@ -8,7 +8,7 @@ import {
   startClusterFixture,
   type WatchRecording,
   watchEvents,
-} from './cluster-fixture.js';
+} from './cluster-fixture.test-helper.js';
 import { SimulatedCluster } from './simulated-cluster.js';
 
 let f: ClusterFixture;

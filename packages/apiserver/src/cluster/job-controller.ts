@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
-import { stableStringify, timestamp } from '../server/object-metadata.js';
+import { formatRfc3339Seconds } from '@ops/api';
+import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { conditionOf, isPodReady, isPodTerminal, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
@@ -7,15 +8,11 @@ import type { ControllerClient } from './controller-client.js';
 import {
   controllerKeys,
   controllerUid,
-  type Json,
   namespacedKey,
-  numberOr,
-  objectOr,
-  objectsOf,
   specOf,
   splitKey,
   statusOf,
-} from './json.js';
+} from './object-fields.js';
 import { podFromTemplate } from './pod-from-template.js';
 import type { ReconcileResult } from './reconcile-loop.js';
 import { comparePodsForDeletion } from './replica-set-controller.js';
@@ -86,7 +83,7 @@ export class JobController implements Controller {
     if (job === undefined || isJobFinished(job) || job.metadata?.deletionTimestamp !== undefined)
       return undefined;
     const now = new Date();
-    const at = timestamp(now);
+    const at = formatRfc3339Seconds(now);
     const spec = specOf(job);
     const old = statusOf(job);
     let counts = this.count(job);
@@ -179,7 +176,7 @@ export class JobController implements Controller {
     if (completionTime !== undefined) status.completionTime = completionTime;
     for (const field of ['active', 'succeeded', 'failed'] as const)
       if (status[field] === 0) delete status[field];
-    if (stableStringify(status) !== stableStringify(old)) {
+    if (canonicalJson(status) !== canonicalJson(old)) {
       const current = this.client.get('batch', 'jobs', namespace, name) ?? job;
       await this.client.update('batch', 'jobs', { ...structuredClone(current), status }, 'status');
     }

@@ -1,7 +1,11 @@
 import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusError } from '../api/status-error.js';
-import { type ClusterFixture, eventually, startClusterFixture } from './cluster-fixture.js';
+import {
+  type ClusterFixture,
+  eventually,
+  startClusterFixture,
+} from './cluster-fixture.test-helper.js';
 
 let f: ClusterFixture;
 beforeAll(async () => {

@@ -1,23 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DeleteOptions, KubernetesObject } from '@ops/api';
+import { formatRfc3339Seconds } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
+import { type Json, numberOr, objectOr, objectsOf, stringOr } from '../json/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import { timestamp } from '../server/object-metadata.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
 import { type ControllerClient, isConflict, isNotFound } from './controller-client.js';
-import {
-  type Json,
-  namespacedKey,
-  numberOr,
-  objectOr,
-  objectsOf,
-  specOf,
-  splitKey,
-  statusOf,
-  stringOr,
-} from './json.js';
+import { namespacedKey, specOf, splitKey, statusOf } from './object-fields.js';
 import { type PodOutcome, podOutcome } from './pod-outcome.js';
 import type { ReconcileResult } from './reconcile-loop.js';
 import { nodeAddress, simulatedNode } from './simulated-node.js';
@@ -187,7 +178,7 @@ export class Kubelet implements Controller {
   /** Records a Warning event on a Pod (reason `InvalidAnnotation`). */
   private async warn(pod: KubernetesObject, message: string): Promise<void> {
     const meta = pod.metadata ?? {};
-    const at = timestamp(new Date());
+    const at = formatRfc3339Seconds(new Date());
     await this.client.create('', 'events', meta.namespace ?? '', {
       apiVersion: 'v1',
       kind: 'Event',
@@ -335,7 +326,7 @@ export class Kubelet implements Controller {
 
   private runningStatus(pod: KubernetesObject, startedAt: Date, now: Date): Json {
     const old = statusOf(pod);
-    const at = timestamp(now);
+    const at = formatRfc3339Seconds(now);
     const ip = this.podIP(pod);
     let conditions = objectsOf(old.conditions);
     const wanted: DesiredCondition[] = [
@@ -358,7 +349,7 @@ export class Kubelet implements Controller {
       hostIPs: [{ ip: nodeAddress }],
       podIP: ip,
       podIPs: [{ ip }],
-      startTime: stringOr(old.startTime, timestamp(startedAt)),
+      startTime: stringOr(old.startTime, formatRfc3339Seconds(startedAt)),
       containerStatuses: objectsOf(spec.containers).map((container) => ({
         name: stringOr(container.name),
         state: { running: { startedAt: at } },
@@ -402,7 +393,7 @@ export class Kubelet implements Controller {
     now: Date,
   ): Json {
     const old = statusOf(pod);
-    const at = timestamp(now);
+    const at = formatRfc3339Seconds(now);
     let conditions = objectsOf(old.conditions);
     for (const type of ['PodReadyToStartContainers', 'Ready', 'ContainersReady']) {
       const desired: DesiredCondition =

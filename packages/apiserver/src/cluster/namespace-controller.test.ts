@@ -7,7 +7,7 @@ import {
   deployment,
   eventually,
   startClusterFixture,
-} from './cluster-fixture.js';
+} from './cluster-fixture.test-helper.js';
 
 let f: ClusterFixture;
 beforeAll(async () => {

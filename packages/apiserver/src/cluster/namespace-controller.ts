@@ -1,11 +1,12 @@
 import type { KubernetesObject } from '@ops/api';
+import { formatRfc3339Seconds } from '@ops/api';
+import { canonicalJson, objectsOf } from '../json/json.js';
 import { storageKeyOf } from '../registry/resource-type.js';
-import { stableStringify, timestamp } from '../server/object-metadata.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { type DesiredCondition, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ClusterHost, ControllerClient } from './controller-client.js';
-import { objectsOf, specOf, statusOf } from './json.js';
+import { specOf, statusOf } from './object-fields.js';
 import type { ReconcileResult } from './reconcile-loop.js';
 
 /** The spec finalizer the namespace controller owns. */
@@ -87,7 +88,7 @@ export class NamespaceController implements Controller {
   }
 
   private async finalize(namespace: KubernetesObject): Promise<void> {
-    const now = timestamp(new Date());
+    const now = formatRfc3339Seconds(new Date());
     const finalizersLeft = namespace.metadata?.finalizers ?? [];
     const conditions: DesiredCondition[] = [
       {
@@ -133,7 +134,7 @@ export class NamespaceController implements Controller {
     const withStatus = structuredClone(namespace);
     withStatus.status = { ...statusOf(namespace), conditions: list };
     let current: KubernetesObject | undefined = namespace;
-    if (stableStringify(withStatus.status) !== stableStringify(namespace.status)) {
+    if (canonicalJson(withStatus.status) !== canonicalJson(namespace.status)) {
       current = await this.client.update('', 'namespaces', withStatus, 'status');
       // The server may have removed the namespace on that write already.
       current = this.client.get('', 'namespaces', '', namespace.metadata?.name ?? '');

@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
-import { controllerReference, type Json, objectOr, specOf } from './json.js';
+import { type Json, objectOr } from '../json/json.js';
+import { controllerReference, specOf } from './object-fields.js';
 
 /**
  * A new Pod for a controller (ReplicaSet, Job) from its `spec.template`: generateName

@@ -1,4 +1,4 @@
-import { stableStringify } from '../server/object-metadata.js';
+import { canonicalJson } from '../json/json.js';
 
 /** The label a Deployment's ReplicaSets and their Pods carry: the hash of the Pod template. */
 export const podTemplateHashLabel = 'pod-template-hash';
@@ -23,7 +23,7 @@ function fnv32a(text: string): number {
  * to kube's hash, whose input is Go's printing of the struct.
  */
 export function podTemplateHash(template: unknown, collisionCount?: number): string {
-  let text = stableStringify(template);
+  let text = canonicalJson(template);
   if (collisionCount !== undefined && collisionCount > 0) text += `#${collisionCount}`;
   const decimal = String(fnv32a(text));
   let encoded = '';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../api/status-error.js';
-import { eventually, sleep } from './cluster-fixture.js';
+import { eventually, sleep } from './cluster-fixture.test-helper.js';
 import { type ClusterErrorRecord, ReconcileLoop } from './reconcile-loop.js';
 
 function loopWith(reconcile: (key: string) => Promise<{ requeueAfterMs?: number } | undefined>) {

@@ -1,8 +1,13 @@
 import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdmissionAttributes } from '../admission/admission.js';
 import { StatusError } from '../api/status-error.js';
-import type { AdmissionAttributes } from '../server/admission.js';
-import { type ClusterFixture, eventually, sleep, startClusterFixture } from './cluster-fixture.js';
+import {
+  type ClusterFixture,
+  eventually,
+  sleep,
+  startClusterFixture,
+} from './cluster-fixture.test-helper.js';
 import { comparePodsForDeletion } from './replica-set-controller.js';
 
 let f: ClusterFixture;

@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
+import { formatRfc3339Seconds } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import { stableStringify, timestamp } from '../server/object-metadata.js';
+import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import {
   isPodActive,
@@ -14,15 +15,11 @@ import type { ControllerClient } from './controller-client.js';
 import {
   controllerKeys,
   controllerUid,
-  type Json,
   namespacedKey,
-  numberOr,
-  objectOr,
-  objectsOf,
   specOf,
   splitKey,
   statusOf,
-} from './json.js';
+} from './object-fields.js';
 import { podFromTemplate } from './pod-from-template.js';
 import type { ReconcileResult } from './reconcile-loop.js';
 import { burstReplicas, slowStartBatch } from './slow-start-batch.js';
@@ -168,7 +165,7 @@ export class ReplicaSetController implements Controller {
       conditions = setCondition(
         conditions,
         { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message },
-        timestamp(now),
+        formatRfc3339Seconds(now),
       );
     } else {
       conditions = removeCondition(conditions, 'ReplicaFailure');
@@ -179,7 +176,7 @@ export class ReplicaSetController implements Controller {
     if (available > 0) status.availableReplicas = available;
     if (rs.metadata?.generation !== undefined) status.observedGeneration = rs.metadata.generation;
     if (conditions.length > 0) status.conditions = conditions;
-    if (stableStringify(status) !== stableStringify(old)) {
+    if (canonicalJson(status) !== canonicalJson(old)) {
       await this.client.update('apps', 'replicasets', { ...structuredClone(rs), status }, 'status');
     }
     return recheck === undefined ? undefined : { requeueAfterMs: recheck + 5 };

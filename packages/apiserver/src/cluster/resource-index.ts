@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
 import { isJsonObject } from '@ops/api';
 import type { StoredObject, StoreEvent } from '../store/object-store.js';
-import { specOf } from './json.js';
+import { specOf } from './object-fields.js';
 
 /** Labels, or a selector that matches them: `key → value`. */
 export type LabelMap = Record<string, string>;

@@ -1,10 +1,11 @@
 import type { KubernetesObject } from '@ops/api';
-import { stableStringify, timestamp } from '../server/object-metadata.js';
+import { formatRfc3339Seconds } from '@ops/api';
+import { canonicalJson, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
-import { namespacedKey, objectOr, objectsOf, specOf, splitKey, statusOf } from './json.js';
+import { namespacedKey, specOf, splitKey, statusOf } from './object-fields.js';
 import type { ReconcileResult } from './reconcile-loop.js';
 
 /** Whether a Pod is waiting for the default scheduler: no node, not ending, not being deleted. */
@@ -86,8 +87,12 @@ export class Scheduler implements Controller {
 
   private async setScheduled(pod: KubernetesObject, condition: DesiredCondition): Promise<void> {
     const old = statusOf(pod);
-    const conditions = setCondition(objectsOf(old.conditions), condition, timestamp(new Date()));
-    if (stableStringify(conditions) === stableStringify(old.conditions)) return;
+    const conditions = setCondition(
+      objectsOf(old.conditions),
+      condition,
+      formatRfc3339Seconds(new Date()),
+    );
+    if (canonicalJson(conditions) === canonicalJson(old.conditions)) return;
     const copy = structuredClone(pod);
     copy.status = { ...old, conditions };
     await this.client.update('', 'pods', copy, 'status');

@@ -7,7 +7,7 @@ import {
   eventually,
   sleep,
   startClusterFixture,
-} from './cluster-fixture.js';
+} from './cluster-fixture.test-helper.js';
 
 let f: ClusterFixture | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { KubernetesObject } from '@ops/api';
-import { timestamp } from '../server/object-metadata.js';
+import { formatRfc3339Seconds } from '@ops/api';
 
 /** The address of the simulated node. */
 export const nodeAddress = '172.18.0.2';
@@ -13,7 +13,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
  * `kubeletVersion: v1.33.0`; `bootID` names this kubelet's run.
  */
 export function simulatedNode(name: string, bootID: string, now: Date): KubernetesObject {
-  const at = timestamp(now);
+  const at = formatRfc3339Seconds(now);
   const condition = (type: string, status: string, reason: string, message: string) => ({
     type,
     status,

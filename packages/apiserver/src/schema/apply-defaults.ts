@@ -5,11 +5,11 @@ import { isJsonObject } from '@ops/api';
  */
 
 import type { JSONSchemaProps } from '@ops/api';
+import { jsonCopy } from '../json/json.js';
 import {
   additionalPropertiesSchema,
   defaultOf,
   itemsSchema,
-  jsonCopy,
   propertyEntries,
   propertySchema,
 } from './json-value.js';

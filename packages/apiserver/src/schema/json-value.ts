@@ -107,30 +107,6 @@ export function jsonKind(value: unknown): SchemaValueKind | undefined {
   }
 }
 
-/** A deep copy of a JSON value (objects and arrays copied, scalars shared). */
-export function jsonCopy<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => jsonCopy(item)) as T;
-  if (isJsonObject(value)) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = jsonCopy(item);
-    return copy as T;
-  }
-  return value;
-}
-
-/** A canonical JSON text for a value (sorted keys), for set membership of compound values. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isJsonObject(value)) {
-    const keys = Object.keys(value)
-      .filter((key) => value[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-  }
-  if (typeof value === 'bigint') return value.toString();
-  return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * A number as Go's `%v` prints a float64: shortest representation, exponent form below 1e-4
  * and from 1e21 up, with at least two exponent digits (`1e-05`, `1e+21`).

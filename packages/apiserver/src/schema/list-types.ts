@@ -9,10 +9,10 @@ import { isJsonObject } from '@ops/api';
 
 import type { JSONSchemaProps } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
+import { canonicalJson } from '../json/json.js';
 import { pathChild, pathIndex, pathKey } from './field-path.js';
 import {
   additionalPropertiesSchema,
-  canonicalJson,
   defaultOf,
   itemsSchema,
   propertySchema,

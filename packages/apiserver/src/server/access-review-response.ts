@@ -7,7 +7,7 @@ import {
   evaluateSubjectAccessReview,
   type RbacPolicy,
 } from '../auth/index.js';
-import type { Json } from '../cluster/json.js';
+import type { Json } from '../json/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
 
 /**

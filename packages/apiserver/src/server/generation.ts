@@ -1,6 +1,6 @@
 import type { KubernetesObject, ObjectMeta } from '@ops/api';
+import { canonicalJson } from '../json/json.js';
 import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
-import { stableStringify } from './object-metadata.js';
 
 /**
  * The built-in kinds whose registry strategy sets `metadata.generation` (to 1 on create, +1 on
@@ -77,13 +77,13 @@ function specChanged(type: ResourceType, old: KubernetesObject, next: Kubernetes
   const keepStatus = type.custom && !type.subresources.status;
   const strip = (object: KubernetesObject): string => {
     const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = object;
-    return stableStringify(keepStatus ? { ...rest, status } : rest);
+    return canonicalJson(keepStatus ? { ...rest, status } : rest);
   };
   if (strip(old) !== strip(next)) return true;
   if (storageKeyOf(type) === 'apps/deployments')
     return (
-      stableStringify(old.metadata?.annotations ?? {}) !==
-      stableStringify(next.metadata?.annotations ?? {})
+      canonicalJson(old.metadata?.annotations ?? {}) !==
+      canonicalJson(next.metadata?.annotations ?? {})
     );
   return false;
 }

@@ -1,6 +1,6 @@
 import type { FieldRequirement, KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import type { Json } from '../cluster/json.js';
+import type { Json } from '../json/json.js';
 import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import type { KeyRange } from '../store/key-range.js';
 import {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import type { Json } from '../cluster/json.js';
+import type { Json } from '../json/json.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { fieldSelectorFromQuery } from '../store/field-selector.js';
 import { checkFieldSelector } from './list-page.js';

@@ -18,11 +18,6 @@ export function generateNameSuffix(random: () => number = Math.random): string {
   return suffix;
 }
 
-/** RFC 3339 with seconds precision, as Kubernetes timestamps are. */
-export function timestamp(now: Date = new Date()): string {
-  return `${now.toISOString().slice(0, 19)}Z`;
-}
-
 /** Kinds whose names must be DNS-1123 labels rather than subdomains. */
 const labelNamed = new Set(['/namespaces', '/services']);
 
@@ -139,14 +134,4 @@ function validatePathSegment(name: string): string[] {
   if (name.includes('/')) return ["may not contain '/'"];
   if (name.includes('%')) return ["may not contain '%'"];
   return [];
-}
-
-/** JSON with object keys sorted, so that equal objects give equal strings. */
-export function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
 }

@@ -11,9 +11,9 @@ import {
   type RequestAttributes,
   superuserGroup,
 } from '../auth/index.js';
-import type { Json } from '../cluster/json.js';
+import type { Json } from '../json/json.js';
+import { canonicalJson } from '../json/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import { stableStringify } from './object-metadata.js';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
 const roleResources = new Set(['roles', 'clusterroles']);
@@ -61,7 +61,7 @@ function onlyGcFields(object: KubernetesObject, old: KubernetesObject | undefine
     } = (o.metadata ?? {}) as Json;
     return { ...(o as Json), metadata: meta };
   };
-  return stableStringify(strip(object)) === stableStringify(strip(old));
+  return canonicalJson(strip(object)) === canonicalJson(strip(old));
 }
 
 function forbidden(type: ResourceType, name: string, message: string): StatusError {

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { DeleteOptions, KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
-import { type FieldRequirement, isJsonObject, matchesFieldSelector } from '@ops/api';
+import {
+  type FieldRequirement,
+  formatRfc3339Seconds,
+  isJsonObject,
+  matchesFieldSelector,
+} from '@ops/api';
+import { type Admission, noAdmission } from '../admission/admission.js';
 import { StatusError } from '../api/status-error.js';
 import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../apply/index.js';
 import type { AuthenticatedUser } from '../auth/index.js';
+import { canonicalJson } from '../json/json.js';
 import { checkStorable } from '../limits/storable-object.js';
 import {
   applyJsonPatch,
@@ -18,7 +25,6 @@ import {
   storageKeyOf,
 } from '../registry/resource-type.js';
 import type { ObjectStore, StoredObject } from '../store/object-store.js';
-import { type Admission, noAdmission } from './admission.js';
 import {
   bumpGenerationOnDeletion,
   generationOnCreate,
@@ -26,7 +32,7 @@ import {
   setGeneration,
 } from './generation.js';
 import { listPage } from './list-page.js';
-import { generateNameSuffix, stableStringify, timestamp } from './object-metadata.js';
+import { generateNameSuffix } from './object-metadata.js';
 import { serverSideApply } from './server-side-apply.js';
 import { strategyFor } from './strategies.js';
 import {
@@ -217,7 +223,7 @@ export class ResourceService {
       throw StatusError.alreadyExists(type, finalName);
     const finalMeta = admitted.metadata as ObjectMeta;
     finalMeta.uid = uid;
-    finalMeta.creationTimestamp = timestamp(this.now());
+    finalMeta.creationTimestamp = formatRfc3339Seconds(this.now());
     if (managed.length > 0) finalMeta.managedFields = managed;
     checkStorable(admitted);
     if (context.dryRun) return admitted;
@@ -376,7 +382,7 @@ export class ResourceService {
       meta.resourceVersion = String(stored.resourceVersion);
       if (managed.length > 0) meta.managedFields = managed;
       checkStorable(admitted);
-      if (stableStringify(admitted) === stableStringify(old)) return old;
+      if (canonicalJson(admitted) === canonicalJson(old)) return old;
       if (context.dryRun) return admitted;
       const revision = this.store.nextRevision();
       meta.resourceVersion = String(revision);
@@ -467,7 +473,9 @@ export class ResourceService {
       if (finalizers.length > 0) meta.finalizers = finalizers;
       if (shorter) {
         meta.deletionGracePeriodSeconds = grace;
-        meta.deletionTimestamp = timestamp(new Date(this.now().getTime() + (grace ?? 0) * 1000));
+        meta.deletionTimestamp = formatRfc3339Seconds(
+          new Date(this.now().getTime() + (grace ?? 0) * 1000),
+        );
       }
       if (shorter && grace === 0 && finalizers.length === 0 && !hasSpecFinalizers(object)) {
         return this.commit('delete', type, storageKey, key, object);
@@ -477,7 +485,9 @@ export class ResourceService {
     const graceful = this.hooks.deleteGracefully?.(type, stored.object, options);
     if (finalizers.length > 0 || namespaceFinalizers || graceful !== undefined) {
       bumpGenerationOnDeletion(meta);
-      meta.deletionTimestamp = timestamp(new Date(this.now().getTime() + (graceful ?? 0) * 1000));
+      meta.deletionTimestamp = formatRfc3339Seconds(
+        new Date(this.now().getTime() + (graceful ?? 0) * 1000),
+      );
       meta.deletionGracePeriodSeconds = graceful ?? 0;
       if (finalizers.length > 0) meta.finalizers = finalizers;
       if (namespaceFinalizers)

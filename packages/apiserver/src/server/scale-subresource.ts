@@ -1,7 +1,7 @@
 import type { KubernetesObject, ScaleSubresource } from '@ops/api';
 import { isJsonObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import type { Json } from '../cluster/json.js';
+import type { Json } from '../json/json.js';
 import { applyJsonPatch, applyMergePatch } from '../patch/index.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { RequestContext, ResourceService } from './resource-service.js';

@@ -1,10 +1,15 @@
 import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api';
-import { isJsonObject, LabelSelectorError, labelSelectorFromObject } from '@ops/api';
+import {
+  formatRfc3339Seconds,
+  isJsonObject,
+  LabelSelectorError,
+  labelSelectorFromObject,
+} from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
+import { canonicalJson } from '../json/json.js';
 import { configMapKeyErrors, secretKeyErrors } from '../limits/data-keys.js';
 import { configMapSizeErrors, secretSizeErrors } from '../limits/data-size.js';
 import { crdValidationRuleErrors, validateStructuralSchema } from '../schema/index.js';
-import { stableStringify } from './object-metadata.js';
 
 /** What strategies may ask of the server. */
 export interface StrategyContext {
@@ -149,7 +154,7 @@ function validateSelectorMatchesTemplate(object: Obj, old: Obj | undefined): Fie
     if (
       old !== undefined &&
       isJsonObject<Json>(old.spec) &&
-      stableStringify(old.spec.selector) !== stableStringify(spec.selector)
+      canonicalJson(old.spec.selector) !== canonicalJson(spec.selector)
     ) {
       errors.push({
         type: 'FieldValueInvalid',
@@ -284,7 +289,7 @@ function validateJob(object: Obj, old: Obj | undefined): FieldError[] {
 function podUpdateProblems(object: Obj, old: Obj): FieldError[] {
   // Pod specs are immutable but for container images and a few scheduling fields.
   const normalize = (spec: unknown): string => {
-    if (!isJsonObject<Json>(spec)) return stableStringify(spec);
+    if (!isJsonObject<Json>(spec)) return canonicalJson(spec);
     const copy = structuredClone(spec);
     for (const list of ['containers', 'initContainers']) {
       if (Array.isArray(copy[list]))
@@ -294,7 +299,7 @@ function podUpdateProblems(object: Obj, old: Obj): FieldError[] {
     copy.tolerations = undefined;
     copy.terminationGracePeriodSeconds = undefined;
     copy.nodeName = undefined;
-    return stableStringify(copy);
+    return canonicalJson(copy);
   };
   if (normalize(object.spec) === normalize(old.spec)) return [];
   return [
@@ -514,7 +519,7 @@ function normalizeSecret(object: Obj): void {
 }
 
 function crdStatus(crd: CustomResourceDefinitionObject): Json {
-  const now = `${new Date().toISOString().slice(0, 19)}Z`;
+  const now = formatRfc3339Seconds();
   const storage = crd.spec?.versions?.find((v) => v.storage)?.name;
   return {
     acceptedNames: crd.spec?.names ?? {},

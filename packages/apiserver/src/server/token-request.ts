@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubernetesObject } from '@ops/api';
-import { isJsonObject } from '@ops/api';
+import { formatRfc3339Seconds, isJsonObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import type { BoundObject } from '../auth/service-account-token.js';
-import type { Json } from '../cluster/json.js';
-import { timestamp } from './object-metadata.js';
+import type { Json } from '../json/json.js';
 import { readRequestBody } from './read-request-body.js';
 import { sendJson } from './responses.js';
 import type { CoreObjectLookup, TokenAuthenticator } from './token-authenticator.js';
@@ -161,7 +160,7 @@ export function createTokenRequest(
   return {
     kind: 'TokenRequest',
     apiVersion: 'authentication.k8s.io/v1',
-    metadata: { name, namespace, creationTimestamp: timestamp(now) },
+    metadata: { name, namespace, creationTimestamp: formatRfc3339Seconds(now) },
     spec: {
       audiences,
       expirationSeconds,
@@ -169,7 +168,7 @@ export function createTokenRequest(
     },
     status: {
       token: issued.token,
-      expirationTimestamp: timestamp(new Date(now.getTime() + expirationSeconds * 1000)),
+      expirationTimestamp: formatRfc3339Seconds(new Date(now.getTime() + expirationSeconds * 1000)),
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import type { Json } from '../cluster/json.js';
+import type { Json } from '../json/json.js';
 import { queryBool } from '../query/query-bool.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import {

@@ -6,6 +6,7 @@
  */
 import type { KubernetesObject, ObjectMeta } from '@ops/api';
 import { isJsonObject } from '@ops/api';
+import type { AdmissionAttributes } from '../admission/admission.js';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
@@ -19,7 +20,6 @@ import {
   validationRulesOf,
 } from '../schema/index.js';
 import type { ObjectStore } from '../store/object-store.js';
-import type { AdmissionAttributes } from './admission.js';
 import { validateObjectMeta } from './object-metadata.js';
 import type { RequestContext } from './resource-service.js';
 import { strategyFor } from './strategies.js';

@@ -1,28 +1,5 @@
 import type { KubernetesObject, OwnerReference } from '@ops/api';
-import { isJsonObject } from '@ops/api';
-
-/** A JSON object, loosely typed: objects of the API are read defensively. */
-export type Json = Record<string, unknown>;
-
-/** `value` when it is an object, else an empty one. */
-export function objectOr(value: unknown): Json {
-  return isJsonObject(value) ? value : {};
-}
-
-/** The objects of `value` when it is an array, else none. */
-export function objectsOf(value: unknown): Json[] {
-  return Array.isArray(value) ? value.filter(isJsonObject) : [];
-}
-
-/** `value` when it is a string, else `fallback`. */
-export function stringOr(value: unknown, fallback = ''): string {
-  return typeof value === 'string' ? value : fallback;
-}
-
-/** `value` when it is a finite number, else `fallback`. */
-export function numberOr(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-}
+import { type Json, objectOr } from '../json/json.js';
 
 /** `spec` of an object, or an empty object. */
 export function specOf(object: KubernetesObject): Json {
