@@ -338,7 +338,7 @@ export class Manager {
         const route = (event: ObjectEvent) =>
           controller.handle(event, watch.handler, watch.predicates);
         informer.addEventHandler({
-          onAdd: (object) => route({ type: 'create', object }),
+          onAdd: (object, isInInitialList) => route({ type: 'create', object, isInInitialList }),
           onUpdate: (old, object) => route({ type: 'update', object, old }),
           onDelete: (object) => route({ type: 'delete', object }),
         });
