@@ -9,6 +9,7 @@ describe('benchmark registry', () => {
       'heap',
       'shapes',
       'latency',
+      'restart-priority',
       'event-burst',
       'throughput',
       'steady-writes',

@@ -7,6 +7,7 @@ import { eventBurstBenchmark } from './event-burst.js';
 import { eventLatencyBenchmark } from './event-latency.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
+import { restartPriorityBenchmark } from './restart-priority.js';
 import { sidecarAdmissionBenchmark } from './sidecar-admission.js';
 import { steadyWritesBenchmark } from './steady-writes.js';
 import { syncMatrixBenchmark } from './sync-matrix.js';
@@ -23,6 +24,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   heapPerObjectBenchmark,
   syncMatrixBenchmark,
   eventLatencyBenchmark,
+  restartPriorityBenchmark,
   eventBurstBenchmark,
   throughputBenchmark,
   steadyWritesBenchmark,
