@@ -45,6 +45,8 @@ export interface BenchOptions {
   burstPatches: number;
   /** ConfigMaps the restart benchmark's operator restarts over (`--restart-objects`). */
   restartObjects: number;
+  /** ConfigMaps the failover benchmark's standby caches (`--failover-objects`). */
+  failoverObjects: number;
 }
 
 /** The full run of `pnpm bench` (about 3 minutes on a 2-core machine). */
@@ -67,6 +69,7 @@ export const defaultBenchOptions: BenchOptions = {
   burstObjects: 1_000,
   burstPatches: 10_000,
   restartObjects: 50_000,
+  failoverObjects: 10_000,
 };
 
 /** A run of every benchmark in a few seconds, for tests (`--tiny`). */
@@ -89,6 +92,7 @@ export const tinyBenchOptions: BenchOptions = {
   burstObjects: 50,
   burstPatches: 300,
   restartObjects: 200,
+  failoverObjects: 100,
 };
 
 /** One reported figure. */

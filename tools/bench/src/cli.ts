@@ -42,6 +42,7 @@ Options:
   --burst-objects <n>   ConfigMaps of the event-burst benchmark (default ${defaultBenchOptions.burstObjects})
   --burst-patches <n>   merge patches of one burst (default ${defaultBenchOptions.burstPatches})
   --restart-objects <n> ConfigMaps the restart-priority benchmark restarts over (default ${defaultBenchOptions.restartObjects})
+  --failover-objects <n> ConfigMaps the failover-standby benchmark's standby caches (default ${defaultBenchOptions.failoverObjects})
   --out <dir>           where results go (default ./bench-results)
   -h, --help            show this help
 `;
@@ -57,6 +58,7 @@ const numericFlags = {
   'burst-objects': 'burstObjects',
   'burst-patches': 'burstPatches',
   'restart-objects': 'restartObjects',
+  'failover-objects': 'failoverObjects',
 } as const satisfies Record<string, keyof BenchOptions>;
 
 async function main(): Promise<number> {
@@ -170,6 +172,7 @@ function parse() {
       'burst-objects': { type: 'string' },
       'burst-patches': { type: 'string' },
       'restart-objects': { type: 'string' },
+      'failover-objects': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

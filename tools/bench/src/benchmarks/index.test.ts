@@ -10,6 +10,7 @@ describe('benchmark registry', () => {
       'shapes',
       'latency',
       'restart-priority',
+      'failover-standby',
       'event-burst',
       'throughput',
       'steady-writes',

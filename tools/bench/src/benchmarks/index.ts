@@ -5,6 +5,7 @@ import { balancersReadyBenchmark } from './balancers-ready.js';
 import { coldSyncBenchmark } from './cold-sync.js';
 import { eventBurstBenchmark } from './event-burst.js';
 import { eventLatencyBenchmark } from './event-latency.js';
+import { failoverStandbyBenchmark } from './failover-standby.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
 import { restartPriorityBenchmark } from './restart-priority.js';
@@ -25,6 +26,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   syncMatrixBenchmark,
   eventLatencyBenchmark,
   restartPriorityBenchmark,
+  failoverStandbyBenchmark,
   eventBurstBenchmark,
   throughputBenchmark,
   steadyWritesBenchmark,
