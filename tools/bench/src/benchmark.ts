@@ -43,6 +43,10 @@ export interface BenchOptions {
   burstObjects: number;
   /** Merge patches of one burst, spread evenly over those ConfigMaps (`--burst-patches`). */
   burstPatches: number;
+  /** ConfigMaps the restart benchmark's operator restarts over (`--restart-objects`). */
+  restartObjects: number;
+  /** ConfigMaps the failover benchmark's standby caches (`--failover-objects`). */
+  failoverObjects: number;
 }
 
 /** The full run of `pnpm bench` (about 3 minutes on a 2-core machine). */
@@ -64,6 +68,8 @@ export const defaultBenchOptions: BenchOptions = {
   shapeRepeats: 3,
   burstObjects: 1_000,
   burstPatches: 10_000,
+  restartObjects: 50_000,
+  failoverObjects: 10_000,
 };
 
 /** A run of every benchmark in a few seconds, for tests (`--tiny`). */
@@ -85,6 +91,8 @@ export const tinyBenchOptions: BenchOptions = {
   shapeRepeats: 1,
   burstObjects: 50,
   burstPatches: 300,
+  restartObjects: 200,
+  failoverObjects: 100,
 };
 
 /** One reported figure. */

@@ -41,6 +41,8 @@ Options:
   --shape-repeats <n>   fresh processes per library and size in the matrix (default ${defaultBenchOptions.shapeRepeats})
   --burst-objects <n>   ConfigMaps of the event-burst benchmark (default ${defaultBenchOptions.burstObjects})
   --burst-patches <n>   merge patches of one burst (default ${defaultBenchOptions.burstPatches})
+  --restart-objects <n> ConfigMaps the restart-priority benchmark restarts over (default ${defaultBenchOptions.restartObjects})
+  --failover-objects <n> ConfigMaps the failover-standby benchmark's standby caches (default ${defaultBenchOptions.failoverObjects})
   --out <dir>           where results go (default ./bench-results)
   -h, --help            show this help
 `;
@@ -55,6 +57,8 @@ const numericFlags = {
   'shape-repeats': 'shapeRepeats',
   'burst-objects': 'burstObjects',
   'burst-patches': 'burstPatches',
+  'restart-objects': 'restartObjects',
+  'failover-objects': 'failoverObjects',
 } as const satisfies Record<string, keyof BenchOptions>;
 
 async function main(): Promise<number> {
@@ -167,6 +171,8 @@ function parse() {
       'shape-repeats': { type: 'string' },
       'burst-objects': { type: 'string' },
       'burst-patches': { type: 'string' },
+      'restart-objects': { type: 'string' },
+      'failover-objects': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -58,10 +58,14 @@ export interface ControllerHost {
   ): Controller;
 }
 
-/** Options of {@link ControllerBuilder.withOptions}. */
+/** Options of {@link ControllerBuilder.withOptions}: see {@link ControllerOptions}. */
 export interface BuilderOptions {
   maxConcurrentReconciles?: number;
   rateLimiter?: RateLimiter<string>;
+  /** Default true: the priority queue; false: the FIFO queue. */
+  usePriorityQueue?: boolean;
+  /** controller-runtime's `ReconciliationTimeout`, in milliseconds (default: none). */
+  reconciliationTimeoutMs?: number;
 }
 
 /**
@@ -197,6 +201,12 @@ export class ControllerBuilder {
           : {}),
         ...(this.options.rateLimiter !== undefined
           ? { rateLimiter: this.options.rateLimiter }
+          : {}),
+        ...(this.options.usePriorityQueue !== undefined
+          ? { usePriorityQueue: this.options.usePriorityQueue }
+          : {}),
+        ...(this.options.reconciliationTimeoutMs !== undefined
+          ? { reconciliationTimeoutMs: this.options.reconciliationTimeoutMs }
           : {}),
       },
       [primary, ...watches],

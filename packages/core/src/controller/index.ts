@@ -1,4 +1,6 @@
+export { ReconcileTimeoutError } from '../errors/reconcile-timeout-error.js';
 export { TerminalError } from '../errors/terminal-error.js';
+export { LowPriority } from '../queue/controller-queue.js';
 export { Controller, type ControllerOptions } from './controller.js';
 export {
   type BuilderOptions,
@@ -14,6 +16,7 @@ export {
   enqueueForOwner,
   enqueueMapped,
 } from './event-handlers.js';
+export { eventPriority } from './event-priority.js';
 export {
   and,
   annotationsChanged,

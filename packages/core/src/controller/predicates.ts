@@ -3,12 +3,15 @@ import { labelSelectorFromObject, parseLabelSelector } from '@ops/api';
 
 /**
  * An event as predicates see it, of objects of type `T` (the watched kind's type when the
- * builder was given a typed kind such as `deployments`). `old` is set for updates only.
+ * builder was given a typed kind such as `deployments`). `old` is set for updates only;
+ * `isInInitialList` for creates only, true when the object came with the informer's initial
+ * list (controller-runtime's `CreateEvent.IsInInitialList`).
  */
 export interface ObjectEvent<T extends KubernetesObject = KubernetesObject> {
   type: 'create' | 'update' | 'delete';
   object: T;
   old?: T;
+  isInInitialList?: boolean;
 }
 
 /**

@@ -17,13 +17,23 @@ export interface Result {
   requeue?: boolean;
   /** Requeue after this many milliseconds (forgets the key's failure backoff). */
   requeueAfterMs?: number;
+  /**
+   * The priority of this request's next requeue (a whole number, higher first; see
+   * `LowPriority`), controller-runtime's `Result.Priority`. Unset, a requeue keeps the
+   * priority the request was queued at. Ignored by a FIFO controller.
+   */
+  priority?: number;
 }
 
 /** What a reconciler is given besides the request. */
 export interface ReconcileContext {
   /** A logger with `controller`, `namespace`, `name` and `reconcileID` bound. */
   log: Logger;
-  /** Aborted when the controller shuts down: long operations should stop. */
+  /**
+   * Aborted when the controller shuts down, or when this reconcile runs past the
+   * controller's `reconciliationTimeoutMs` (its reason then a `ReconcileTimeoutError`):
+   * long operations should stop.
+   */
   signal: AbortSignal;
 }
 

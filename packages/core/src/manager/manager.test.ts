@@ -255,3 +255,100 @@ describe('leader election', () => {
     await runningSecond;
   });
 });
+
+describe('standby replicas', () => {
+  const timing = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 200 };
+
+  /** A manager campaigning for `lock`, whose controller records the ConfigMaps it reconciles. */
+  function candidate(namespace: string, id: string, enableWarmup?: boolean) {
+    const reconciled: string[] = [];
+    const manager = new Manager({
+      kubeConfig: server.kubeConfig,
+      logger: quiet,
+      metricsBindAddress: false,
+      healthProbeBindAddress: { port: 0, host: '127.0.0.1' },
+      namespace,
+      leaderElection: true,
+      leaderElectionId: 'standby-lock',
+      leaderElectionNamespace: namespace,
+      leaderElectionIdentity: id,
+      ...(enableWarmup === undefined ? {} : { enableWarmup }),
+      ...timing,
+    });
+    const controller = manager
+      .controller('standby')
+      .for({ apiVersion: 'v1', kind: 'ConfigMap' })
+      .complete((request) => {
+        reconciled.push(request.name);
+      });
+    const stop = new AbortController();
+    return { manager, controller, reconciled, stop, running: () => manager.start(stop.signal) };
+  }
+
+  async function seed(namespace: string): Promise<Client> {
+    const admin = new Client({ kubeConfig: server.kubeConfig });
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    for (const name of ['a', 'b', 'c']) {
+      await admin.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
+    }
+    return admin;
+  }
+
+  it('keeps a warm standby (the default): caches synced and events queued, nothing reconciled until it leads, no list at takeover', async () => {
+    const admin = await seed('mgr-warm');
+    const first = candidate('mgr-warm', 'first');
+    const second = candidate('mgr-warm', 'second');
+    const runningFirst = first.running();
+    await eventually(() => first.reconciled.length >= 3);
+    const runningSecond = second.running();
+    await eventually(() => second.manager.cache.list('v1', 'ConfigMap').length === 3);
+    const [informer] = second.manager.cache.informers();
+    expect(informer?.hasSynced()).toBe(true);
+    await admin.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'while-standby', namespace: 'mgr-warm' },
+    });
+    await eventually(() => second.manager.cache.list('v1', 'ConfigMap').length === 4);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(second.manager.isLeader()).toBe(false);
+    expect(second.reconciled).toEqual([]);
+    // Its events are queued (the initial list at LowPriority, the new one at 0), waiting.
+    expect(second.controller.queue.len()).toBe(4);
+    const health = second.manager.health?.port ?? 0;
+    expect((await get(health, '/readyz')).status).toBe(200);
+    const listed = informer?.stats().listRequests;
+
+    first.stop.abort();
+    await runningFirst;
+    await eventually(() => second.reconciled.length >= 4, 5000);
+    expect([...second.reconciled].sort()).toEqual(['a', 'b', 'c', 'while-standby']);
+    // The new leader reconciled from the cache it had: no LIST since it took over.
+    expect(informer?.stats().listRequests).toBe(listed);
+    second.stop.abort();
+    await runningSecond;
+  });
+
+  it('keeps a cold standby with enableWarmup: false: no informer until it leads, ready meanwhile', async () => {
+    await seed('mgr-cold');
+    const first = candidate('mgr-cold', 'first');
+    const second = candidate('mgr-cold', 'second', false);
+    const runningFirst = first.running();
+    await eventually(() => first.reconciled.length >= 3);
+    const runningSecond = second.running();
+    await eventually(
+      async () => (await get(second.manager.health?.port ?? 0, '/readyz')).status === 200,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(second.manager.isLeader()).toBe(false);
+    expect(second.manager.cache.informers()).toEqual([]);
+
+    first.stop.abort();
+    await runningFirst;
+    await eventually(() => second.reconciled.length >= 3, 5000);
+    expect([...second.reconciled].sort()).toEqual(['a', 'b', 'c']);
+    expect(second.manager.cache.informers()).toHaveLength(1);
+    second.stop.abort();
+    await runningSecond;
+  });
+});

@@ -48,6 +48,15 @@ export interface ManagerOptions {
   leaderElectionNamespace?: string;
   /** Identity in the Lease (default: host name + random suffix). */
   leaderElectionIdentity?: string;
+  /**
+   * Warm standby (controller-runtime's `EnableWarmup`), with leader election: default true,
+   * a replica that does not lead lists and watches what its controllers need (caches synced,
+   * events queued, no reconcile), so a new leader starts reconciling without a cold list.
+   * False: a cold standby, which starts its informers only once it leads (less API server
+   * load and memory per standby, a slower failover). Without leader election it changes
+   * nothing.
+   */
+  enableWarmup?: boolean;
   /** Lease timing (defaults 15 s / 10 s / 2 s, as controller-runtime). */
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
@@ -88,7 +97,9 @@ const inClusterNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/na
  *
  * `start(signal)` starts, in order: metrics and health servers, the webhook server, the
  * caches controllers need (waiting for them to sync), then — once leader, if elected — the
- * controllers and runnables. It resolves when `signal` aborts and everything has stopped, in
+ * controllers and runnables. A replica that does not lead is a warm standby: its caches are
+ * synced and its controllers' queues filled, but nothing is reconciled until it leads
+ * (`enableWarmup: false` makes it a cold standby, which starts its caches once it leads). It resolves when `signal` aborts and everything has stopped, in
  * reverse order, within the graceful shutdown timeout. `/readyz` is ready once caches have
  * synced (and the webhook server is serving).
  *
@@ -148,7 +159,9 @@ export class Manager {
       });
       this.health.addHealthzCheck('ping', () => undefined);
       this.health.addReadyzCheck('informers', () => {
-        if (!this.cachesSynced) throw new Error('caches have not synced yet');
+        // A cold standby syncs nothing until it leads: it is ready to take over meanwhile.
+        if (!this.cachesSynced && !(this.coldStandby() && !this.leading))
+          throw new Error('caches have not synced yet');
       });
       if (options.webhookServer)
         this.health.addReadyzCheck('webhook', options.webhookServer.readinessCheck);
@@ -293,21 +306,15 @@ export class Manager {
       stops.push(async () => {
         this.transport.close();
       });
-      const informers = await this.startSources();
-      await Promise.all(
-        informers.map((informer) =>
-          informer.waitForSync(this.options.cacheSyncTimeoutMs ?? 120_000),
-        ),
-      );
-      this.cachesSynced = true;
-      this.log.info({ informers: informers.length }, 'caches synced');
+      const warm = !this.coldStandby();
+      if (warm) await this.syncSources();
       const unelected = this.runnables.filter((runnable) => runnable.needLeaderElection === false);
       const runningUnelected = unelected.map((runnable) => runnable.start(signal));
       stops.push(async () => {
         await Promise.allSettled(runningUnelected);
       });
       if (this.options.leaderElection) {
-        await this.runElected(signal);
+        await this.runElected(signal, warm);
       } else {
         await this.runLeader(signal);
       }
@@ -319,6 +326,21 @@ export class Manager {
     await stopAll();
     for (const recorder of this.recorders) await recorder.flush();
     this.log.info('manager stopped');
+  }
+
+  /** Whether this manager is a cold standby: elected, with warm-up turned off. */
+  private coldStandby(): boolean {
+    return this.options.leaderElection === true && this.options.enableWarmup === false;
+  }
+
+  /** Starts the informers controllers watch, routes their events, and waits for them to sync. */
+  private async syncSources(): Promise<void> {
+    const informers = await this.startSources();
+    await Promise.all(
+      informers.map((informer) => informer.waitForSync(this.options.cacheSyncTimeoutMs ?? 120_000)),
+    );
+    this.cachesSynced = true;
+    this.log.info({ informers: informers.length }, 'caches synced');
   }
 
   private async startSources(): Promise<Informer[]> {
@@ -338,7 +360,7 @@ export class Manager {
         const route = (event: ObjectEvent) =>
           controller.handle(event, watch.handler, watch.predicates);
         informer.addEventHandler({
-          onAdd: (object) => route({ type: 'create', object }),
+          onAdd: (object, isInInitialList) => route({ type: 'create', object, isInInitialList }),
           onUpdate: (old, object) => route({ type: 'update', object, old }),
           onDelete: (object) => route({ type: 'delete', object }),
         });
@@ -382,7 +404,8 @@ export class Manager {
       );
   }
 
-  private async runElected(signal: AbortSignal): Promise<void> {
+  /** Runs for the lease; `warm`: caches are synced already, else they are synced on winning it. */
+  private async runElected(signal: AbortSignal, warm: boolean): Promise<void> {
     const namespace =
       this.options.leaderElectionNamespace ??
       (existsSync(inClusterNamespaceFile)
@@ -406,13 +429,31 @@ export class Manager {
         : {}),
       logger: this.log,
     });
+    // Aborted with `signal`, or by a cold standby whose caches failed to sync once it led.
+    const election = new AbortController();
+    const onAbort = () => election.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
     let lost = false;
-    await elector.run(signal, {
-      onStartedLeading: (leading) => this.runLeader(leading),
+    let syncFailure: unknown;
+    await elector.run(election.signal, {
+      onStartedLeading: async (leading) => {
+        if (!warm) {
+          try {
+            await this.syncSources();
+          } catch (error) {
+            syncFailure = error;
+            election.abort();
+            return;
+          }
+        }
+        await this.runLeader(leading);
+      },
       onStoppedLeading: () => {
-        lost = !signal.aborted;
+        lost = !election.signal.aborted;
       },
     });
+    signal.removeEventListener('abort', onAbort);
+    if (syncFailure !== undefined) throw syncFailure;
     if (lost) {
       // Leadership lost while still running: another replica may be reconciling now, so this
       // one must not continue. The caller decides how to exit (controller-runtime exits).

@@ -26,6 +26,7 @@ export interface ControllerMetricFamilies {
   readonly reconcileErrors: Counter<'controller'>;
   readonly terminalReconcileErrors: Counter<'controller'>;
   readonly reconcilePanics: Counter<'controller'>;
+  readonly reconcileTimeouts: Counter<'controller'>;
   readonly reconcileTime: Histogram<'controller'>;
   readonly maxConcurrentReconciles: Gauge<'controller'>;
   readonly activeWorkers: Gauge<'controller'>;
@@ -64,6 +65,12 @@ export function registerControllerMetricFamilies(registry: Registry): Controller
       labelNames: ['controller'],
       registers,
     }),
+    reconcileTimeouts: new Counter({
+      name: 'controller_runtime_reconcile_timeouts_total',
+      help: 'Total number of reconciliation timeouts per controller',
+      labelNames: ['controller'],
+      registers,
+    }),
     reconcileTime: new Histogram({
       name: 'controller_runtime_reconcile_time_seconds',
       help: 'Length of time per reconciliation per controller',
@@ -96,6 +103,11 @@ export interface ReconcileObservation {
   terminal?: boolean;
   /** The reconciler crashed unexpectedly (controller-runtime's recovered panic). */
   panic?: boolean;
+  /**
+   * It ran past the controller's reconciliation timeout (its signal was aborted); pass
+   * `result: 'error'` too, as controller-runtime counts a timed-out reconcile as an error.
+   */
+  timedOut?: boolean;
 }
 
 /**
@@ -123,6 +135,7 @@ export class ControllerMetrics {
     families.reconcileErrors.inc(this.#labels, 0);
     families.terminalReconcileErrors.inc(this.#labels, 0);
     families.reconcilePanics.inc(this.#labels, 0);
+    families.reconcileTimeouts.inc(this.#labels, 0);
     families.reconcileTime.zero(this.#labels);
     families.activeWorkers.set(this.#labels, 0);
     this.setMaxConcurrentReconciles(maxConcurrentReconciles);
@@ -135,12 +148,13 @@ export class ControllerMetrics {
    * `controller_runtime_reconcile_errors_total` plus, when `terminal`, one
    * `controller_runtime_terminal_reconcile_errors_total`. `panic` adds one
    * `controller_runtime_reconcile_panics_total` (a panic is also an error: pass
-   * `result: 'error'`).
+   * `result: 'error'`). `timedOut` adds one `controller_runtime_reconcile_timeouts_total`.
    */
   observeReconcile(observation: ReconcileObservation): void {
     const families = this.#families;
     const labels = this.#labels;
     if (observation.panic) families.reconcilePanics.inc(labels);
+    if (observation.timedOut) families.reconcileTimeouts.inc(labels);
     if (observation.result === 'error') {
       families.reconcileErrors.inc(labels);
       if (observation.terminal) families.terminalReconcileErrors.inc(labels);

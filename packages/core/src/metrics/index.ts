@@ -16,6 +16,8 @@ export {
 export { defaultMetricsPort, MetricsServer, type MetricsServerOptions } from './metrics-server.js';
 export { type GaugeReader, PolledGauge, type PolledGaugeOptions } from './polled-gauge.js';
 export {
+  maxDepthPriorities,
   PrometheusWorkqueueMetricsProvider,
+  priorityCardinalityExceeded,
   workqueueDurationBuckets,
 } from './workqueue-metrics-provider.js';

@@ -2,9 +2,12 @@ import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../clock/fake-clock.js';
 import { MetricsError } from '../errors/metrics-error.js';
+import { LowPriority } from '../queue/controller-queue.js';
+import { PriorityQueue } from '../queue/priority-queue.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { reconcileTimeBuckets } from './controller-metrics.js';
 import { MetricsRegistry } from './metrics-registry.js';
+import { maxDepthPriorities, priorityCardinalityExceeded } from './workqueue-metrics-provider.js';
 
 /** The sample lines of `text` for `metric` (no HELP/TYPE), e.g. `name{labels} value`. */
 function samples(text: string, metric: string): string[] {
@@ -33,6 +36,9 @@ describe('MetricsRegistry controller metrics', () => {
     );
     expect(text).toContain('controller_runtime_reconcile_panics_total{controller="deployment"} 0');
     expect(text).toContain(
+      'controller_runtime_reconcile_timeouts_total{controller="deployment"} 0',
+    );
+    expect(text).toContain(
       'controller_runtime_max_concurrent_reconciles{controller="deployment"} 3',
     );
     expect(text).toContain('controller_runtime_active_workers{controller="deployment"} 0');
@@ -56,6 +62,7 @@ describe('MetricsRegistry controller metrics', () => {
     controller.observeReconcile({ result: 'error', durationSeconds: 0.001 });
     controller.observeReconcile({ result: 'error', durationSeconds: 2, terminal: true });
     controller.observeReconcile({ result: 'error', durationSeconds: 2, panic: true });
+    controller.observeReconcile({ result: 'error', durationSeconds: 5, timedOut: true });
     const text = await metrics.metrics();
     expect(text).toContain(
       'controller_runtime_reconcile_total{controller="app",result="success"} 2',
@@ -66,23 +73,24 @@ describe('MetricsRegistry controller metrics', () => {
     expect(text).toContain(
       'controller_runtime_reconcile_total{controller="app",result="requeue"} 1',
     );
-    expect(text).toContain('controller_runtime_reconcile_total{controller="app",result="error"} 3');
-    expect(text).toContain('controller_runtime_reconcile_errors_total{controller="app"} 3');
+    expect(text).toContain('controller_runtime_reconcile_total{controller="app",result="error"} 4');
+    expect(text).toContain('controller_runtime_reconcile_errors_total{controller="app"} 4');
+    expect(text).toContain('controller_runtime_reconcile_timeouts_total{controller="app"} 1');
     expect(text).toContain(
       'controller_runtime_terminal_reconcile_errors_total{controller="app"} 1',
     );
     expect(text).toContain('controller_runtime_reconcile_panics_total{controller="app"} 1');
     expect(text).toContain('controller_runtime_active_workers{controller="app"} 1');
     expect(text).toContain('controller_runtime_max_concurrent_reconciles{controller="app"} 2');
-    expect(text).toContain('controller_runtime_reconcile_time_seconds_count{controller="app"} 7');
+    expect(text).toContain('controller_runtime_reconcile_time_seconds_count{controller="app"} 8');
     expect(text).toContain(
       'controller_runtime_reconcile_time_seconds_bucket{le="0.025",controller="app"} 2',
     );
     expect(text).toContain(
-      'controller_runtime_reconcile_time_seconds_bucket{le="60",controller="app"} 6',
+      'controller_runtime_reconcile_time_seconds_bucket{le="60",controller="app"} 7',
     );
     expect(text).toContain(
-      'controller_runtime_reconcile_time_seconds_bucket{le="+Inf",controller="app"} 7',
+      'controller_runtime_reconcile_time_seconds_bucket{le="+Inf",controller="app"} 8',
     );
     const buckets = samples(text, 'controller_runtime_reconcile_time_seconds_bucket');
     expect(buckets).toHaveLength(reconcileTimeBuckets.length + 1);
@@ -108,9 +116,11 @@ describe('MetricsRegistry workqueue metrics', () => {
       metrics: metrics.workqueueMetrics,
     });
     const labels = '{name="deployment",controller="deployment"}';
+    // The FIFO queue's depth has controller-runtime's priority label, empty.
+    const depthLabels = '{name="deployment",controller="deployment",priority=""}';
     let text = await metrics.metrics();
+    expect(text).toContain(`workqueue_depth${depthLabels} 0`);
     for (const metric of [
-      'workqueue_depth',
       'workqueue_adds_total',
       'workqueue_retries_total',
       'workqueue_queue_duration_seconds_count',
@@ -131,7 +141,7 @@ describe('MetricsRegistry workqueue metrics', () => {
     await queue.get();
     clock.advance(500);
     text = await metrics.metrics();
-    expect(text).toContain(`workqueue_depth${labels} 1`);
+    expect(text).toContain(`workqueue_depth${depthLabels} 1`);
     expect(text).toContain(`workqueue_adds_total${labels} 3`);
     expect(text).toContain(`workqueue_retries_total${labels} 1`);
     expect(text).toContain(`workqueue_queue_duration_seconds_count${labels} 2`);
@@ -156,6 +166,52 @@ describe('MetricsRegistry workqueue metrics', () => {
     expect(text).toContain(`workqueue_work_duration_seconds_sum${labels} 2`);
     expect(text).toContain(`workqueue_unfinished_work_seconds${labels} 1.5`);
     expect(text).toContain(`workqueue_longest_running_processor_seconds${labels} 1.5`);
+  });
+
+  it('exports a PriorityQueue depth per priority, capping the number of priority series', async () => {
+    const metrics = new MetricsRegistry();
+    const queue = new PriorityQueue<string>({
+      name: 'app',
+      clock: new FakeClock(),
+      metrics: metrics.workqueueMetrics,
+    });
+    const depth = (priority: string) =>
+      `workqueue_depth{name="app",controller="app",priority="${priority}"}`;
+    let text = await metrics.metrics();
+    expect(text).toContain(`${depth('0')} 0`);
+    expect(text).toContain(
+      '# HELP workqueue_depth Current depth of workqueue by workqueue and priority',
+    );
+    queue.addWithOptions('old-1', { priority: LowPriority });
+    queue.addWithOptions('old-2', { priority: LowPriority });
+    queue.add('new');
+    text = await metrics.metrics();
+    expect(text).toContain(`${depth('-100')} 2`);
+    expect(text).toContain(`${depth('0')} 1`);
+    // Raising a pending item's priority moves it from one series to the other.
+    queue.addWithOptions('old-1', { priority: 5 });
+    text = await metrics.metrics();
+    expect(text).toContain(`${depth('-100')} 1`);
+    expect(text).toContain(`${depth('5')} 1`);
+    const first = await queue.get();
+    expect(first).toEqual({ item: 'old-1', priority: 5, shutdown: false });
+    text = await metrics.metrics();
+    expect(text).toContain(`${depth('5')} 0`);
+    expect(text).toContain('workqueue_adds_total{name="app",controller="app"} 3');
+    // 25 priorities get series of their own (0, -100 and 5 so far); later ones share one.
+    for (let priority = 1000; priority < 1030; priority++) {
+      queue.addWithOptions(`p${priority}`, { priority });
+    }
+    text = await metrics.metrics();
+    expect(text).toContain(`${depth('1021')} 1`);
+    expect(text).not.toContain(depth('1022'));
+    expect(text).toContain(`${depth(priorityCardinalityExceeded)} 8`);
+    expect(maxDepthPriorities).toBe(25);
+    // Items counted under the shared series leave it when handed out.
+    for (let n = 0; n < 8; n++) await queue.get();
+    text = await metrics.metrics();
+    expect(text).toContain(`${depth(priorityCardinalityExceeded)} 0`);
+    expect(text).toContain(`${depth('1021')} 1`);
   });
 
   it('drops the polled series once the queue unregisters them', async () => {

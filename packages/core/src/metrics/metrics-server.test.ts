@@ -37,7 +37,7 @@ describe('MetricsServer', () => {
     expect(body).toContain(
       'controller_runtime_reconcile_total{controller="app",result="success"} 1',
     );
-    expect(body).toContain('workqueue_depth{name="app",controller="app"} 1');
+    expect(body).toContain('workqueue_depth{name="app",controller="app",priority=""} 1');
     expect(body).toContain('workqueue_adds_total{name="app",controller="app"} 1');
     expect(body).toContain('ops_cache_objects{resource="pods"} 12');
   });

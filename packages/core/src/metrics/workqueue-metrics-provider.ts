@@ -4,6 +4,7 @@ import type {
   CounterMetric,
   GaugeMetric,
   HistogramMetric,
+  PriorityGaugeMetric,
   UnregisterMetric,
   WorkqueueMetricsProvider,
 } from '../queue/workqueue-metrics.js';
@@ -19,14 +20,28 @@ export const workqueueDurationBuckets: readonly number[] = [
 
 type QueueLabel = 'name' | 'controller';
 const queueLabels: readonly QueueLabel[] = ['name', 'controller'];
+type DepthLabel = QueueLabel | 'priority';
+
+/**
+ * How many distinct priorities one queue's `workqueue_depth` gets a series of; beyond it,
+ * every priority is counted under {@link priorityCardinalityExceeded} (controller-runtime's
+ * limit and placeholder), so a reconciler that invents priorities cannot blow up the series.
+ */
+export const maxDepthPriorities = 25;
+
+/** The `priority` label of depth series once {@link maxDepthPriorities} is exceeded. */
+export const priorityCardinalityExceeded = 'exceeded_cardinality_limit';
 
 /**
  * A {@link WorkqueueMetricsProvider} on prom-client, exporting controller-runtime's
  * `workqueue_*` metrics with the labels `name` and `controller`, both set to the queue's name
  * (a controller's queue is named after it):
  *
- * - `workqueue_depth` (gauge), `workqueue_adds_total` and `workqueue_retries_total`
- *   (counters), pushed by the queue;
+ * - `workqueue_depth` (gauge) with a third label, `priority`, as controller-runtime's: the
+ *   priority as a decimal for a `PriorityQueue` (one series per priority seen, at most
+ *   {@link maxDepthPriorities}, then {@link priorityCardinalityExceeded}), and empty for a
+ *   FIFO `WorkQueue`; `workqueue_adds_total` and `workqueue_retries_total` (counters),
+ *   pushed by the queue;
  * - `workqueue_queue_duration_seconds` and `workqueue_work_duration_seconds` (histograms,
  *   {@link workqueueDurationBuckets});
  * - `workqueue_unfinished_work_seconds` and `workqueue_longest_running_processor_seconds`
@@ -42,7 +57,7 @@ const queueLabels: readonly QueueLabel[] = ['name', 'controller'];
  * registry: the metric names can be registered only once).
  */
 export class PrometheusWorkqueueMetricsProvider implements WorkqueueMetricsProvider {
-  readonly #depth: Gauge<QueueLabel>;
+  readonly #depth: Gauge<DepthLabel>;
   readonly #adds: Counter<QueueLabel>;
   readonly #latency: Histogram<QueueLabel>;
   readonly #workDuration: Histogram<QueueLabel>;
@@ -55,8 +70,8 @@ export class PrometheusWorkqueueMetricsProvider implements WorkqueueMetricsProvi
     const labelNames = queueLabels;
     this.#depth = new Gauge({
       name: 'workqueue_depth',
-      help: 'Current depth of workqueue',
-      labelNames,
+      help: 'Current depth of workqueue by workqueue and priority',
+      labelNames: [...queueLabels, 'priority'],
       registers,
     });
     this.#adds = new Counter({
@@ -100,11 +115,36 @@ export class PrometheusWorkqueueMetricsProvider implements WorkqueueMetricsProvi
   }
 
   newDepthMetric(name: string): GaugeMetric {
-    const labels = labelsOf(name);
+    const labels = { ...labelsOf(name), priority: '' };
     this.#depth.set(labels, 0);
     return {
       inc: () => this.#depth.inc(labels),
       dec: () => this.#depth.dec(labels),
+    };
+  }
+
+  /**
+   * The depth of a priority queue, one series per priority: priority 0's from the start,
+   * each other one from the first item of its priority on, staying (at 0 when empty). The
+   * first {@link maxDepthPriorities} priorities seen keep their series; later ones share
+   * {@link priorityCardinalityExceeded}.
+   */
+  newDepthMetricWithPriority(name: string): PriorityGaugeMetric {
+    const base = labelsOf(name);
+    const seen = new Map<number, Record<DepthLabel, string>>();
+    const exceeded = { ...base, priority: priorityCardinalityExceeded };
+    const labelsFor = (priority: number): Record<DepthLabel, string> => {
+      const known = seen.get(priority);
+      if (known !== undefined) return known;
+      if (seen.size >= maxDepthPriorities) return exceeded;
+      const labels = { ...base, priority: String(priority) };
+      seen.set(priority, labels);
+      return labels;
+    };
+    this.#depth.set(labelsFor(0), 0);
+    return {
+      inc: (priority) => this.#depth.inc(labelsFor(priority)),
+      dec: (priority) => this.#depth.dec(labelsFor(priority)),
     };
   }
 

@@ -1,3 +1,5 @@
+import { type HeapSlot, IndexedHeap } from './indexed-heap.js';
+
 /** @internal An item waiting in a {@link DelayHeap}. */
 export interface DelayedEntry<T> {
   readonly item: T;
@@ -5,13 +7,11 @@ export interface DelayedEntry<T> {
   readonly readyAt: number;
 }
 
-interface Slot<T> {
+interface Slot<T> extends HeapSlot {
   readonly item: T;
   readyAt: number;
   /** Insertion order, to release items due at the same instant first-scheduled first. */
   readonly seq: number;
-  /** Position in the heap array, kept up to date by every move. */
-  index: number;
 }
 
 /**
@@ -23,13 +23,15 @@ interface Slot<T> {
  * `Map` (SameValueZero: strings by value, objects by identity).
  */
 export class DelayHeap<T> {
-  private readonly heap: Slot<T>[] = [];
+  private readonly heap = new IndexedHeap<Slot<T>>(
+    (a, b) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq),
+  );
   private readonly byItem = new Map<T, Slot<T>>();
   private seq = 0;
 
   /** The number of waiting items. */
   get size(): number {
-    return this.heap.length;
+    return this.heap.size;
   }
 
   /** Whether `item` is waiting. */
@@ -39,7 +41,7 @@ export class DelayHeap<T> {
 
   /** The item due first, or `undefined` when none waits. */
   peek(): DelayedEntry<T> | undefined {
-    return this.heap[0];
+    return this.heap.peek();
   }
 
   /**
@@ -53,80 +55,25 @@ export class DelayHeap<T> {
     if (existing !== undefined) {
       if (readyAt >= existing.readyAt) return false;
       existing.readyAt = readyAt;
-      this.siftUp(existing.index);
+      this.heap.update(existing);
       return true;
     }
-    const slot: Slot<T> = { item, readyAt, seq: this.seq++, index: this.heap.length };
+    const slot: Slot<T> = { item, readyAt, seq: this.seq++, heapIndex: -1 };
     this.heap.push(slot);
     this.byItem.set(item, slot);
-    this.siftUp(slot.index);
     return true;
   }
 
   /** Removes and returns the item due first, or `undefined` when none waits. */
   pop(): DelayedEntry<T> | undefined {
-    const top = this.heap[0];
-    if (top === undefined) return undefined;
-    const last = this.heap.pop() as Slot<T>;
-    if (last !== top) {
-      last.index = 0;
-      this.heap[0] = last;
-      this.siftDown(0);
-    }
-    this.byItem.delete(top.item);
+    const top = this.heap.pop();
+    if (top !== undefined) this.byItem.delete(top.item);
     return top;
   }
 
   /** Removes every waiting item. */
   clear(): void {
-    this.heap.length = 0;
+    this.heap.clear();
     this.byItem.clear();
   }
-
-  private siftUp(start: number): void {
-    const heap = this.heap;
-    const slot = heap[start] as Slot<T>;
-    let index = start;
-    while (index > 0) {
-      const parentIndex = (index - 1) >> 1;
-      const parent = heap[parentIndex] as Slot<T>;
-      if (!before(slot, parent)) break;
-      heap[index] = parent;
-      parent.index = index;
-      index = parentIndex;
-    }
-    heap[index] = slot;
-    slot.index = index;
-  }
-
-  private siftDown(start: number): void {
-    const heap = this.heap;
-    const length = heap.length;
-    const slot = heap[start] as Slot<T>;
-    let index = start;
-    for (;;) {
-      const leftIndex = 2 * index + 1;
-      if (leftIndex >= length) break;
-      const rightIndex = leftIndex + 1;
-      let childIndex = leftIndex;
-      let child = heap[leftIndex] as Slot<T>;
-      if (rightIndex < length) {
-        const right = heap[rightIndex] as Slot<T>;
-        if (before(right, child)) {
-          childIndex = rightIndex;
-          child = right;
-        }
-      }
-      if (!before(child, slot)) break;
-      heap[index] = child;
-      child.index = index;
-      index = childIndex;
-    }
-    heap[index] = slot;
-    slot.index = index;
-  }
-}
-
-function before<T>(a: Slot<T>, b: Slot<T>): boolean {
-  return a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq);
 }

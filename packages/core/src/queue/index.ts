@@ -1,4 +1,10 @@
 export { BucketRateLimiter } from './bucket-rate-limiter.js';
+export {
+  type AddOptions,
+  type ControllerQueue,
+  LowPriority,
+  type PriorityGetResult,
+} from './controller-queue.js';
 export { defaultControllerRateLimiter } from './default-controller-rate-limiter.js';
 export {
   defaultBaseDelayMs,
@@ -6,6 +12,7 @@ export {
   ItemExponentialFailureRateLimiter,
 } from './item-exponential-failure-rate-limiter.js';
 export { MaxOfRateLimiter } from './max-of-rate-limiter.js';
+export { PriorityQueue } from './priority-queue.js';
 export type { RateLimiter } from './rate-limiter.js';
 export { WorkQueue, type WorkQueueGetResult, type WorkQueueOptions } from './work-queue.js';
 export {
@@ -13,6 +20,7 @@ export {
   type GaugeMetric,
   type HistogramMetric,
   noopWorkqueueMetricsProvider,
+  type PriorityGaugeMetric,
   type UnregisterMetric,
   type WorkqueueMetricsProvider,
 } from './workqueue-metrics.js';

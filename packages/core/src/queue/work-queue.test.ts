@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../clock/fake-clock.js';
+import { ItemExponentialFailureRateLimiter } from './item-exponential-failure-rate-limiter.js';
 import { WorkQueue } from './work-queue.js';
 
 /** Lets pending promise callbacks run (one macrotask turn). */
@@ -288,5 +289,43 @@ describe('WorkQueue shutdown', () => {
     expect(await isSettled(first)).toBe(true);
     expect(await isSettled(second)).toBe(true);
     queue.done('a');
+  });
+});
+
+describe('WorkQueue as a controller queue (the FIFO opt-out)', () => {
+  it('ignores priorities: FIFO, and every item handed out at priority 0', async () => {
+    const queue = newQueue();
+    queue.addWithOptions('low', { priority: -100 });
+    queue.addWithOptions('high', { priority: 100 });
+    queue.addWithOptions('low', { priority: 500 });
+    expect(queue.len()).toBe(2);
+    expect(await queue.getWithPriority()).toEqual({ item: 'low', priority: 0, shutdown: false });
+    expect(await queue.getWithPriority()).toEqual({ item: 'high', priority: 0, shutdown: false });
+    queue.shutDown();
+    expect(await queue.getWithPriority()).toEqual({
+      item: undefined,
+      priority: 0,
+      shutdown: true,
+    });
+  });
+
+  it('delays by the shorter of afterMs and the rate limiter, recording one failure', () => {
+    const clock = new FakeClock();
+    const queue = new WorkQueue<string>({
+      name: 'test',
+      clock,
+      rateLimiter: new ItemExponentialFailureRateLimiter<string>(10, 1000),
+    });
+    queue.addWithOptions('a', { afterMs: 50 });
+    queue.addWithOptions('b', { rateLimited: true, afterMs: 500 });
+    queue.addWithOptions('c', { rateLimited: true, afterMs: 5 });
+    clock.advance(5);
+    expect(queue.len()).toBe(1);
+    clock.advance(5);
+    expect(queue.len()).toBe(2);
+    clock.advance(40);
+    expect(queue.len()).toBe(3);
+    expect(queue.numRequeues('b')).toBe(1);
+    expect(queue.numRequeues('a')).toBe(0);
   });
 });

@@ -1,6 +1,14 @@
-import { type Clock, realClock, type TimerHandle } from '../clock/clock.js';
+import { type Clock, realClock } from '../clock/clock.js';
+import {
+  type AddOptions,
+  type ControllerQueue,
+  type PriorityGetResult,
+  shutdownPriorityResult,
+} from './controller-queue.js';
 import { defaultControllerRateLimiter } from './default-controller-rate-limiter.js';
 import { DelayHeap } from './delay-heap.js';
+import { DueTimer } from './due-timer.js';
+import { InFlight } from './in-flight.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RingBuffer } from './ring-buffer.js';
 import {
@@ -8,7 +16,6 @@ import {
   type GaugeMetric,
   type HistogramMetric,
   noopWorkqueueMetricsProvider,
-  type UnregisterMetric,
   type WorkqueueMetricsProvider,
 } from './workqueue-metrics.js';
 
@@ -39,9 +46,6 @@ const shutdownResult: WorkQueueGetResult<never> = Object.freeze({
   shutdown: true,
 });
 
-/** The longest delay Node's timers accept (2^31 - 1 ms, about 24.8 days). */
-const maxTimerDelayMs = 2_147_483_647;
-
 interface QueueMetrics<T> {
   readonly depth: GaugeMetric;
   readonly adds: CounterMetric;
@@ -50,7 +54,6 @@ interface QueueMetrics<T> {
   readonly retries: CounterMetric;
   /** When each pending item was first added, for `latency`. */
   readonly addTimes: Map<T, number>;
-  readonly unregister: UnregisterMetric[];
 }
 
 /**
@@ -94,7 +97,7 @@ interface QueueMetrics<T> {
  * With the default no-op metrics provider no metric bookkeeping runs; the clock is read once
  * per `get` (processing start time) and per `done` only with metrics on.
  */
-export class WorkQueue<T = string> {
+export class WorkQueue<T = string> implements ControllerQueue<T> {
   /** The queue's name, as given. */
   readonly name: string;
 
@@ -102,22 +105,21 @@ export class WorkQueue<T = string> {
   private readonly rateLimiter: RateLimiter<T>;
   private readonly queue = new RingBuffer<T>();
   private readonly dirty = new Set<T>();
-  /** Items handed out and not yet done, to when they were handed out. */
-  private readonly processing = new Map<T, number>();
+  /** Items handed out and not yet done, with when they were handed out. */
+  private readonly processing: InFlight<T>;
   private readonly getters = new RingBuffer<Getter<T>>();
   private readonly delayed = new DelayHeap<T>();
   private readonly metrics: QueueMetrics<T> | undefined;
 
-  private timer: TimerHandle = undefined;
-  /** The due time the timer is armed for; `Infinity` when no timer is armed. */
-  private timerAt = Number.POSITIVE_INFINITY;
+  private readonly timer: DueTimer;
   private closed = false;
-  private drainWaiters: (() => void)[] = [];
 
   constructor(options: WorkQueueOptions<T>) {
     this.name = options.name;
     this.clock = options.clock ?? realClock;
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>(this.clock);
+    this.timer = new DueTimer(this.clock, this.onTimer);
+    this.processing = new InFlight<T>(this.clock);
     const provider = options.metrics;
     if (provider !== undefined && provider !== noopWorkqueueMetricsProvider) {
       const name = options.name;
@@ -128,13 +130,13 @@ export class WorkQueue<T = string> {
         workDuration: provider.newWorkDurationMetric(name),
         retries: provider.newRetriesMetric(name),
         addTimes: new Map(),
-        unregister: [
-          provider.newUnfinishedWorkSecondsMetric(name, () => this.unfinishedWorkSeconds()),
-          provider.newLongestRunningProcessorSecondsMetric(name, () =>
-            this.longestRunningProcessorSeconds(),
-          ),
-        ],
       };
+      this.processing.unregisterOnSettle([
+        provider.newUnfinishedWorkSecondsMetric(name, () => this.unfinishedWorkSeconds()),
+        provider.newLongestRunningProcessorSecondsMetric(name, () =>
+          this.longestRunningProcessorSeconds(),
+        ),
+      ]);
     }
   }
 
@@ -170,7 +172,7 @@ export class WorkQueue<T = string> {
       return;
     }
     const readyAt = this.clock.now() + ms;
-    if (this.delayed.schedule(item, readyAt) && readyAt < this.timerAt) this.armTimer();
+    if (this.delayed.schedule(item, readyAt)) this.timer.armFor(readyAt);
   }
 
   /**
@@ -180,6 +182,26 @@ export class WorkQueue<T = string> {
   addRateLimited(item: T): void {
     if (this.closed) return;
     this.addAfter(item, this.rateLimiter.when(item));
+  }
+
+  /**
+   * controller-runtime's `AddWithOpts` on a FIFO queue: `priority` is ignored; with
+   * `rateLimited` and/or `afterMs` the item is added as `addAfter` with the shorter of the
+   * two delays (the limiter records one failure), else as `add`.
+   */
+  addWithOptions(item: T, options: AddOptions): void {
+    if (this.closed) return;
+    const { afterMs, rateLimited } = options;
+    if (!rateLimited && afterMs === undefined) {
+      this.add(item);
+      return;
+    }
+    let delay = afterMs !== undefined && afterMs > 0 ? afterMs : 0;
+    if (rateLimited) {
+      const limited = this.rateLimiter.when(item);
+      if (delay === 0 || limited < delay) delay = limited;
+    }
+    this.addAfter(item, delay);
   }
 
   /**
@@ -206,20 +228,27 @@ export class WorkQueue<T = string> {
     return new Promise((resolve) => this.getters.push(resolve));
   }
 
+  /** `get`, with the priority every item of a FIFO queue has: 0. */
+  async getWithPriority(): Promise<PriorityGetResult<T>> {
+    const next = await this.get();
+    return next.shutdown
+      ? shutdownPriorityResult
+      : { item: next.item, priority: 0, shutdown: false };
+  }
+
   /**
    * Marks `item` as done processing. If it was added meanwhile, it is queued again (a waiting
    * `get` receives it). A no-op for an item not being processed.
    */
   done(item: T): void {
-    const startedAt = this.processing.get(item);
+    const startedAt = this.processing.end(item);
     if (startedAt === undefined) return;
-    this.processing.delete(item);
     this.metrics?.workDuration.observe((this.clock.now() - startedAt) / 1000);
     if (this.dirty.has(item)) {
       this.queue.push(item);
       if (this.getters.length > 0) this.serveGetters();
     }
-    if (this.closed && this.processing.size === 0) this.settle();
+    if (this.closed) this.processing.settleIfIdle();
   }
 
   /** How many items wait to be handed out (not counting delayed items or items in flight). */
@@ -233,10 +262,8 @@ export class WorkQueue<T = string> {
    */
   shutDown(): void {
     this.close();
-    const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const resolve of waiters) resolve();
-    if (this.processing.size === 0) this.settle();
+    this.processing.releaseWaiters();
+    this.processing.settleIfIdle();
   }
 
   /**
@@ -248,11 +275,7 @@ export class WorkQueue<T = string> {
    */
   shutDownWithDrain(): Promise<void> {
     this.close();
-    if (this.processing.size === 0) {
-      this.settle();
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+    return this.processing.drained();
   }
 
   /** Whether `shutDown` or `shutDownWithDrain` has been called. */
@@ -262,19 +285,12 @@ export class WorkQueue<T = string> {
 
   /** The sum of the ages, in seconds, of the items being processed (0 when none). O(in flight). */
   unfinishedWorkSeconds(): number {
-    if (this.processing.size === 0) return 0;
-    const now = this.clock.now();
-    let total = 0;
-    for (const startedAt of this.processing.values()) total += now - startedAt;
-    return total / 1000;
+    return this.processing.unfinishedWorkSeconds();
   }
 
   /** The age, in seconds, of the item processed longest (0 when none). O(in flight). */
   longestRunningProcessorSeconds(): number {
-    if (this.processing.size === 0) return 0;
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const startedAt of this.processing.values()) if (startedAt < oldest) oldest = startedAt;
-    return (this.clock.now() - oldest) / 1000;
+    return this.processing.longestRunningProcessorSeconds();
   }
 
   /** Pops the head of the queue and moves it to processing. Assumes the queue is not empty. */
@@ -282,7 +298,7 @@ export class WorkQueue<T = string> {
     const item = this.queue.shift() as T;
     this.dirty.delete(item);
     const now = this.clock.now();
-    this.processing.set(item, now);
+    this.processing.begin(item, now);
     const metrics = this.metrics;
     if (metrics !== undefined) {
       metrics.depth.dec();
@@ -303,8 +319,6 @@ export class WorkQueue<T = string> {
   }
 
   private readonly onTimer = (): void => {
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
     if (this.closed) return;
     const now = this.clock.now();
     for (let next = this.delayed.peek(); next !== undefined && next.readyAt <= now; ) {
@@ -312,40 +326,15 @@ export class WorkQueue<T = string> {
       this.add(next.item);
       next = this.delayed.peek();
     }
-    this.armTimer();
-  };
-
-  /** Arms the timer for the earliest delayed item, unless it is already armed for it. */
-  private armTimer(): void {
     const next = this.delayed.peek();
-    if (next === undefined || next.readyAt >= this.timerAt) return;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    const wait = Math.ceil(next.readyAt - this.clock.now());
-    const delay = Math.max(1, Math.min(wait, maxTimerDelayMs));
-    this.timerAt = next.readyAt;
-    this.timer = this.clock.setTimeout(this.onTimer, delay);
-  }
+    if (next !== undefined) this.timer.armFor(next.readyAt);
+  };
 
   private close(): void {
     if (this.closed) return;
     this.closed = true;
     this.delayed.clear();
-    if (this.timer !== undefined) {
-      this.clock.clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    this.timerAt = Number.POSITIVE_INFINITY;
+    this.timer.clear();
     while (this.getters.length > 0) (this.getters.shift() as Getter<T>)(shutdownResult);
-  }
-
-  /** Runs once the queue is shut down with nothing in flight. */
-  private settle(): void {
-    const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const resolve of waiters) resolve();
-    const metrics = this.metrics;
-    if (metrics !== undefined && metrics.unregister.length > 0) {
-      for (const unregister of metrics.unregister.splice(0)) unregister();
-    }
   }
 }

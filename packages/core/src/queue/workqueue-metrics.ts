@@ -10,6 +10,15 @@ export interface GaugeMetric {
   dec(): void;
 }
 
+/**
+ * A gauge with one series per priority (controller-runtime's `workqueue_depth{priority}`):
+ * `priority` is the integer priority of the item counted.
+ */
+export interface PriorityGaugeMetric {
+  inc(priority: number): void;
+  dec(priority: number): void;
+}
+
 /** A value that only goes up. */
 export interface CounterMetric {
   inc(): void;
@@ -55,6 +64,14 @@ export interface WorkqueueMetricsProvider {
   newUnfinishedWorkSecondsMetric(name: string, read: () => number): UnregisterMetric;
   newLongestRunningProcessorSecondsMetric(name: string, read: () => number): UnregisterMetric;
   newRetriesMetric(name: string): CounterMetric;
+  /**
+   * Optional: the depth of a {@link PriorityQueue} per priority. A priority queue uses it
+   * instead of `newDepthMetric` when the provider has it (as controller-runtime's priority
+   * queue does), and `newDepthMetric` otherwise; the FIFO {@link WorkQueue} never calls it.
+   * Counted as `depth` above, for ready items only, each under its current priority (an item
+   * whose priority is raised moves from one series to the other).
+   */
+  newDepthMetricWithPriority?(name: string): PriorityGaugeMetric;
 }
 
 const noop = (): void => {};
@@ -76,4 +93,5 @@ export const noopWorkqueueMetricsProvider: WorkqueueMetricsProvider = Object.fre
   newUnfinishedWorkSecondsMetric: () => noop,
   newLongestRunningProcessorSecondsMetric: () => noop,
   newRetriesMetric: () => noopMetric,
+  newDepthMetricWithPriority: () => noopMetric,
 });

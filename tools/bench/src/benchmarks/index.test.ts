@@ -9,6 +9,8 @@ describe('benchmark registry', () => {
       'heap',
       'shapes',
       'latency',
+      'restart-priority',
+      'failover-standby',
       'event-burst',
       'throughput',
       'steady-writes',

@@ -5,8 +5,10 @@ import { balancersReadyBenchmark } from './balancers-ready.js';
 import { coldSyncBenchmark } from './cold-sync.js';
 import { eventBurstBenchmark } from './event-burst.js';
 import { eventLatencyBenchmark } from './event-latency.js';
+import { failoverStandbyBenchmark } from './failover-standby.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
+import { restartPriorityBenchmark } from './restart-priority.js';
 import { sidecarAdmissionBenchmark } from './sidecar-admission.js';
 import { steadyWritesBenchmark } from './steady-writes.js';
 import { syncMatrixBenchmark } from './sync-matrix.js';
@@ -23,6 +25,8 @@ export const benchmarks: readonly BenchmarkModule[] = [
   heapPerObjectBenchmark,
   syncMatrixBenchmark,
   eventLatencyBenchmark,
+  restartPriorityBenchmark,
+  failoverStandbyBenchmark,
   eventBurstBenchmark,
   throughputBenchmark,
   steadyWritesBenchmark,
