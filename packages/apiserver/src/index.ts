@@ -24,8 +24,9 @@ export {
   podRunDurationAnnotation,
   SimulatedCluster,
 } from './cluster/index.js';
+export { ConversionError } from './conversion/conversion-error.js';
 export { decodeKubernetesProtobuf, isProtobufContentType } from './protobuf/index.js';
-export type { PrinterColumn, ResourceType } from './registry/resource-type.js';
+export type { ConversionWebhook, PrinterColumn, ResourceType } from './registry/resource-type.js';
 export type { Admission, AdmissionAttributes } from './server/admission.js';
 export { ApiServer, type ApiServerOptions } from './server/api-server.js';
 export { createServingCertificates, type ServingCertificates } from './server/certificates.js';

@@ -23,10 +23,12 @@ import type { AdmissionAttributes } from './admission.js';
 import { validateObjectMeta } from './object-metadata.js';
 import type { RequestContext } from './resource-service.js';
 import { strategyFor } from './strategies.js';
+import { convertsByWebhook } from './version-conversion.js';
 
 /**
  * The body of a create or update as the object to store: checks `kind` and `apiVersion`
- * against the resource, sets them (custom resources at their storage version), and makes the
+ * against the resource, sets them (custom resources at their storage version, unless their
+ * CRD's webhook converts them: those stay at `type`'s version until converted), and makes the
  * namespace the request's (400 when the body names another); cluster-scoped objects lose it.
  */
 export function decodeObject(
@@ -53,9 +55,12 @@ export function decodeObject(
       );
     }
   }
-  object.apiVersion = type.custom
-    ? apiVersionOf({ group: type.group, version: type.storageVersion })
-    : apiVersion;
+  // Custom resources go to their storage version: by `apiVersion` alone under the `None`
+  // conversion strategy; through the CRD's webhook (later, see ResourceService) under `Webhook`.
+  object.apiVersion =
+    type.custom && !convertsByWebhook(type)
+      ? apiVersionOf({ group: type.group, version: type.storageVersion })
+      : apiVersion;
   object.kind = type.kind;
   if (object.metadata === undefined || object.metadata === null) object.metadata = {};
   if (!type.custom) checkBuiltinTypes(type, object, undefined);
