@@ -59,14 +59,16 @@ describe('convertedObjectsOf', () => {
     expect(() => convertedObjectsOf('v1', 'u', answer({ uid: 'u' }, 'AdmissionReview'))).toThrow(
       'expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got apiextensions.k8s.io/v1, Kind=AdmissionReview',
     );
-    expect(() => convertedObjectsOf('v1', 'u', answer(undefined))).toThrow(
-      'no response provided',
-    );
+    expect(() => convertedObjectsOf('v1', 'u', answer(undefined))).toThrow('no response provided');
     expect(() =>
       convertedObjectsOf('v1', 'u', answer({ uid: 'x', result: { status: 'Success' } })),
     ).toThrow('expected response.uid="u", got "x"');
     expect(() =>
-      convertedObjectsOf('v1', 'u', answer({ uid: 'u', result: { status: 'Failure', message: 'no' } })),
+      convertedObjectsOf(
+        'v1',
+        'u',
+        answer({ uid: 'u', result: { status: 'Failure', message: 'no' } }),
+      ),
     ).toThrow(/^no$/);
     expect(() => convertedObjectsOf('v1', 'u', answer({ uid: 'u', result: {} }))).toThrow(
       "response.result.status was '', not 'Success'",

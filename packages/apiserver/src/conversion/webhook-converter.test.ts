@@ -109,8 +109,17 @@ describe('WebhookConverter', () => {
 
   it('routes a service config through the Service and its Endpoints', async () => {
     answer = convertAll;
-    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'hook', namespace: 'sys' } };
-    store.create('/services', 'sys/hook', { ...service, spec: { ports: [{ port: 443 }] } }, store.nextRevision());
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'hook', namespace: 'sys' },
+    };
+    store.create(
+      '/services',
+      'sys/hook',
+      { ...service, spec: { ports: [{ port: 443 }] } },
+      store.nextRevision(),
+    );
     store.create(
       '/endpoints',
       'sys/hook',
@@ -180,7 +189,9 @@ describe('WebhookConverter', () => {
     answer = changing((item) => {
       item.metadata = { ...item.metadata, uid: 'u-2' };
     });
-    expect(await failure()).toBe(`${gvk} returned invalid object: must have the same UID: u-1 != u-2`);
+    expect(await failure()).toBe(
+      `${gvk} returned invalid object: must have the same UID: u-1 != u-2`,
+    );
     answer = changing((item) => {
       item.metadata = { ...item.metadata, labels: { 'bad key': 'x' } };
     });
