@@ -251,10 +251,12 @@ describe('a CRD promoted from v1beta1 to v1 with a conversion webhook', () => {
       mode = 'refuse';
       try {
         const read = await cluster.request('GET', path('v1beta1', 'new'));
+        // kube-apiserver 1.37 converts in its storage layer (500 InternalError, `StorageError:
+        // corrupt object, ... object not decodable revision=<rv>: ...`, as this server answers);
+        // 1.35 in its handler (500, the converter's message alone). Both quote the converter.
         expect(read.status).toBe(500);
-        expect(read.body.reason).toBe('InternalError');
         expect(read.body.message).toContain(
-          `object not decodable revision=${(await cluster.request('GET', path('v1', 'new'))).body.metadata.resourceVersion}: conversion webhook for ${group}/v1, Kind=Gadget failed: refusing on purpose`,
+          `conversion webhook for ${group}/v1, Kind=Gadget failed: refusing on purpose`,
         );
         const written = await cluster.request(
           'POST',
