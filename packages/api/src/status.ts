@@ -23,7 +23,8 @@ export type StatusReason =
   | 'UnsupportedMediaType'
   | 'InternalError'
   | 'Expired'
-  | 'ServiceUnavailable';
+  | 'ServiceUnavailable'
+  | 'StorageReadError';
 
 /**
  * The machine-readable kind of a {@link StatusCause} (`metav1.CauseType`), as apimachinery's

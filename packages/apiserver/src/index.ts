@@ -25,8 +25,9 @@ export {
   podRunDurationAnnotation,
   SimulatedCluster,
 } from './cluster/index.js';
+export { ConversionError } from './conversion/conversion-error.js';
 export { decodeKubernetesProtobuf, isProtobufContentType } from './protobuf/index.js';
-export type { PrinterColumn, ResourceType } from './registry/resource-type.js';
+export type { ConversionWebhook, PrinterColumn, ResourceType } from './registry/resource-type.js';
 export { ApiServer, type ApiServerOptions } from './server/api-server.js';
 export type { FaultRule } from './server/faults.js';
 export { PortInUseError } from './server/port-in-use-error.js';

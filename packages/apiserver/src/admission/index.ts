@@ -3,6 +3,8 @@
  * Mutating- and ValidatingWebhookConfigurations from the store and calls the webhooks over
  * HTTPS with kube-apiserver's matching, ordering, failure and error semantics.
  */
+
+export type { WebhookClientConfig } from '../registry/webhook-client-config.js';
 export {
   type AdmissionReviewVersion,
   chooseReviewVersion,
@@ -27,7 +29,6 @@ export {
 export {
   readWebhooks,
   type Webhook,
-  type WebhookClientConfig,
   type WebhookRule,
   webhookConfigurationKeys,
   webhooksOf,

@@ -20,6 +20,12 @@ export class WebhookCallError extends Error {
     readonly webhookName: string,
     /** Why the call failed, as kube-apiserver words it (`failed to call webhook: ...`). */
     readonly reason: string,
+    /**
+     * The error as client-go's REST client words it, without the admission plugin's
+     * `failed to call webhook: ` prefix (`Post "<url>": dial tcp ...: connection refused`,
+     * a non-2xx answer's message): what the CRD conversion webhook's errors quote.
+     */
+    readonly clientError: string = reason,
   ) {
     super(`failed calling webhook ${JSON.stringify(webhookName)}: ${reason}`);
   }

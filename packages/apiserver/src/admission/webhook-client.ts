@@ -2,6 +2,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { isJsonObject } from '@ops/api';
+import YAML from 'yaml';
 import type { ObjectStore } from '../store/object-store.js';
 import type { WebhookAgentLease, WebhookAgents } from './webhook-agents.js';
 import { WebhookCallError } from './webhook-call-error.js';
@@ -20,9 +21,16 @@ export interface WebhookTarget {
   path: string;
 }
 
+/**
+ * What a call needs of a webhook: the name errors quote, where it is and the CA that verifies
+ * it, and the deadline (also sent as `?timeout=<n>s`). An admission {@link Webhook} is one; a
+ * CRD's conversion webhook is another.
+ */
+export type CalledWebhook = Pick<Webhook, 'name' | 'clientConfig' | 'timeoutSeconds'>;
+
 /** Options of one {@link callWebhook}. */
 export interface CallOptions {
-  webhook: Webhook;
+  webhook: CalledWebhook;
   /** The AdmissionReview to post, as JSON. */
   body: string;
   /** Where Services and Endpoints are read from for `service` configs. */
@@ -39,7 +47,12 @@ export interface CallOptions {
   agents?: WebhookAgents;
 }
 
-const callFailed = (webhook: Webhook, reason: string) => new WebhookCallError(webhook.name, reason);
+const callFailed = (webhook: CalledWebhook, reason: string) =>
+  new WebhookCallError(webhook.name, reason);
+
+/** A failure of the HTTP call itself: client-go's error, after `failed to call webhook: `. */
+const clientFailed = (webhook: CalledWebhook, clientError: string) =>
+  new WebhookCallError(webhook.name, `failed to call webhook: ${clientError}`, clientError);
 
 /**
  * Where a webhook is called, as kube-apiserver builds the URL: `clientConfig.url`, or
@@ -48,7 +61,7 @@ const callFailed = (webhook: Webhook, reason: string) => new WebhookCallError(we
  * @throws {WebhookCallError} `could not get REST client: ...` for a URL that does not parse
  *   or is not https, or a config with neither url nor service.
  */
-export function webhookTarget(webhook: Webhook): WebhookTarget {
+export function webhookTarget(webhook: CalledWebhook): WebhookTarget {
   const { clientConfig } = webhook;
   const timeout = `timeout=${webhook.timeoutSeconds}s`;
   if (clientConfig.url !== undefined) {
@@ -265,7 +278,7 @@ export async function callWebhook(options: CallOptions): Promise<unknown> {
     }
   }
   const transportFailure = (reason: string) =>
-    callFailed(webhook, `failed to call webhook: Post ${JSON.stringify(target.url)}: ${reason}`);
+    clientFailed(webhook, `Post ${JSON.stringify(target.url)}: ${reason}`);
   let host = target.host;
   let port = target.port;
   const service = webhook.clientConfig.service;
@@ -355,20 +368,49 @@ export async function callWebhook(options: CallOptions): Promise<unknown> {
  *
  * @throws {WebhookCallError} for another status, or a body that is not JSON.
  */
-function decodeAnswer(webhook: Webhook, response: IncomingMessage, text: string): unknown {
+function decodeAnswer(webhook: CalledWebhook, response: IncomingMessage, text: string): unknown {
   const code = response.statusCode ?? 0;
-  if (code < 200 || code > 206) {
-    throw callFailed(webhook, `failed to call webhook: ${errorResponse(response, text)}`);
-  }
+  if (code < 200 || code > 206) throw clientFailed(webhook, errorResponse(response, text));
   try {
     return JSON.parse(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw callFailed(
+    throw clientFailed(
       webhook,
-      `failed to call webhook: couldn't get version/kind; json parse error: ${why}`,
+      `couldn't get version/kind; json parse error: ${goDecodeError(text) ?? why}`,
     );
   }
+}
+
+/** The version/kind probe client-go decodes an answer into first (`runtime.TypeMeta`'s fields). */
+const typeMetaStruct =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/**
+ * Go's error for an answer that is not a JSON object but reads as a YAML scalar (client-go
+ * takes a body that does not start with `{` for YAML, converts it to JSON and decodes that):
+ * `json: cannot unmarshal string into Go value of type struct {...}`. Undefined for anything
+ * else.
+ */
+function goDecodeError(text: string): string | undefined {
+  if (/^\s*[{[]/.test(text)) return undefined;
+  let value: unknown;
+  try {
+    value = YAML.parse(text);
+  } catch {
+    return undefined;
+  }
+  const goType =
+    typeof value === 'string'
+      ? 'string'
+      : typeof value === 'number'
+        ? 'number'
+        : typeof value === 'boolean'
+          ? 'bool'
+          : undefined;
+  return goType === undefined
+    ? undefined
+    : `json: cannot unmarshal ${goType} into Go value of type ${typeMetaStruct}`;
 }
 
 /** Whether a call failed because its connection was closed before any answer came. */
@@ -377,7 +419,7 @@ function closedWhileIdle(error: NodeError): boolean {
 }
 
 /** What one agent serves: the config's URL, or its service's namespace, name and port. */
-function agentTarget(webhook: Webhook): string {
+function agentTarget(webhook: CalledWebhook): string {
   const { url, service } = webhook.clientConfig;
   if (url !== undefined) return `url ${url}`;
   return `service ${service?.namespace ?? ''}/${service?.name ?? ''}:${service?.port ?? ''}`;

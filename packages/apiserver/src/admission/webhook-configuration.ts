@@ -1,5 +1,6 @@
 import type { KubernetesObject, LabelSelector, RuleWithOperations } from '@ops/api';
 import { isJsonObject } from '@ops/api';
+import type { WebhookClientConfig } from '../registry/webhook-client-config.js';
 import type { ObjectStore } from '../store/object-store.js';
 
 /**
@@ -16,14 +17,6 @@ type AsRead<T> = {
  * scope matches nothing).
  */
 export type WebhookRule = AsRead<RuleWithOperations>;
-
-/** Where a webhook is reached: `url`, or `service` (resolved through its Endpoints). */
-export interface WebhookClientConfig {
-  url?: string;
-  service?: { namespace: string; name: string; path?: string; port: number };
-  /** Base64 of the PEM CA certificates that verify the webhook's serving certificate. */
-  caBundle?: string;
-}
 
 /**
  * One webhook of a Mutating- or ValidatingWebhookConfiguration, with kube-apiserver's

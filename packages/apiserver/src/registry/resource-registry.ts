@@ -1,6 +1,11 @@
-import type { CustomResourceDefinitionObject } from '@ops/api';
+import { type CustomResourceDefinitionObject, isJsonObject } from '@ops/api';
 import { builtinResources } from './builtin-resources.js';
-import { allVerbs, apiVersionOf, type ResourceType } from './resource-type.js';
+import {
+  allVerbs,
+  apiVersionOf,
+  type ConversionWebhook,
+  type ResourceType,
+} from './resource-type.js';
 
 /**
  * The resources the server serves: the built-ins, plus the served versions of every
@@ -53,7 +58,10 @@ export class ResourceRegistry {
     const name = crd.metadata?.name ?? '';
     this.removeCustomResource(name);
     const { group, names, scope, versions } = crd.spec;
-    const storage = versions.find((v) => v.storage)?.name ?? versions[0]?.name ?? '';
+    const storageSpec = versions.find((v) => v.storage) ?? versions[0];
+    const storage = storageSpec?.name ?? '';
+    const storageSchema = storageSpec?.schema?.openAPIV3Schema;
+    const conversionWebhook = conversionWebhookOf(crd);
     const served: ResourceType[] = versions
       .filter((v) => v.served)
       .map((v) => ({
@@ -77,6 +85,8 @@ export class ResourceRegistry {
         ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
         custom: true,
         storageVersion: storage,
+        ...(storageSchema ? { storageSchema } : {}),
+        ...(conversionWebhook ? { conversionWebhook } : {}),
       }));
     this.byCrd.set(name, served);
     this.types = [...this.types, ...served];
@@ -99,6 +109,38 @@ export class ResourceRegistry {
         t.group === group && t.plural === plural && !(this.byCrd.get(crdName) ?? []).includes(t),
     );
   }
+}
+
+/**
+ * The conversion webhook of a CRD whose `spec.conversion.strategy` is `Webhook` (undefined for
+ * `None` or no conversion), read loosely: the CRD was validated when stored.
+ */
+function conversionWebhookOf(crd: CustomResourceDefinitionObject): ConversionWebhook | undefined {
+  const conversion = (crd.spec as { conversion?: unknown }).conversion;
+  if (!isJsonObject(conversion) || conversion.strategy !== 'Webhook') return undefined;
+  const webhook = isJsonObject(conversion.webhook) ? conversion.webhook : {};
+  const config = isJsonObject(webhook.clientConfig) ? webhook.clientConfig : {};
+  const clientConfig: ConversionWebhook['clientConfig'] = {};
+  if (typeof config.url === 'string') clientConfig.url = config.url;
+  if (isJsonObject(config.service)) {
+    const service = config.service;
+    clientConfig.service = {
+      namespace: typeof service.namespace === 'string' ? service.namespace : '',
+      name: typeof service.name === 'string' ? service.name : '',
+      port: typeof service.port === 'number' ? service.port : 443,
+      ...(typeof service.path === 'string' ? { path: service.path } : {}),
+    };
+  }
+  if (typeof config.caBundle === 'string' && config.caBundle !== '')
+    clientConfig.caBundle = config.caBundle;
+  const versions = Array.isArray(webhook.conversionReviewVersions)
+    ? webhook.conversionReviewVersions.filter((v): v is string => typeof v === 'string')
+    : [];
+  return {
+    crdName: crd.metadata?.name ?? '',
+    clientConfig,
+    conversionReviewVersions: versions,
+  };
 }
 
 /** Kubernetes version priority: GA > beta > alpha, higher numbers first. */

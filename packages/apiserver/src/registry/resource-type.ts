@@ -1,4 +1,5 @@
 import type { JSONSchemaProps, PrinterColumn, ScaleSubresource } from '@ops/api';
+import type { WebhookClientConfig } from './webhook-client-config.js';
 
 export type { PrinterColumn };
 
@@ -32,8 +33,28 @@ export interface ResourceType {
   schema?: JSONSchemaProps;
   /** True for resources defined by a CustomResourceDefinition. */
   custom: boolean;
-  /** The versions the same objects are served at (custom resources may have several). */
+  /** The version objects are stored at (custom resources may be served at several). */
   storageVersion: string;
+  /**
+   * For a custom resource: the storage version's schema, which may be a version that is not
+   * served (what a write in another version is validated by once converted).
+   */
+  storageSchema?: JSONSchemaProps;
+  /**
+   * For a custom resource whose CRD has `spec.conversion.strategy: Webhook`: the webhook that
+   * converts between its versions. Absent: the `None` strategy, where only `apiVersion`
+   * changes between versions.
+   */
+  conversionWebhook?: ConversionWebhook;
+}
+
+/** A CRD's conversion webhook (`spec.conversion.webhook`), service port defaulted to 443. */
+export interface ConversionWebhook {
+  /** The CRD's name (`widgets.example.com`). */
+  crdName: string;
+  clientConfig: WebhookClientConfig;
+  /** The ConversionReview versions the webhook accepts, in preference order. */
+  conversionReviewVersions: string[];
 }
 
 /** `group/version`, or `version` for the core group. */

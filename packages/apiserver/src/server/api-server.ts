@@ -338,6 +338,7 @@ export class ApiServer {
   async stop(): Promise<void> {
     await this.cluster.stop();
     this.webhookAdmission.close();
+    this.resources.converter.close();
     for (const watch of [...this.watches]) watch.close();
     const server = this.server;
     if (server === undefined) return;

@@ -1,14 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
+import { ConversionError } from '../conversion/conversion-error.js';
 import type { Json } from '../json/json.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { fieldSelectorFromQuery } from '../store/field-selector.js';
+import type { StoredObject } from '../store/object-store.js';
 import { checkFieldSelector } from './list-page.js';
 import type { ListFilter, ResourceService } from './resource-service.js';
 import { sendJson } from './responses.js';
 import { toTable } from './table.js';
 import type { TableRequest } from './table-request.js';
+import { listConversionFailure } from './version-conversion.js';
 
 /** The namespace, label and field selector of a list or watch, from its query: 400 when one does not parse. */
 export function listFilter(
@@ -40,14 +43,14 @@ export function listFilter(
  * Answers a LIST: a page as a `Table` (`kubectl get`) or as JSON built from each object's
  * cached bytes, written as its parts in one vectored write.
  */
-export function sendList(
+export async function sendList(
   res: ServerResponse,
   resources: ResourceService,
   type: ResourceType,
   namespace: string,
   query: URLSearchParams,
   table: TableRequest | undefined,
-): void {
+): Promise<void> {
   const limit = query.get('limit');
   const page = resources.list(type, {
     ...listFilter(type, namespace, query),
@@ -61,20 +64,23 @@ export function sendList(
       : {}),
   });
   const metadata: Json = { resourceVersion: String(page.resourceVersion) };
-  if (page.continueToken) metadata.continue = page.continueToken;
+  // kube-apiserver writes an empty `continue` into the (unstructured) lists of custom resources.
+  if (page.continueToken || type.custom) metadata.continue = page.continueToken ?? '';
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+  const converted = await convertedItems(resources, type, page.items);
   if (table) {
-    sendJson(
-      res,
-      200,
-      toTable(
-        type,
-        page.items.map((s) => resources.present(type, s.object)),
-        String(page.resourceVersion),
-        page.continueToken ? { continue: page.continueToken } : {},
-        table,
-      ),
-    );
+    const items = converted ?? page.items.map((s) => resources.present(type, s.object));
+    const extra = page.continueToken ? { continue: page.continueToken } : {};
+    sendJson(res, 200, toTable(type, items, String(page.resourceVersion), extra, table));
+    return;
+  }
+  if (converted !== undefined) {
+    sendJson(res, 200, {
+      kind: type.listKind,
+      apiVersion: apiVersionOf(type),
+      metadata,
+      items: converted,
+    });
     return;
   }
   // The body is made of each object's cached UTF-8 bytes: no re-encoding.
@@ -106,6 +112,37 @@ export function sendList(
   res.cork();
   for (const part of parts) res.write(part);
   res.end();
+}
+
+/**
+ * The objects of a page converted to `type`'s version by the CRD's conversion webhook, one
+ * call per object as kube-apiserver's storage decodes each (objects already at that version
+ * pass as they are); undefined when the CRD has no conversion webhook.
+ *
+ * @throws {StatusError} 500 `StorageReadError` naming every object that could not be
+ *   converted (see {@link listConversionFailure}).
+ */
+async function convertedItems(
+  resources: ResourceService,
+  type: ResourceType,
+  items: readonly StoredObject[],
+): Promise<KubernetesObject[] | undefined> {
+  const webhook = type.conversionWebhook;
+  if (webhook === undefined) return undefined;
+  const desired = apiVersionOf(type);
+  const outcomes = await Promise.allSettled(
+    items.map((stored) => resources.converter.convert(webhook, stored.object, desired)),
+  );
+  const failures: Array<{ object: KubernetesObject; error: ConversionError }> = [];
+  const converted: KubernetesObject[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') converted.push(outcome.value);
+    else if (ConversionError.isInstance(outcome.reason))
+      failures.push({ object: (items[index] as StoredObject).object, error: outcome.reason });
+    else throw outcome.reason;
+  });
+  if (failures.length > 0) throw listConversionFailure(type, failures);
+  return converted;
 }
 
 /** An object's JSON as served at `type`'s version: `json` itself when already so. */

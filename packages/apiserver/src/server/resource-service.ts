@@ -10,8 +10,10 @@ import { type Admission, noAdmission } from '../admission/admission.js';
 import { StatusError } from '../api/status-error.js';
 import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../apply/index.js';
 import type { AuthenticatedUser } from '../auth/index.js';
+import { WebhookConverter } from '../conversion/webhook-converter.js';
 import { canonicalJson } from '../json/json.js';
 import { checkStorable } from '../limits/storable-object.js';
+import { generateNameSuffix } from '../meta/object-metadata.js';
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -32,9 +34,14 @@ import {
   setGeneration,
 } from './generation.js';
 import { listPage } from './list-page.js';
-import { generateNameSuffix } from './object-metadata.js';
 import { serverSideApply } from './server-side-apply.js';
 import { strategyFor } from './strategies.js';
+import {
+  type ConversionPlace,
+  conversionFailure,
+  convertsByWebhook,
+  storageTypeOf,
+} from './version-conversion.js';
 import {
   admissionAttributes,
   applySchema,
@@ -134,6 +141,8 @@ export interface WriteHooks {
 interface ServiceOptions {
   store: ObjectStore;
   admission?: Admission;
+  /** Calls CRDs' conversion webhooks. Default: a new {@link WebhookConverter} on `store`. */
+  converter?: WebhookConverter;
   hooks?: WriteHooks;
   now?: () => Date;
 }
@@ -149,11 +158,14 @@ export class ResourceService {
   readonly store: ObjectStore;
   admission: Admission;
   hooks: WriteHooks;
+  /** Converts custom resources whose CRD has a conversion webhook; close it on shutdown. */
+  readonly converter: WebhookConverter;
   /** The clock. */ readonly now: () => Date;
   private nextClusterIP = 1;
 
   constructor(options: ServiceOptions) {
     this.store = options.store;
+    this.converter = options.converter ?? new WebhookConverter({ store: options.store });
     this.admission = options.admission ?? noAdmission;
     this.hooks = options.hooks ?? {};
     this.now = options.now ?? (() => new Date());
@@ -204,17 +216,20 @@ export class ResourceService {
     strategy.prepareForCreate?.(object, { allocateClusterIP: () => this.allocateClusterIP() });
     applySchema(type, object, context);
     const managed = applied ?? record(this, type, undefined, object, requested, context, '');
-    this.hooks.beforeWrite?.(type, object, undefined, context);
+    // A body in a version the CRD's webhook converts is stored (and checked) as storage's.
+    const target = storageTypeOf(type);
+    const storable = await toStorage(this, type, object);
+    this.hooks.beforeWrite?.(type, storable, undefined, context);
     const attributes = admissionAttributes(type, '', 'CREATE', namespace, name, context);
-    let admitted = await this.admission.mutate(attributes, object, undefined);
-    admitted = decodeObject(type, admitted, namespace);
+    let admitted = await this.admission.mutate(attributes, storable, undefined);
+    admitted = decodeObject(target, admitted, namespace);
     resetSystemFields(admitted);
     setGeneration(admitted.metadata as ObjectMeta, generationOnCreate(type, requestedGeneration));
-    applySchema(type, admitted, context);
+    applySchema(target, admitted, context);
     const uid = randomUUID();
     (admitted.metadata as ObjectMeta).uid = uid;
     strategy.completeCreate?.(admitted);
-    validateObject(type, admitted, undefined, context.warnings);
+    validateObject(target, admitted, undefined, context.warnings);
     await this.admission.validate(attributes, admitted, undefined);
     const finalName = admitted.metadata?.name ?? '';
     if (type.namespaced) checkNamespaceAccepts(this.store, namespace, finalName);
@@ -289,22 +304,7 @@ export class ResourceService {
       subresource,
       context,
       patchVersion,
-      (current) => {
-        const base = this.present(type, current);
-        let patched: unknown;
-        if (patchType === 'json') patched = applyJsonPatch(base, patch);
-        else if (patchType === 'merge') patched = applyMergePatch(base, patch);
-        else patched = applyStrategicMergePatch(base, patch, schema as NonNullable<typeof schema>);
-        if (!isJsonObject(patched))
-          throw StatusError.badRequest('the patch did not produce an object');
-        const patchedObject = patched as KubernetesObject;
-        if (patchedObject.metadata?.name !== undefined && patchedObject.metadata.name !== name) {
-          throw StatusError.badRequest(
-            `the name of the object (${patchedObject.metadata.name}) does not match the name on the URL (${name})`,
-          );
-        }
-        return patchedObject;
-      },
+      (current) => patchedObject(this.present(type, current), patchType, patch, schema, name),
     );
   }
 
@@ -316,10 +316,11 @@ export class ResourceService {
     subresource: string,
     context: RequestContext,
     requestedVersion: string | undefined,
-    produce: (current: KubernetesObject) => KubernetesObject,
+    produce: (current: KubernetesObject) => KubernetesObject | Promise<KubernetesObject>,
     applied?: () => ManagedFieldsEntry[],
   ): Promise<KubernetesObject> {
     const storageKey = storageKeyOf(type);
+    const target = storageTypeOf(type);
     const key = objectKey(type.namespaced ? namespace : undefined, name);
     const strategy = strategyFor(storageKey);
     for (let attempt = 0; ; attempt++) {
@@ -333,37 +334,42 @@ export class ResourceService {
         );
       }
       const old = stored.object;
-      let next = decodeObject(type, produce(stored.copy()), namespace);
+      // The stored object as the request's version sees it: a CRD's webhook may convert it.
+      const base = type.conversionWebhook ? await this.served(type, old, 'request') : old;
+      const current = () => (base === old ? stored.copy() : structuredClone(base));
+      let next = decodeObject(type, await produce(current()), namespace);
       const requested = next.metadata?.managedFields;
       if (subresource === 'status') {
         const status = next.status;
         const annotations = next.metadata?.annotations;
-        next = stored.copy();
+        next = current();
         if (status === undefined) delete next.status;
         else next.status = status;
         if (strategy.statusKeepsAnnotations) setAnnotations(next, annotations);
       } else if (subresource === 'finalize') {
         // namespaces/finalize changes spec.finalizers and nothing else.
         const finalizers = isJsonObject(next.spec) ? next.spec.finalizers : undefined;
-        next = stored.copy();
+        next = current();
         next.spec = {
           ...(isJsonObject(next.spec) ? next.spec : {}),
           finalizers: Array.isArray(finalizers) ? finalizers : [],
         };
       } else if (type.subresources.status) {
-        if (old.status === undefined) delete next.status;
-        else next.status = structuredClone(old.status);
+        if (base.status === undefined) delete next.status;
+        else next.status = structuredClone(base.status);
       }
       keepSystemFields(next, old);
-      if (subresource !== 'finalize') strategy.prepareForUpdate?.(next, old);
+      if (subresource !== 'finalize') strategy.prepareForUpdate?.(next, old, subresource);
       if (subresource !== 'status') applySchema(type, next, context);
-      const managed = applied?.() ?? record(this, type, old, next, requested, context, subresource);
-      this.hooks.beforeWrite?.(type, next, old, context);
+      const managed =
+        applied?.() ?? record(this, type, base, next, requested, context, subresource);
+      const storable = await toStorage(this, type, next);
+      this.hooks.beforeWrite?.(type, storable, old, context);
       const attributes = admissionAttributes(type, subresource, 'UPDATE', namespace, name, context);
-      let admitted = await this.admission.mutate(attributes, next, old);
-      admitted = decodeObject(type, admitted, namespace);
+      let admitted = await this.admission.mutate(attributes, storable, old);
+      admitted = decodeObject(target, admitted, namespace);
       keepSystemFields(admitted, old);
-      validateObject(type, admitted, old, context.warnings);
+      validateObject(target, admitted, old, context.warnings);
       checkFinalizersWhileDeleting(type, admitted, old);
       await this.admission.validate(attributes, admitted, old);
       const latest = this.store.get(storageKey, key);
@@ -418,25 +424,7 @@ export class ResourceService {
     const key = objectKey(type.namespaced ? namespace : undefined, name);
     const stored = this.store.get(storageKey, key);
     if (stored === undefined) throw StatusError.notFound(type, name);
-    const preconditions = options.preconditions ?? {};
-    const uid = stored.object.metadata?.uid ?? '';
-    if (preconditions.uid && preconditions.uid !== uid) {
-      throw StatusError.conflict(
-        { group: type.group, resource: type.kind, kind: type.kind },
-        name,
-        `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
-      );
-    }
-    if (
-      preconditions.resourceVersion &&
-      preconditions.resourceVersion !== String(stored.resourceVersion)
-    ) {
-      throw StatusError.conflict(
-        { group: type.group, resource: type.kind, kind: type.kind },
-        name,
-        `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${stored.resourceVersion}). The object might have been modified`,
-      );
-    }
+    checkPreconditions(type, name, stored, options.preconditions ?? {});
     const policy =
       options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : undefined);
     if (policy !== undefined && !['Orphan', 'Foreground', 'Background'].includes(policy)) {
@@ -540,11 +528,115 @@ export class ResourceService {
     return deleted;
   }
 
-  /** The object as served at `type`'s version (custom resources may be served at several). */
+  /**
+   * The object as served at `type`'s version (custom resources may be served at several):
+   * `apiVersion` rewritten, or, for a CRD with a conversion webhook, the webhook's conversion.
+   * Use {@link served} wherever a webhook may convert.
+   */
   present(type: ResourceType, object: KubernetesObject): KubernetesObject {
     const apiVersion = apiVersionOf(type);
     if (object.apiVersion === apiVersion) return object;
     return { ...object, apiVersion };
+  }
+
+  /**
+   * {@link present}, through the CRD's conversion webhook when it has one.
+   *
+   * @throws {StatusError} a 500 worded as kube-apiserver's for a conversion that fails at
+   *   `place` (see {@link conversionFailure}).
+   */
+  async served(
+    type: ResourceType,
+    object: KubernetesObject,
+    place: ConversionPlace,
+  ): Promise<KubernetesObject> {
+    const webhook = type.conversionWebhook;
+    if (webhook === undefined || object.apiVersion === apiVersionOf(type))
+      return this.present(type, object);
+    try {
+      return await this.converter.convert(webhook, object, apiVersionOf(type));
+    } catch (error) {
+      throw conversionFailure(type, object, error, place);
+    }
+  }
+}
+
+/**
+ * The result of a JSON, merge or strategic merge `patch` of `base`.
+ *
+ * @throws {StatusError} 400 when the patch does not apply, does not make an object, or
+ *   renames it.
+ */
+function patchedObject(
+  base: KubernetesObject,
+  patchType: PatchType,
+  patch: unknown,
+  schema: ReturnType<typeof strategicSchemaFor>,
+  name: string,
+): KubernetesObject {
+  let patched: unknown;
+  if (patchType === 'json') patched = applyJsonPatch(base, patch);
+  else if (patchType === 'merge') patched = applyMergePatch(base, patch);
+  else patched = applyStrategicMergePatch(base, patch, schema as NonNullable<typeof schema>);
+  if (!isJsonObject(patched)) throw StatusError.badRequest('the patch did not produce an object');
+  const object = patched as KubernetesObject;
+  if (object.metadata?.name !== undefined && object.metadata.name !== name) {
+    throw StatusError.badRequest(
+      `the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`,
+    );
+  }
+  return object;
+}
+
+/**
+ * `object`, in `type`'s version, converted to the storage version by its CRD's conversion
+ * webhook; `object` itself when the CRD has none or `type` is the storage version.
+ *
+ * @throws {StatusError} 500 with the converter's message, as kube-apiserver answers a body it
+ *   cannot convert.
+ */
+async function toStorage(
+  service: ResourceService,
+  type: ResourceType,
+  object: KubernetesObject,
+): Promise<KubernetesObject> {
+  if (!convertsByWebhook(type)) return object;
+  const storageVersion = apiVersionOf({ group: type.group, version: type.storageVersion });
+  try {
+    return await service.converter.convert(type.conversionWebhook, object, storageVersion);
+  } catch (error) {
+    throw conversionFailure(type, object, error, 'request');
+  }
+}
+
+/**
+ * Checks a delete's preconditions against the stored object.
+ *
+ * @throws {StatusError} 409 when the uid or resourceVersion differs, worded as kube-apiserver.
+ */
+function checkPreconditions(
+  type: ResourceType,
+  name: string,
+  stored: StoredObject,
+  preconditions: NonNullable<DeleteOptions['preconditions']>,
+): void {
+  const uid = stored.object.metadata?.uid ?? '';
+  if (preconditions.uid && preconditions.uid !== uid) {
+    throw StatusError.conflict(
+      { group: type.group, resource: type.kind, kind: type.kind },
+      name,
+      `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+    );
+  }
+  if (
+    preconditions.resourceVersion &&
+    preconditions.resourceVersion !== String(stored.resourceVersion)
+  ) {
+    throw StatusError.conflict(
+      { group: type.group, resource: type.kind, kind: type.kind },
+      name,
+      `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${stored.resourceVersion}). The object might have been modified`,
+    );
   }
 }
 

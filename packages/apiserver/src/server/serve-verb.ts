@@ -70,22 +70,17 @@ export async function serveVerb(
     case 'get': {
       const stored = server.resources.get(type, namespace, name);
       if (subresource === 'scale') return sendJson(res, 200, scaleOf(type, stored.object));
-      if (table)
-        return sendJson(
-          res,
-          200,
-          toTable(
-            type,
-            [server.resources.present(type, stored.object)],
-            String(stored.resourceVersion),
-            {},
-            table,
-          ),
-        );
+      // Objects stored at another version than the request's go through the CRD's webhook.
+      if (type.conversionWebhook !== undefined || table) {
+        const object = await server.resources.served(type, stored.object, 'read');
+        if (!table) return sendJson(res, 200, object);
+        const rows = toTable(type, [object], String(stored.resourceVersion), {}, table);
+        return sendJson(res, 200, rows);
+      }
       return sendRaw(res, 200, presentJson(server.resources, type, stored.object, stored.json()));
     }
     case 'list':
-      return sendList(res, server.resources, type, namespace, query, table);
+      return await sendList(res, server.resources, type, namespace, query, table);
     case 'watch':
       return serveWatch(req, res, type, namespace, name, query, table, server);
     case 'create': {
@@ -95,7 +90,7 @@ export async function serveVerb(
           'the server does not allow this method on the requested resource',
         );
       const created = await server.resources.create(type, namespace, body, context);
-      return sendJson(res, 201, server.resources.present(type, created), warnings);
+      return sendJson(res, 201, await server.resources.served(type, created, 'write'), warnings);
     }
     case 'update': {
       const body = await readRequestBody(server.maxBodyBytes, req);
@@ -120,7 +115,7 @@ export async function serveVerb(
         subresource,
         context,
       );
-      return sendJson(res, 200, server.resources.present(type, updated), warnings);
+      return sendJson(res, 200, await server.resources.served(type, updated, 'write'), warnings);
     }
     case 'patch': {
       const patchType = patchTypeFromContentType(req.headers['content-type'] ?? '') as PatchType;
@@ -154,7 +149,8 @@ export async function serveVerb(
           context,
         );
         const status = applied.created ? 201 : 200;
-        return sendJson(res, status, server.resources.present(type, applied.object), warnings);
+        const answer = await server.resources.served(type, applied.object, 'write');
+        return sendJson(res, status, answer, warnings);
       }
       const patched = await server.resources.patch(
         type,
@@ -165,12 +161,12 @@ export async function serveVerb(
         subresource,
         context,
       );
-      return sendJson(res, 200, server.resources.present(type, patched), warnings);
+      return sendJson(res, 200, await server.resources.served(type, patched, 'write'), warnings);
     }
     case 'delete': {
       const options = await readDeleteOptions(server.maxBodyBytes, req, query);
       const deleted = await server.resources.delete(type, namespace, name, options, context);
-      return sendJson(res, 200, server.resources.present(type, deleted));
+      return sendJson(res, 200, await server.resources.served(type, deleted, 'write'));
     }
     case 'deletecollection': {
       const options = await readDeleteOptions(server.maxBodyBytes, req, query);
@@ -184,7 +180,7 @@ export async function serveVerb(
         apiVersion: apiVersionOf(type),
         kind: type.listKind,
         metadata: { resourceVersion: String(server.store.currentRevision()) },
-        items: deleted.map((o) => server.resources.present(type, o)),
+        items: await Promise.all(deleted.map((o) => server.resources.served(type, o, 'write'))),
       });
     }
     default:

@@ -74,6 +74,7 @@ export async function serverSideApply(
     context,
     undefined,
     (current) => {
+      // Already at the request's version when the CRD's webhook converted it.
       const live = service.present(type, current);
       const applied = typed(() => applyToObject(type, live, config, force, write));
       recorded = applied.managedFields;

@@ -22,7 +22,8 @@ export interface StrategyContext {
  */
 export interface Strategy {
   prepareForCreate?(object: Obj, context: StrategyContext): void;
-  prepareForUpdate?(object: Obj, old: Obj): void;
+  /** `subresource` is the one written (`status`, `scale`), or '' for the object itself. */
+  prepareForUpdate?(object: Obj, old: Obj, subresource: string): void;
   /**
    * Runs on create after admission, once `metadata.uid` is set and before validation (where
    * kube-apiserver's Job strategy generates a Job's selector from its uid).
@@ -483,8 +484,11 @@ const strategies: Record<string, Strategy> = {
     prepareForCreate(object) {
       object.status = crdStatus(object as CustomResourceDefinitionObject);
     },
-    prepareForUpdate(object) {
-      object.status = crdStatus(object as CustomResourceDefinitionObject);
+    prepareForUpdate(object, old, subresource) {
+      object.status = crdStatus(
+        object as CustomResourceDefinitionObject,
+        storedVersionsOnUpdate(object, old, subresource),
+      );
     },
     validate: validateCrd,
   },
@@ -518,7 +522,24 @@ function normalizeSecret(object: Obj): void {
   }
 }
 
-function crdStatus(crd: CustomResourceDefinitionObject): Json {
+/**
+ * `status.storedVersions` after an update, as kube-apiserver keeps it: a status write sets it
+ * (unchecked); any other write keeps the old list and appends the storage version when it is
+ * not in it yet (objects may now be stored at it, and the older ones still are at theirs,
+ * until a storage version migration rewrites them and someone removes those).
+ */
+function storedVersionsOnUpdate(object: Obj, old: Obj, subresource: string): string[] {
+  const listed = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  if (subresource === 'status') return listed(object.status?.storedVersions);
+  const stored = listed(old.status?.storedVersions);
+  const crd = object as CustomResourceDefinitionObject;
+  const storage = crd.spec?.versions?.find((v) => v.storage)?.name;
+  return storage === undefined || stored.includes(storage) ? stored : [...stored, storage];
+}
+
+/** A CRD's status: established, and `storedVersions` (on create, the storage version). */
+function crdStatus(crd: CustomResourceDefinitionObject, storedVersions?: string[]): Json {
   const now = formatRfc3339Seconds();
   const storage = crd.spec?.versions?.find((v) => v.storage)?.name;
   return {
@@ -539,7 +560,7 @@ function crdStatus(crd: CustomResourceDefinitionObject): Json {
         lastTransitionTime: now,
       },
     ],
-    storedVersions: storage ? [storage] : [],
+    storedVersions: storedVersions ?? (storage ? [storage] : []),
   };
 }
 

@@ -136,6 +136,26 @@ export async function serveWatch(
     }
     res.write(`{"type":"${type_}","object":${objectJson}}\n`);
   };
+  // A CRD's conversion webhook converts each event's object, in order; events wait for the
+  // ones before them. When a conversion fails the watch ends, as kube-apiserver ends a watch
+  // whose event it cannot encode.
+  const converting = type.conversionWebhook !== undefined;
+  let queue = Promise.resolve();
+  let fail: () => void = () => undefined;
+  const later = (send: () => unknown) => {
+    if (!converting) {
+      send();
+      return;
+    }
+    queue = queue.then(async () => {
+      if (res.writableEnded) return;
+      try {
+        await send();
+      } catch {
+        fail();
+      }
+    });
+  };
   // As kube-apiserver: the first Table event of a watch defines the columns, later ones do not.
   let columnsSent = false;
   const objectJson = (object: KubernetesObject, json: () => string): string => {
@@ -151,6 +171,19 @@ export async function serveWatch(
     columnsSent = true;
     return JSON.stringify(rows);
   };
+  const send = (kind: string, object: KubernetesObject, json: () => string) => {
+    if (!converting) {
+      write(kind, objectJson(object, json));
+      return;
+    }
+    later(async () => {
+      const served = await server.resources.served(type, object, 'read');
+      write(
+        kind,
+        objectJson(served, () => JSON.stringify(served)),
+      );
+    });
+  };
   const emit = (event: StoreEvent) => {
     const now = server.resources.matches(type, event.current.object, filter);
     const before =
@@ -160,19 +193,13 @@ export async function serveWatch(
     else if (now && before) kind = 'MODIFIED';
     else if (now) kind = 'ADDED';
     else if (before) kind = 'DELETED';
-    if (kind !== undefined)
-      write(
-        kind,
-        objectJson(event.current.object, () => event.current.json()),
-      );
+    if (kind !== undefined) send(kind, event.current.object, () => event.current.json());
   };
   const bookmark = (annotations?: Json) => {
     const metadata: Json = { resourceVersion: String(server.store.currentRevision()) };
     if (annotations) metadata.annotations = annotations;
-    write(
-      'BOOKMARK',
-      JSON.stringify({ kind: type.kind, apiVersion: apiVersionOf(type), metadata }),
-    );
+    const json = JSON.stringify({ kind: type.kind, apiVersion: apiVersionOf(type), metadata });
+    later(() => write('BOOKMARK', json));
   };
   let unsubscribe: () => void = () => undefined;
   // Set once the watch is registered; a live event that finds the watcher too far behind
@@ -189,10 +216,7 @@ export async function serveWatch(
       } else {
         for (const stored of server.store.list(key)) {
           if (server.resources.matches(type, stored.object, filter))
-            write(
-              'ADDED',
-              objectJson(stored.object, () => stored.json()),
-            );
+            send('ADDED', stored.object, () => stored.json());
         }
       }
       if (sendInitial && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
@@ -238,11 +262,13 @@ export async function serveWatch(
   };
   server.watches.add(active);
   overflow = () => active.close(true);
+  fail = () => active.close();
   if (bookmarks) timers.push(setInterval(() => bookmark(), server.bookmarkIntervalMs));
   timers.push(
     setTimeout(() => {
       if (bookmarks) bookmark();
-      active.close();
+      // After the events still being converted, when a webhook converts them.
+      later(() => active.close());
     }, timeoutMs),
   );
   req.on('close', () => active.close());

@@ -9,6 +9,7 @@ import { isJsonObject } from '@ops/api';
 import type { AdmissionAttributes } from '../admission/admission.js';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
+import { validateObjectMeta } from '../meta/object-metadata.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import { builtinKindSchema } from '../schema/builtin-openapi.js';
 import { checkBuiltinObject } from '../schema/check-builtin-object.js';
@@ -20,13 +21,14 @@ import {
   validationRulesOf,
 } from '../schema/index.js';
 import type { ObjectStore } from '../store/object-store.js';
-import { validateObjectMeta } from './object-metadata.js';
 import type { RequestContext } from './resource-service.js';
 import { strategyFor } from './strategies.js';
+import { convertsByWebhook } from './version-conversion.js';
 
 /**
  * The body of a create or update as the object to store: checks `kind` and `apiVersion`
- * against the resource, sets them (custom resources at their storage version), and makes the
+ * against the resource, sets them (custom resources at their storage version, unless their
+ * CRD's webhook converts them: those stay at `type`'s version until converted), and makes the
  * namespace the request's (400 when the body names another); cluster-scoped objects lose it.
  */
 export function decodeObject(
@@ -53,9 +55,12 @@ export function decodeObject(
       );
     }
   }
-  object.apiVersion = type.custom
-    ? apiVersionOf({ group: type.group, version: type.storageVersion })
-    : apiVersion;
+  // Custom resources go to their storage version: by `apiVersion` alone under the `None`
+  // conversion strategy; through the CRD's webhook (later, see ResourceService) under `Webhook`.
+  object.apiVersion =
+    type.custom && !convertsByWebhook(type)
+      ? apiVersionOf({ group: type.group, version: type.storageVersion })
+      : apiVersion;
   object.kind = type.kind;
   if (object.metadata === undefined || object.metadata === null) object.metadata = {};
   if (!type.custom) checkBuiltinTypes(type, object, undefined);

@@ -51,4 +51,10 @@ export {
   type Verb,
   validatePolicyRule,
 } from './policy-rule.js';
+export {
+  type MigrateStorageVersionOptions,
+  migrateStorageVersion,
+  type StorageVersionMigrationMethod,
+  type StorageVersionMigrationResult,
+} from './storage-version-migration.js';
 export { type StructuralSchemaOptions, toStructuralSchema } from './structural-schema.js';

@@ -2,6 +2,7 @@ import type { Scenario } from '../scenario.js';
 import { admission } from './admission.js';
 import { applyPatches } from './apply-patches.js';
 import { configMaps } from './config-maps.js';
+import { conversion } from './conversion.js';
 import { customResourceDefinitions } from './custom-resource-definitions.js';
 import { customResourcePatches } from './custom-resource-patches.js';
 import { customResources } from './custom-resources.js';
@@ -23,7 +24,8 @@ import { watches } from './watches.js';
 /**
  * The corpus `pnpm fidelity` sends, in order. The CRD scenario comes before the other
  * custom-resource ones so that its create answer is measured; each of those installs the CRD
- * itself (unrecorded) when run alone.
+ * itself (unrecorded) when run alone. The conversion scenario comes last: its CRDs add a
+ * version to the corpus's group, which the discovery and OpenAPI scenarios would otherwise see.
  */
 export const corpus: readonly Scenario[] = [
   namespaces,
@@ -46,4 +48,5 @@ export const corpus: readonly Scenario[] = [
   discovery,
   openapi,
   admission,
+  conversion,
 ];

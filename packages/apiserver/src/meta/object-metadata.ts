@@ -21,6 +21,54 @@ export function generateNameSuffix(random: () => number = Math.random): string {
 /** Kinds whose names must be DNS-1123 labels rather than subdomains. */
 const labelNamed = new Set(['/namespaces', '/services']);
 
+/**
+ * apimachinery's `ValidateLabels`: each key a qualified name, each value a string and a valid
+ * label value; errors at `field` (`metadata.labels`).
+ */
+export function labelErrors(labels: Record<string, unknown>, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries(labels)) {
+    for (const detail of validateQualifiedName(key)) {
+      errors.push({ type: 'FieldValueInvalid', field, value: key, detail });
+    }
+    if (typeof value !== 'string') {
+      errors.push({
+        type: 'FieldValueTypeInvalid',
+        field: `${field}[${key}]`,
+        value,
+        detail: 'must be a string',
+      });
+      continue;
+    }
+    for (const detail of validateLabelValue(value)) {
+      errors.push({ type: 'FieldValueInvalid', field, value, detail });
+    }
+  }
+  return errors;
+}
+
+/**
+ * apimachinery's `ValidateAnnotations`: each key a qualified name (case-insensitively), at
+ * most 256 KiB of keys and values; errors at `field` (`metadata.annotations`).
+ */
+export function annotationErrors(
+  annotations: Record<string, unknown>,
+  field: string,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  let annotationBytes = 0;
+  for (const [key, value] of Object.entries(annotations)) {
+    for (const detail of validateQualifiedName(key.toLowerCase())) {
+      errors.push({ type: 'FieldValueInvalid', field, value: key, detail });
+    }
+    annotationBytes += key.length + String(value).length;
+  }
+  if (annotationBytes > 256 * 1024) {
+    errors.push({ type: 'FieldValueTooLong', field, detail: 'must have at most 262144 bytes' });
+  }
+  return errors;
+}
+
 /** The checks kube-apiserver makes on `metadata` of any object. */
 export function validateObjectMeta(type: ResourceType, meta: ObjectMeta): FieldError[] {
   const errors: FieldError[] = [];
@@ -40,37 +88,8 @@ export function validateObjectMeta(type: ResourceType, meta: ObjectMeta): FieldE
     for (const detail of problems)
       errors.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: name, detail });
   }
-  for (const [key, value] of Object.entries(meta.labels ?? {})) {
-    for (const detail of validateQualifiedName(key)) {
-      errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: key, detail });
-    }
-    if (typeof value !== 'string') {
-      errors.push({
-        type: 'FieldValueTypeInvalid',
-        field: `metadata.labels[${key}]`,
-        value,
-        detail: 'must be a string',
-      });
-      continue;
-    }
-    for (const detail of validateLabelValue(value)) {
-      errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value, detail });
-    }
-  }
-  let annotationBytes = 0;
-  for (const [key, value] of Object.entries(meta.annotations ?? {})) {
-    for (const detail of validateQualifiedName(key.toLowerCase())) {
-      errors.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: key, detail });
-    }
-    annotationBytes += key.length + String(value).length;
-  }
-  if (annotationBytes > 256 * 1024) {
-    errors.push({
-      type: 'FieldValueTooLong',
-      field: 'metadata.annotations',
-      detail: 'must have at most 262144 bytes',
-    });
-  }
+  errors.push(...labelErrors(meta.labels ?? {}, 'metadata.labels'));
+  errors.push(...annotationErrors(meta.annotations ?? {}, 'metadata.annotations'));
   (meta.finalizers ?? []).forEach((finalizer, index) => {
     for (const detail of validateQualifiedName(finalizer)) {
       errors.push({
