@@ -1,11 +1,12 @@
 // A custom resource with two versions and a conversion webhook, on real etcd + kube-apiserver
 // (pnpm test:binaries): kube-apiserver itself calls @ops/core's WebhookServer at /convert, by
 // URL (envtest's webhooksByUrl), for every read and write in the version it does not store.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// The webhook's certificate is the self-managed mode's, which injects its CA into the CRD and
+// rotates the serving certificate while conversions go on.
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServingCertificates } from '@ops/apiserver';
-import type { KubernetesObject } from '@ops/core';
+import { Client, type KubernetesObject, secrets } from '@ops/core';
 import {
   type Conversion,
   type CustomResource,
@@ -13,10 +14,12 @@ import {
   defineConversion,
   defineCustomResource,
 } from '@ops/core/crd';
+import { SelfManagedCertificates } from '@ops/core/operator';
 import { WebhookServer } from '@ops/core/webhook';
 import { Type } from '@sinclair/typebox';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment, eventually, kubeRequest, webhooksByUrl } from '../../src/index.js';
+import { Environment, eventually, freePort, kubeRequest, webhooksByUrl } from '../../src/index.js';
 
 // v1beta1 had a free-text `spec.size` ("3" or "3-9"); v1, the storage version and hub, made it
 // `spec.scale: { min, max }` and added `status.message`, which v1beta1 keeps in its annotation.
@@ -92,8 +95,11 @@ const v1beta1: Conversion<typeof gauge, 'v1beta1'> = {
 };
 
 let env: Environment;
-let server: WebhookServer;
+let server: WebhookServer | undefined;
 let certDir: string;
+let client: Client;
+let certificates: SelfManagedCertificates;
+const secret = 'gauge-webhook-server-cert';
 
 const path = (version: string, name = '') =>
   `/apis/conversion.example.com/${version}/namespaces/default/gauges${name === '' ? '' : `/${name}`}`;
@@ -103,20 +109,32 @@ const specOf = (response: { body: unknown }) => (response.body as { spec: unknow
 
 beforeAll(async () => {
   env = await Environment.start();
-  const certificates = await createServingCertificates(['127.0.0.1']);
+  client = new Client({ kubeConfig: env.kubeConfig });
   certDir = await mkdtemp(join(tmpdir(), 'conversion-webhook-'));
-  await writeFile(join(certDir, 'tls.key'), certificates.key);
-  await writeFile(join(certDir, 'tls.crt'), certificates.cert);
-  server = new WebhookServer({ port: 0, host: '127.0.0.1', certDir, watchCertDir: false });
-  server.register(defineConversion(gauge, { v1beta1 }));
-  await server.start();
-  // The generated CRD, its conversion webhook's Service replaced by this process's URL.
-  await env.installCrds(
-    webhooksByUrl([gauge.crd()], { port: server.port ?? 0, caCert: certificates.caCert }),
-  );
+  // The generated CRD, its conversion webhook's Service replaced by this process's URL (the
+  // port reserved first), without a CA bundle: the self-managed mode injects it.
+  const port = await freePort();
+  await env.installCrds(webhooksByUrl([gauge.crd()], { port }));
+  certificates = new SelfManagedCertificates({
+    client,
+    names: { secret, service: 'gauge-webhook-service', customResourceDefinitions: [gauge.name] },
+    namespace: 'default',
+    certDir,
+    extraHosts: ['127.0.0.1'],
+    logger: pino({ level: 'silent' }),
+    onServingCertificate: async () => {
+      if (server?.started) await server.certWatcher.reload();
+    },
+  });
+  await certificates.provision();
+  const started = new WebhookServer({ port, host: '127.0.0.1', certDir, watchCertDir: false });
+  started.register(defineConversion(gauge, { v1beta1 }));
+  await started.start();
+  server = started;
 }, 240_000);
 
 afterAll(async () => {
+  client?.close();
   await server?.stop();
   await env?.stop();
   if (certDir !== undefined) await rm(certDir, { recursive: true, force: true });
@@ -212,8 +230,27 @@ describe('a conversion webhook called by kube-apiserver', () => {
     expect((await request('DELETE', path('v1', 'inverted'))).status).toBe(200);
   });
 
+  it('trusts the CA the self-managed mode injected into the CRD, and a rotated serving certificate', async () => {
+    const crd = (await request(
+      'GET',
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${gauge.name}`,
+    )) as { body: { spec: { conversion: { webhook: { clientConfig: { caBundle?: string } } } } } };
+    const stored = await client.get(secrets, secret, 'default');
+    expect(crd.body.spec.conversion.webhook.clientConfig.caBundle).toBe(stored.data?.['ca.crt']);
+    const before = server?.certificate?.cert;
+    // Force a new serving certificate (remove tls.crt from the Secret), as the README says.
+    const { 'tls.crt': _old, ...data } = stored.data ?? {};
+    await client.update({ ...stored, data });
+    await certificates.provision();
+    expect(server?.certificate?.cert).toBeDefined();
+    expect(server?.certificate?.cert).not.toBe(before);
+    const read = await request('GET', path('v1beta1', 'from-v1'));
+    expect(read.status).toBe(200);
+    expect(specOf(read)).toEqual({ size: '2-5' });
+  });
+
   it('fails writes that need the webhook while it is down, and loses nothing', async () => {
-    await server.stop();
+    await server?.stop();
     const refused = await request('POST', path('v1beta1'), {
       apiVersion: 'conversion.example.com/v1beta1',
       kind: 'Gauge',
