@@ -133,6 +133,32 @@ export interface CustomResourceDefinitionVersion {
   selectableFields?: SelectableField[];
 }
 
+/** Where the API server sends a CRD's ConversionReviews: a Service in the cluster, or a URL. */
+export interface ConversionWebhookClientConfig {
+  /** `https://host:port/path`, for a webhook outside the cluster (a test's process). */
+  url?: string;
+  /** The Service in front of the webhook server; the API server calls port `port` (443). */
+  service?: { name: string; namespace: string; path?: string; port?: number };
+  /** Base64 PEM of the CAs that sign the serving certificate; injected after rendering. */
+  caBundle?: string;
+}
+
+/**
+ * `spec.conversion` of a CustomResourceDefinition: `None` (the API server only rewrites
+ * `apiVersion`; the schemas must then be identical) or `Webhook` (the API server POSTs a
+ * `ConversionReview` to `webhook.clientConfig` for every object it reads or writes in a
+ * version other than the stored one).
+ */
+export interface CustomResourceConversion {
+  strategy: 'None' | 'Webhook';
+  /** Required with `Webhook`. */
+  webhook?: {
+    clientConfig?: ConversionWebhookClientConfig;
+    /** The ConversionReview versions the webhook understands, preferred first: `['v1']`. */
+    conversionReviewVersions: string[];
+  };
+}
+
 /**
  * An `apiextensions.k8s.io/v1` `CustomResourceDefinition`, ready to apply. It is a
  * {@link KubernetesObject}, so it goes wherever objects do (a list of manifests, a client's
@@ -154,5 +180,6 @@ export interface CustomResourceDefinitionObject extends KubernetesObject {
     };
     scope: 'Namespaced' | 'Cluster';
     versions: CustomResourceDefinitionVersion[];
+    conversion?: CustomResourceConversion;
   };
 }

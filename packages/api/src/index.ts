@@ -1,5 +1,7 @@
 export type { OperationType, RuleWithOperations, ScopeType } from './admissionregistration.js';
 export type {
+  ConversionWebhookClientConfig,
+  CustomResourceConversion,
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
   CustomResourceSubresources,
@@ -27,6 +29,12 @@ export {
   validateConditionReason,
   validateConditionType,
 } from './conditions.js';
+export {
+  type ConversionRequest,
+  type ConversionResponse,
+  type ConversionReview,
+  conversionReviewApiVersion,
+} from './conversion-review.js';
 export type { DeleteOptions, DeletionPropagation, Preconditions } from './delete-options.js';
 export { ConditionError, type ConditionField } from './errors/condition-error.js';
 export { FieldSelectorError } from './errors/field-selector-error.js';

@@ -10,4 +10,10 @@ describe('README', () => {
     expect(read('../README.md')).toContain(example.trim());
     await expect(import('../examples/metadata.js')).resolves.toBeDefined();
   });
+
+  it('shows the conversion example verbatim, and the example runs (its asserts hold)', async () => {
+    const example = read('../examples/conversion.ts');
+    expect(read('../README.md')).toContain(example.trim());
+    await expect(import('../examples/conversion.js')).resolves.toBeDefined();
+  });
 });

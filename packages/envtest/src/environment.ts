@@ -367,10 +367,11 @@ export class Environment {
   }
 
   /**
-   * Installs an operator's generated webhook configurations so that this control plane
-   * calls the webhook server of the test process by URL (`https://127.0.0.1:<port><path>`,
-   * trusting `options.caCert`), as controller-runtime's envtest does: {@link webhooksByUrl},
-   * then each configuration created or replaced. Resolves with them as stored.
+   * Installs an operator's generated webhook configurations (and the CRDs among `objects`
+   * whose conversion calls a webhook) so that this control plane calls the webhook server of
+   * the test process by URL (`https://127.0.0.1:<port><path>`, trusting `options.caCert`), as
+   * controller-runtime's envtest does: {@link webhooksByUrl}, then each object created or
+   * replaced. Resolves with them as stored.
    * kube-apiserver calls a new configuration a moment after it is stored (it watches them),
    * so the first test of a webhook's answer retries until it sees it.
    *

@@ -99,12 +99,53 @@ describe('webhooksByUrl', () => {
       'webhook host "https://127.0.0.1" is not a host name or IP address: pass only the host (default 127.0.0.1), the port separately',
     );
     expect(() => webhooksByUrl([generated[2] as KubernetesObject], { port: 9443 })).toThrow(
-      'no MutatingWebhookConfiguration or ValidatingWebhookConfiguration among the 1 objects given: pass the generated webhook manifests (config/webhook/manifests.yaml) or the rendered install',
+      'no MutatingWebhookConfiguration, ValidatingWebhookConfiguration or CustomResourceDefinition with a conversion webhook among the 1 objects given: pass the generated webhook manifests (config/webhook/manifests.yaml), the CRDs or the rendered install',
     );
     const broken = structuredClone(generated[1]) as any;
     broken.webhooks[0].clientConfig = {};
     expect(() => webhooksByUrl([broken], { port: 9443 })).toThrow(
       'webhook vwidget.example.com of ValidatingWebhookConfiguration demo-validating-webhook-configuration has neither clientConfig.service nor clientConfig.url',
+    );
+  });
+
+  it('points the conversion webhook of a CRD at the test process, leaving CRDs without one out', () => {
+    const crd = (name: string, conversion?: unknown) =>
+      ({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name },
+        spec: { group: 'example.com', ...(conversion === undefined ? {} : { conversion }) },
+      }) as KubernetesObject;
+    const converting = crd('widgets.example.com', {
+      strategy: 'Webhook',
+      webhook: {
+        clientConfig: {
+          service: { name: 'demo-webhook-service', namespace: 'demo-system', path: '/convert' },
+        },
+        conversionReviewVersions: ['v1'],
+      },
+    });
+    const plain = crd('gadgets.example.com', { strategy: 'None' });
+    expect(
+      webhooksByUrl([plain, converting, crd('dials.example.com')], { port: 9443, caCert }),
+    ).toEqual([
+      crd('widgets.example.com', {
+        strategy: 'Webhook',
+        webhook: {
+          clientConfig: {
+            url: 'https://127.0.0.1:9443/convert',
+            caBundle: Buffer.from(caCert).toString('base64'),
+          },
+          conversionReviewVersions: ['v1'],
+        },
+      }),
+    ]);
+    expect(() =>
+      webhooksByUrl([crd('broken.example.com', { strategy: 'Webhook', webhook: {} })], {
+        port: 9443,
+      }),
+    ).toThrow(
+      'the conversion webhook of CustomResourceDefinition broken.example.com has neither clientConfig.service nor clientConfig.url',
     );
   });
 });

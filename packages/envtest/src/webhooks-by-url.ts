@@ -30,15 +30,17 @@ type WebhookConfiguration = KubernetesObject & {
 };
 
 /**
- * The Mutating- and ValidatingWebhookConfigurations among `objects` (other kinds are left
- * out, so a whole rendered install may be passed), each webhook's `clientConfig.service`
+ * The Mutating- and ValidatingWebhookConfigurations among `objects`, and the
+ * CustomResourceDefinitions whose `spec.conversion` calls a webhook (other kinds and CRDs are
+ * left out, so a whole rendered install may be passed), each webhook's `clientConfig.service`
  * replaced by `url: https://<host>:<port><service.path>`, as controller-runtime's envtest does
  * for a webhook server running in the test process, since the API server cannot reach a
  * Service there. `caBundle` is set from `options.caCert` when given; everything else stays as
  * generated. The input is not modified.
  *
  * @throws {Error} when `port` is not a TCP port, `host` is empty or holds a scheme, port or
- *   path, `objects` hold no webhook configuration, or a webhook has neither `service` nor `url`.
+ *   path, `objects` hold no webhook configuration nor conversion CRD, or a webhook has neither
+ *   `service` nor `url`.
  */
 export function webhooksByUrl(
   objects: readonly KubernetesObject[],
@@ -57,26 +59,55 @@ export function webhooksByUrl(
   const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
   const caBundle =
     options.caCert === undefined ? undefined : Buffer.from(options.caCert).toString('base64');
-  const configurations = objects.filter((object) => webhookKinds.has(object.kind ?? ''));
-  if (configurations.length === 0)
+  const byUrl = (clientConfig: ClientConfig | undefined, what: string): ClientConfig => {
+    const { service, ...rest } = clientConfig ?? {};
+    if (service === undefined && rest.url === undefined)
+      throw new Error(`${what} has neither clientConfig.service nor clientConfig.url`);
+    return {
+      ...rest,
+      ...(service === undefined ? {} : { url: `https://${authority}${service.path ?? '/'}` }),
+      ...(caBundle === undefined ? {} : { caBundle }),
+    };
+  };
+  const selected = objects.filter(
+    (object) => webhookKinds.has(object.kind ?? '') || conversionWebhookOf(object) !== undefined,
+  );
+  if (selected.length === 0)
     throw new Error(
-      `no MutatingWebhookConfiguration or ValidatingWebhookConfiguration among the ${objects.length} objects given: pass the generated webhook manifests (config/webhook/manifests.yaml) or the rendered install`,
+      `no MutatingWebhookConfiguration, ValidatingWebhookConfiguration or CustomResourceDefinition with a conversion webhook among the ${objects.length} objects given: pass the generated webhook manifests (config/webhook/manifests.yaml), the CRDs or the rendered install`,
     );
-  return configurations.map((object) => {
-    const configuration = structuredClone(object) as WebhookConfiguration;
+  return selected.map((object) => {
+    const copy = structuredClone(object);
+    const conversion = conversionWebhookOf(copy);
+    if (conversion !== undefined) {
+      conversion.clientConfig = byUrl(
+        conversion.clientConfig,
+        `the conversion webhook of CustomResourceDefinition ${copy.metadata?.name}`,
+      );
+      return copy;
+    }
+    const configuration = copy as WebhookConfiguration;
     for (const webhook of configuration.webhooks ?? []) {
-      const clientConfig = webhook.clientConfig ?? {};
-      const { service, ...rest } = clientConfig;
-      if (service === undefined && rest.url === undefined)
-        throw new Error(
-          `webhook ${webhook.name} of ${configuration.kind} ${configuration.metadata?.name} has neither clientConfig.service nor clientConfig.url`,
-        );
-      webhook.clientConfig = {
-        ...rest,
-        ...(service === undefined ? {} : { url: `https://${authority}${service.path ?? '/'}` }),
-        ...(caBundle === undefined ? {} : { caBundle }),
-      };
+      webhook.clientConfig = byUrl(
+        webhook.clientConfig,
+        `webhook ${webhook.name} of ${configuration.kind} ${configuration.metadata?.name}`,
+      );
     }
     return configuration;
   });
+}
+
+/** `spec.conversion.webhook` of a CRD whose conversion strategy is `Webhook`, else undefined. */
+function conversionWebhookOf(
+  object: KubernetesObject,
+): { clientConfig?: ClientConfig } | undefined {
+  if (object.kind !== 'CustomResourceDefinition') return undefined;
+  const conversion = (
+    object as {
+      spec?: { conversion?: { strategy?: string; webhook?: { clientConfig?: ClientConfig } } };
+    }
+  ).spec?.conversion;
+  if (conversion?.strategy !== 'Webhook') return undefined;
+  conversion.webhook ??= {};
+  return conversion.webhook;
 }

@@ -1,15 +1,35 @@
 /**
- * Making the webhook configurations trust a CA: `caBundle` on every webhook, in rendered
- * objects or in the cluster.
+ * Making the webhook configurations (and the CRDs' conversion webhooks) trust a CA:
+ * `caBundle` on every webhook, in rendered objects or in the cluster.
  */
 import { type K8sObject, kubectl } from './kubectl.js';
 import type { OperatorWebhooks } from './operator-project.js';
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-/** `objects` with `caBundle` set on every webhook of the webhook configurations among them. */
+/**
+ * `objects` with `caBundle` set on every webhook of the webhook configurations among them, and
+ * on the conversion webhook of each CustomResourceDefinition whose conversion strategy is
+ * `Webhook`; other objects as they are.
+ */
 export function withCaBundle(objects: readonly K8sObject[], caCert: string): K8sObject[] {
   return objects.map((object) => {
+    if (isConversionCrd(object)) {
+      const { webhook } = object.spec.conversion;
+      return {
+        ...object,
+        spec: {
+          ...object.spec,
+          conversion: {
+            ...object.spec.conversion,
+            webhook: {
+              ...webhook,
+              clientConfig: { ...webhook?.clientConfig, caBundle: base64(caCert) },
+            },
+          },
+        },
+      };
+    }
     if (
       object.kind !== 'MutatingWebhookConfiguration' &&
       object.kind !== 'ValidatingWebhookConfiguration'
@@ -59,4 +79,11 @@ export async function patchCaBundle(
       env,
     });
   }
+}
+
+/** Whether `object` is a CustomResourceDefinition whose conversion calls a webhook. */
+export function isConversionCrd(object: K8sObject): boolean {
+  return (
+    object.kind === 'CustomResourceDefinition' && object.spec?.conversion?.strategy === 'Webhook'
+  );
 }

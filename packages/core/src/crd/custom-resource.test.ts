@@ -2,8 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
 import { StructuralSchemaError } from '../errors/structural-schema-error.js';
-import { defineCustomResource, isCustomResourceDefinition } from './custom-resource.js';
+import {
+  conversionWebhookPath,
+  defineCustomResource,
+  isCustomResourceDefinition,
+} from './custom-resource.js';
 import { IntOrString } from './kubernetes-schema-types.js';
+import { widget } from './test-widget.js';
 
 /** The first operator's kind, as its Go version (kubebuilder) declared it. */
 const application = defineCustomResource({
@@ -331,6 +336,44 @@ describe('defineCustomResource: other shapes', () => {
   });
 });
 
+describe('defineCustomResource: conversion', () => {
+  it('renders spec.conversion calling the webhook Service at /convert, for kustomize to rename', () => {
+    expect(widget.crd().spec.conversion).toEqual({
+      strategy: 'Webhook',
+      webhook: {
+        clientConfig: {
+          service: { name: 'webhook-service', namespace: 'system', path: '/convert' },
+        },
+        conversionReviewVersions: ['v1'],
+      },
+    });
+    expect(conversionWebhookPath).toBe('/convert');
+    // Each version keeps its own schema and printer columns.
+    expect(
+      widget.crd().spec.versions.map((version) => ({
+        name: version.name,
+        storage: version.storage,
+        columns: version.additionalPrinterColumns?.map((column) => column.jsonPath),
+        spec: Object.keys(version.schema.openAPIV3Schema.properties?.spec?.properties ?? {}),
+      })),
+    ).toEqual([
+      {
+        name: 'v1alpha1',
+        storage: false,
+        columns: ['.spec.replicas'],
+        spec: ['color', 'replicas'],
+      },
+      { name: 'v1', storage: true, columns: ['.spec.scale.replicas'], spec: ['color', 'scale'] },
+    ]);
+  });
+
+  it('renders no conversion by default or with None', () => {
+    expect(application.crd().spec.conversion).toBeUndefined();
+    const none = defineCustomResource({ ...widget.options, conversion: 'None' });
+    expect(none.crd().spec.conversion).toBeUndefined();
+  });
+});
+
 describe('defineCustomResource: string formats', () => {
   it('leaves formats to the API server in defaults and validate', () => {
     const schedule = defineCustomResource({
@@ -389,6 +432,18 @@ describe('defineCustomResource: mistakes', () => {
     ['a duplicate category', { categories: ['all', 'all'] }, 'categories', /twice/],
     ['a bad scope', { scope: 'Global' }, 'scope', /"Namespaced" or "Cluster"/],
     ['no versions', { versions: [] }, 'versions', /at least one/],
+    [
+      'a conversion webhook for one version',
+      { conversion: 'Webhook' },
+      'conversion',
+      /is "Webhook" but the kind has one version: a conversion webhook converts between versions/,
+    ],
+    [
+      'an unknown conversion strategy',
+      { conversion: 'Magic' },
+      'conversion',
+      /"None" or "Webhook"/,
+    ],
     [
       'a bad version name',
       { versions: [{ name: 'V1', spec: Type.Object({}) }] },

@@ -8,6 +8,7 @@
  */
 
 import type {
+  CustomResourceConversion,
   CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
   CustomResourceSubresources,
@@ -22,6 +23,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { ResourceDescriptor } from '../client/resource-descriptor.js';
 import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
+import { defaultWebhookService } from '../webhook/webhook-declaration.js';
 import { sortKeys, toStructuralSchema } from './structural-schema.js';
 import { valueSchemaOf } from './value-schema.js';
 
@@ -80,7 +82,21 @@ export interface CustomResourceOptions {
   /** Annotations of the CustomResourceDefinition object. */
   readonly annotations?: Readonly<Record<string, string>>;
   readonly versions: readonly CustomResourceVersionOptions[];
+  /**
+   * How the API server converts objects between versions. `None` (the default) only
+   * rewrites `apiVersion`, so it fits versions whose schemas are the same. `Webhook` renders
+   * `spec.conversion` calling the operator's conversion webhook (see `defineConversion`) at
+   * {@link conversionWebhookPath} through the webhook Service (`webhook-service` in
+   * `system`, which kustomize renames, as kubebuilder's); it needs two versions or more.
+   */
+  readonly conversion?: 'None' | 'Webhook';
 }
+
+/**
+ * The URL path the conversion webhook is served at and the generated CRDs name:
+ * `/convert`, controller-runtime's. One path serves every kind of an operator.
+ */
+export const conversionWebhookPath = '/convert';
 
 /** One problem found by {@link CustomResourceDefinition.validate}. */
 export interface CustomResourceValidationIssue {
@@ -240,7 +256,13 @@ export function defineCustomResource<const O extends CustomResourceOptions>(
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
     metadata,
-    spec: { group: options.group, names, scope: options.scope, versions },
+    spec: {
+      group: options.group,
+      names,
+      scope: options.scope,
+      versions,
+      ...conversionOf(options, fail),
+    },
   }) as CustomResourceDefinitionObject;
 
   const namespaced = options.scope === 'Namespaced';
@@ -274,6 +296,38 @@ export function defineCustomResource<const O extends CustomResourceOptions>(
 }
 
 type Fail = (field: string, problem: string) => never;
+
+function conversionOf(
+  options: CustomResourceOptions,
+  fail: Fail,
+): { conversion?: CustomResourceConversion } {
+  const strategy = options.conversion ?? 'None';
+  if (strategy === 'None') return {};
+  if (strategy !== 'Webhook') {
+    return fail('conversion', `must be "None" or "Webhook", got ${JSON.stringify(strategy)}`);
+  }
+  if (options.versions.length < 2) {
+    fail(
+      'conversion',
+      'is "Webhook" but the kind has one version: a conversion webhook converts between versions, so add the new version first (or leave conversion out)',
+    );
+  }
+  return {
+    conversion: {
+      strategy: 'Webhook',
+      webhook: {
+        clientConfig: {
+          service: {
+            name: defaultWebhookService.name,
+            namespace: defaultWebhookService.namespace,
+            path: conversionWebhookPath,
+          },
+        },
+        conversionReviewVersions: ['v1'],
+      },
+    },
+  };
+}
 
 function validateNames(options: CustomResourceOptions, fail: Fail): void {
   const subdomainErrors = validateDns1123Subdomain(options.group);

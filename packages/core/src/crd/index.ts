@@ -12,10 +12,28 @@ export type {
   SelectableField,
   ValidationRule,
 } from '@ops/api';
+export { ConversionError } from '../errors/conversion-error.js';
 export { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
 export { PolicyRuleError } from '../errors/policy-rule-error.js';
 export { StructuralSchemaError } from '../errors/structural-schema-error.js';
 export { clusterRoleFromRules, mergePolicyRules } from './cluster-role.js';
+export {
+  type Conversion,
+  type ConversionDeclaration,
+  type CustomResourceSpokeVersion,
+  defineConversion,
+  describeObject,
+  isConversionDeclaration,
+  type SpokeConversion,
+  type SpokeConversions,
+} from './conversion.js';
+export {
+  type ConversionData,
+  conversionData,
+  type DeepPartial,
+  type HubData,
+  type RestoredHubData,
+} from './conversion-data.js';
 export {
   type CustomResource,
   type CustomResourceDefinition,
@@ -24,6 +42,7 @@ export {
   type CustomResourceValidationIssue,
   type CustomResourceVersionName,
   type CustomResourceVersionOptions,
+  conversionWebhookPath,
   defineCustomResource,
   isCustomResourceDefinition,
 } from './custom-resource.js';

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ConversionDeclaration } from '../crd/conversion.js';
 import type { Manager } from '../manager/manager.js';
 import type { WebhookDeclaration } from '../webhook/webhook-declaration.js';
 import type { OperatorFlags } from './operator-flags.js';
@@ -16,6 +17,12 @@ export interface OperatorDefinition {
   /** The admission webhooks the webhook server serves (unless `--disable-webhooks`). */
   webhooks?: readonly WebhookDeclaration[];
   /**
+   * The conversions (`defineConversion`) the webhook server serves at `/convert` (unless
+   * `--disable-webhooks`), for the kinds whose CRD says `conversion: 'Webhook'`. The
+   * self-managed certificate mode injects its CA bundle into those CRDs.
+   */
+  conversions?: readonly ConversionDeclaration[];
+  /**
    * Adds the operator's controllers (and runnables) to the manager. Called once, before the
    * manager starts, also when webhooks are disabled.
    */
@@ -31,7 +38,10 @@ export interface OperatorDefinition {
     SelfManagedCertificateOptions,
     'caLifetimeMs' | 'certificateLifetimeMs' | 'checkIntervalMs' | 'extraHosts'
   > & {
-    /** CRDs (by name) whose conversion webhook gets the CA bundle too. */
+    /**
+     * More CRDs (by name) whose conversion webhook gets the CA bundle, besides those of
+     * `conversions` (which always do).
+     */
     customResourceDefinitions?: readonly string[];
   };
 }
@@ -50,20 +60,26 @@ export interface OperatorContext {
  * applied: the Secret `<prefix>webhook-server-cert` (or `secret`, from
  * `--webhook-cert-secret`), the Service `<prefix>webhook-service`, and
  * `<prefix>mutating-webhook-configuration` / `<prefix>validating-webhook-configuration`
- * when the definition declares webhooks of that type, plus the conversion CRDs it lists.
+ * when the definition declares webhooks of that type, plus the CRDs of its `conversions` and
+ * those `selfManagedCertificates.customResourceDefinitions` lists.
  * The entry point and the generated RBAC (`selfManagedCertificateRbac`) both use it, so
  * they name the same objects.
  */
 export function certificateNamesOf(
   definition: Pick<
     OperatorDefinition,
-    'name' | 'resourcePrefix' | 'webhooks' | 'selfManagedCertificates'
+    'name' | 'resourcePrefix' | 'webhooks' | 'conversions' | 'selfManagedCertificates'
   >,
   secret?: string,
 ): SelfManagedCertificateNames {
   const prefix = definition.resourcePrefix ?? `${definition.name}-`;
   const types = new Set((definition.webhooks ?? []).map((webhook) => webhook.type));
-  const crds = definition.selfManagedCertificates?.customResourceDefinitions ?? [];
+  const crds = [
+    ...new Set([
+      ...(definition.conversions ?? []).map((conversion) => conversion.definition.name),
+      ...(definition.selfManagedCertificates?.customResourceDefinitions ?? []),
+    ]),
+  ];
   return {
     secret: secret ?? `${prefix}webhook-server-cert`,
     service: `${prefix}webhook-service`,

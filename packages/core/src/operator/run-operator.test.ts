@@ -6,6 +6,7 @@ import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
+import { widgetConversion } from '../crd/test-widget.js';
 import type { Manager } from '../manager/manager.js';
 import { validatingWebhook } from '../webhook/validating-webhook.js';
 import { defineWebhook } from '../webhook/webhook-declaration.js';
@@ -49,6 +50,16 @@ function start(definition: OperatorDefinition, argv: string[], io: Partial<Opera
 }
 
 const noServers = ['--metrics-bind-address=0', '--health-probe-bind-address=0'];
+
+/** The arguments of a run whose webhook server finds no certificate in `certDir`. */
+const withoutCertificate = (certDir: string) => [
+  '--kubeconfig',
+  server.kubeconfigPath,
+  '--webhook-port=0',
+  '--webhook-cert-dir',
+  certDir,
+  ...noServers,
+];
 
 /** A validating webhook refusing ConfigMaps labelled `forbidden`. */
 const denyForbidden = defineWebhook({
@@ -217,14 +228,7 @@ describe('runOperator', () => {
 
   it('says how to get a certificate, or to run with --disable-webhooks, when declared webhooks have none', async () => {
     const certDir = join(work, 'missing');
-    const run = start({ ...demo, webhooks: [denyForbidden] }, [
-      '--kubeconfig',
-      server.kubeconfigPath,
-      '--webhook-port=0',
-      '--webhook-cert-dir',
-      certDir,
-      ...noServers,
-    ]);
+    const run = start({ ...demo, webhooks: [denyForbidden] }, withoutCertificate(certDir));
     expect(await run.exited).toBe(1);
     expect(run.output.stderr).toBe(
       `demo-operator: no webhook serving certificate in ${certDir} (tls.crt and tls.key), and the operator declares webhooks (vconfigmap.demo.example.com), served over HTTPS. ` +
@@ -249,6 +253,37 @@ describe('runOperator', () => {
     disabled.stop();
     expect(await disabled.exited).toBe(0);
     expect(disabled.output.stderr).toBe('');
+  });
+
+  it('starts the webhook server for conversions alone, and names them when it has no certificate', async () => {
+    const certDir = join(work, 'missing');
+    const run = start({ ...demo, conversions: [widgetConversion] }, withoutCertificate(certDir));
+    expect(await run.exited).toBe(1);
+    expect(run.output.stderr).toContain(
+      `demo-operator: no webhook serving certificate in ${certDir} (tls.crt and tls.key), and the operator declares webhooks (the conversion of widgets.example.com), served over HTTPS.`,
+    );
+  });
+
+  it('refuses conversions not made by defineConversion, or one kind listed twice', async () => {
+    const cases: Array<[unknown[], string]> = [
+      [
+        [{}],
+        'conversions[0] is not a conversion declaration: make it with defineConversion from @ops/core/crd',
+      ],
+      [
+        [widgetConversion, widgetConversion],
+        "conversions lists the conversion of widgets.example.com twice: list each kind's conversion once",
+      ],
+    ];
+    for (const [conversions, message] of cases) {
+      const run = start({ ...demo, conversions: conversions as (typeof widgetConversion)[] }, [
+        '--kubeconfig',
+        server.kubeconfigPath,
+        ...noServers,
+      ]);
+      expect(await run.exited).toBe(1);
+      expect(run.output.stderr).toBe(`demo-operator: ${message}\n`);
+    }
   });
 
   it('asks for --webhook-cert-namespace in self-managed mode outside a Pod', async () => {

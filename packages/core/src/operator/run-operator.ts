@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { Client } from '../client/client.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
+import { isConversionDeclaration } from '../crd/conversion.js';
+import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
 import { OperatorFlagError } from '../errors/operator-flag-error.js';
 import { WebhookCertificateError } from '../errors/webhook-certificate-error.js';
 import { Manager, setupSignalHandler } from '../manager/manager.js';
@@ -100,17 +102,20 @@ async function run(
 ): Promise<void> {
   const webhooks = definition.webhooks ?? [];
   checkWebhookDeclarations(webhooks);
+  const conversions = definition.conversions ?? [];
+  checkConversionDeclarations(conversions);
   const kubeConfig = loadKubeConfig(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {});
   const certDir = flags.webhookCertDir ?? defaultCertDir();
   let webhookServer: WebhookServer | undefined;
   // As controller-runtime: no webhook server (no port, no certificate) without a webhook.
-  if (flags.webhooksEnabled && webhooks.length > 0) {
+  if (flags.webhooksEnabled && webhooks.length + conversions.length > 0) {
     webhookServer = new WebhookServer({
       port: flags.webhookPort,
       certDir,
       logger: logger.child({ component: 'webhook' }),
     });
     for (const declaration of webhooks) webhookServer.register(declaration);
+    for (const conversion of conversions) webhookServer.register(conversion);
   }
   const manager = new Manager({
     kubeConfig,
@@ -182,6 +187,30 @@ async function prepare(parts: {
 const helpHint = 'Run with --help for the options.\n';
 
 /**
+ * Every element of `conversions` made by `defineConversion`, and the conversion of each kind
+ * given once, for the kinds whose CRD calls the webhook.
+ */
+function checkConversionDeclarations(conversions: readonly unknown[]): void {
+  const kinds = new Set<string>();
+  conversions.forEach((conversion, index) => {
+    if (!isConversionDeclaration(conversion)) {
+      throw new CustomResourceDefinitionError(
+        `conversions[${index}] is not a conversion declaration: make it with defineConversion from @ops/core/crd`,
+        `conversions[${index}]`,
+      );
+    }
+    const { name } = conversion.definition;
+    if (kinds.has(name)) {
+      throw new CustomResourceDefinitionError(
+        `conversions lists the conversion of ${name} twice: list each kind's conversion once`,
+        `conversions[${index}]`,
+      );
+    }
+    kinds.add(name);
+  });
+}
+
+/**
  * The declared webhooks cannot be served for want of a certificate: what is missing, and the
  * ways out, in an operator's words (flags and commands, not the server's options).
  */
@@ -189,7 +218,12 @@ function certificateProblem(
   definition: OperatorDefinition,
   error: WebhookCertificateError,
 ): string {
-  const names = (definition.webhooks ?? []).map((webhook) => webhook.name).join(', ');
+  const names = [
+    ...(definition.webhooks ?? []).map((webhook) => webhook.name),
+    ...(definition.conversions ?? []).map(
+      (conversion) => `the conversion of ${conversion.definition.name}`,
+    ),
+  ].join(', ');
   const ways =
     `Locally, \`ops-operator run\` makes a CA and serving certificate and passes --webhook-cert-dir (or point --webhook-cert-dir at a directory holding tls.crt and tls.key); ` +
     'in a cluster, mount the Secret cert-manager issues there (config/certmanager), make it with `ops-operator webhook-certs` without cert-manager, or run with --webhook-cert-mode=self-managed. ' +

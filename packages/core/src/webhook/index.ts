@@ -35,6 +35,12 @@ export {
 } from './admission-review.js';
 export { CertWatcher, type CertWatcherOptions, type ServingCertificate } from './cert-watcher.js';
 export {
+  ConversionWebhook,
+  conversionFailure,
+  type ParsedConversionReview,
+  parseConversionReview,
+} from './conversion-webhook.js';
+export {
   type FieldError,
   fieldErrorsToCauses,
   formatFieldErrors,
@@ -49,6 +55,7 @@ export {
 export {
   checkWebhookDeclarations,
   defaultWebhookConfigurationNames,
+  defaultWebhookService,
   defineWebhook,
   isWebhookDeclaration,
   type WebhookConfigurationObject,

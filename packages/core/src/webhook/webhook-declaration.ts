@@ -147,6 +147,14 @@ export const defaultWebhookConfigurationNames = {
   service: 'webhook-service',
 } as const;
 
+/**
+ * The webhook Service the generated configurations and conversion CRDs point at:
+ * `webhook-service` in `system`, kubebuilder's, which kustomize's `namePrefix` and
+ * `namespace` rename.
+ */
+export const defaultWebhookService: { readonly name: string; readonly namespace: string } =
+  Object.freeze({ name: defaultWebhookConfigurationNames.service, namespace: 'system' });
+
 /** A `MutatingWebhookConfiguration` or `ValidatingWebhookConfiguration`, as JSON. */
 export interface WebhookConfigurationObject {
   apiVersion: 'admissionregistration.k8s.io/v1';
@@ -170,10 +178,7 @@ export function webhookConfigurations(
   options: WebhookConfigurationOptions = {},
 ): WebhookConfigurationObject[] {
   checkWebhookDeclarations(declarations);
-  const service = options.service ?? {
-    name: defaultWebhookConfigurationNames.service,
-    namespace: 'system',
-  };
+  const service = options.service ?? defaultWebhookService;
   const configuration = (
     type: WebhookType,
     kind: WebhookConfigurationObject['kind'],

@@ -9,6 +9,7 @@ import jsonPatch from 'fast-json-patch';
 import { pino } from 'pino';
 import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { widgetConversion } from '../crd/test-widget.js';
 import { WebhookCertificateError } from '../errors/webhook-certificate-error.js';
 import { WebhookServerError } from '../errors/webhook-server-error.js';
 import { type AdmissionHandler, admissionAllowed } from './admission-handler.js';
@@ -222,7 +223,8 @@ beforeAll(async () => {
     )
     .register('/throw', () => {
       throw new Error('database unavailable');
-    });
+    })
+    .register(widgetConversion);
   await expect(server.readinessCheck()).rejects.toThrow('it has not been started');
   await server.start();
   port = server.port ?? 0;
@@ -251,7 +253,7 @@ describe('WebhookServer lifecycle', () => {
     expect(server.started).toBe(true);
     expect(server.isReady()).toBe(true);
     await expect(server.readinessCheck()).resolves.toBeUndefined();
-    expect(server.paths).toEqual(['/mutate', '/validate', '/throw']);
+    expect(server.paths).toEqual(['/mutate', '/validate', '/throw', '/convert']);
   });
 
   it('refuses a second start and bad registrations', async () => {
@@ -542,6 +544,122 @@ describe('WebhookServer bad requests', () => {
     expect(errorOf(reply)).toMatchObject({ status: 413, code: 413 });
     // Still serving.
     expect((await post(port, '/validate', review('CREATE'))).body.response?.allowed).toBe(true);
+  });
+});
+
+describe('WebhookServer conversion webhooks', () => {
+  const conversionReview = (objects: unknown[], desiredAPIVersion = 'example.com/v1alpha1') => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'ConversionReview',
+    request: { uid: 'conv-1', desiredAPIVersion, objects },
+  });
+  const widgetV1 = (name: string, replicas: number) => ({
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name, namespace: 'default', uid: `uid-${name}` },
+    spec: { scale: { replicas, max: 10 } },
+  });
+  const convert = (body: unknown) =>
+    call(port, { path: '/convert', body: JSON.stringify(body) }) as unknown as Promise<{
+      status: number;
+      body: {
+        apiVersion: string;
+        kind: string;
+        response: {
+          uid: string;
+          convertedObjects: Array<Record<string, unknown>>;
+          result: { status: string; code?: number; message?: string };
+        };
+      };
+    }>;
+
+  it('converts every object of a ConversionReview at /convert', async () => {
+    const reply = await convert(conversionReview([widgetV1('a', 1), widgetV1('b', 2)]));
+    expect(reply.status).toBe(200);
+    expect(reply.body.apiVersion).toBe('apiextensions.k8s.io/v1');
+    expect(reply.body.kind).toBe('ConversionReview');
+    expect(reply.body.response.uid).toBe('conv-1');
+    expect(reply.body.response.result).toEqual({ status: 'Success' });
+    const inV1alpha1 = (name: string, replicas: number) => ({
+      apiVersion: 'example.com/v1alpha1',
+      kind: 'Widget',
+      metadata: {
+        name,
+        namespace: 'default',
+        uid: `uid-${name}`,
+        annotations: { 'example.com/conversion-data': '{"spec":{"scale":{"max":10}}}' },
+      },
+      spec: { replicas },
+    });
+    expect(reply.body.response.convertedObjects).toEqual([inV1alpha1('a', 1), inV1alpha1('b', 2)]);
+    expect(logLines.some((line) => line.msg === 'converted' && line.objects === 2)).toBe(true);
+  });
+
+  it('answers 200 with result Failure naming the object and the reason', async () => {
+    const reply = await convert(conversionReview([widgetV1('a', 1), widgetV1('huge', 101)]));
+    expect(reply.status).toBe(200);
+    expect(reply.body.response).toEqual({
+      uid: 'conv-1',
+      convertedObjects: [],
+      result: {
+        status: 'Failure',
+        code: 422,
+        message:
+          'Widget default/huge: converting example.com/v1 to example.com/v1alpha1 failed: spec.scale.replicas 101 does not fit v1alpha1 (at most 100): read it as example.com/v1',
+      },
+    });
+  });
+
+  it('answers a malformed review with 400 and a ConversionReview saying what is wrong', async () => {
+    const notAReview = await convert(review('CREATE'));
+    expect(notAReview.status).toBe(400);
+    expect(notAReview.body.kind).toBe('ConversionReview');
+    expect(notAReview.body.response.result).toEqual({
+      status: 'Failure',
+      code: 400,
+      message:
+        'not a ConversionReview: expected apiVersion apiextensions.k8s.io/v1 and kind ConversionReview, got "admission.k8s.io/v1" and "AdmissionReview" (list v1 in the CRD\'s conversionReviewVersions)',
+    });
+    const noObjects = await convert({
+      ...conversionReview([]),
+      request: { uid: 'u-9', desiredAPIVersion: 'example.com/v1' },
+    });
+    expect(noObjects.status).toBe(400);
+    expect(noObjects.body.response.uid).toBe('u-9');
+    expect(noObjects.body.response.result.message).toBe(
+      'not a ConversionReview: request.objects is not a list',
+    );
+    const broken = (await call(port, { path: '/convert', body: '{' })) as unknown as Awaited<
+      ReturnType<typeof convert>
+    >;
+    expect(broken.status).toBe(400);
+    expect(broken.body.response.result.message).toMatch(/^request body is not valid JSON: /);
+    const get = (await call(port, {
+      path: '/convert',
+      method: 'GET',
+      contentType: null,
+    })) as unknown as Awaited<ReturnType<typeof convert>>;
+    expect(get.status).toBe(405);
+    expect(get.body.response.result.message).toBe(
+      'method GET is not allowed: POST a ConversionReview to /convert',
+    );
+  });
+
+  it('serves the conversions of several kinds at one path, refusing a path taken by an admission handler', () => {
+    const other = new WebhookServer({ port: 0 });
+    other.register(widgetConversion);
+    expect(other.paths).toEqual(['/convert']);
+    expect(() => other.register(widgetConversion)).toThrow(
+      'the conversion of widgets.example.com is registered twice',
+    );
+    expect(() =>
+      other.register('/convert', admissionAllowed as unknown as AdmissionHandler),
+    ).toThrow('a webhook is already registered at /convert');
+    const admission = new WebhookServer({ port: 0 });
+    admission.register('/convert', () => admissionAllowed());
+    expect(() => admission.register(widgetConversion)).toThrow(
+      'a webhook is already registered at /convert',
+    );
   });
 });
 

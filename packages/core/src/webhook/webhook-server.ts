@@ -4,11 +4,18 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SecureVersion } from 'node:tls';
+import { type ConversionReview, conversionReviewApiVersion } from '@ops/api';
 import { type Logger, pino } from 'pino';
+import { type ConversionDeclaration, isConversionDeclaration } from '../crd/conversion.js';
 import { WebhookServerError } from '../errors/webhook-server-error.js';
 import type { AdmissionHandler } from './admission-handler.js';
 import { type AdmissionReview, admissionReviewApiVersion } from './admission-review.js';
 import { CertWatcher, type ServingCertificate } from './cert-watcher.js';
+import {
+  ConversionWebhook,
+  conversionFailure,
+  parseConversionReview,
+} from './conversion-webhook.js';
 import { decideAdmission } from './decide-admission.js';
 import { parseAdmissionReview } from './parse-admission-review.js';
 import type { WebhookDeclaration } from './webhook-declaration.js';
@@ -58,14 +65,22 @@ export interface WebhookServerOptions {
 
 type State = 'new' | 'starting' | 'started' | 'stopped';
 
+/** The review a path speaks, and so the body of its error answers. */
+type ReviewKind = 'AdmissionReview' | 'ConversionReview';
+
 /**
- * The HTTPS server of admission webhooks (controller-runtime's `webhook.Server`): receives
- * `admission.k8s.io/v1` AdmissionReviews POSTed by kube-apiserver, routes them by exact
- * URL path to the {@link AdmissionHandler} registered there, and answers with an
- * AdmissionReview echoing the request's `uid`, always with HTTP 200 once a review was read.
+ * The HTTPS server of admission and conversion webhooks (controller-runtime's
+ * `webhook.Server`): receives `admission.k8s.io/v1` AdmissionReviews POSTed by
+ * kube-apiserver, routes them by exact URL path to the {@link AdmissionHandler} registered
+ * there, and answers with an AdmissionReview echoing the request's `uid`, always with HTTP
+ * 200 once a review was read. At the path of the registered conversions (`/convert`) it
+ * answers `apiextensions.k8s.io/v1` ConversionReviews the same way (see
+ * {@link ConversionWebhook}: a failed conversion is a 200 with `result.status: Failure`
+ * naming the object).
  *
- * Requests that are not AdmissionReviews are answered with an HTTP error status and an
- * AdmissionReview body whose `response.status.message` says what is wrong:
+ * Requests that are not reviews are answered with an HTTP error status and a review body (a
+ * ConversionReview at a conversion path, else an AdmissionReview) whose message
+ * (`response.status.message`, `response.result.message`) says what is wrong:
  * 404 unknown path, 405 a method other than POST, 415 a content type other than
  * `application/json` (415 is HTTP's status for exactly that; controller-runtime answers 400,
  * and kube-apiserver treats any non-200 the same way, as a failed call), 413 a body over
@@ -81,7 +96,7 @@ type State = 'new' | 'starting' | 'started' | 'stopped';
  * again.
  */
 export class WebhookServer {
-  readonly #handlers = new Map<string, AdmissionHandler>();
+  readonly #handlers = new Map<string, AdmissionHandler | ConversionWebhook>();
   readonly #logger: Logger;
   readonly #options: WebhookServerOptions;
   readonly #certWatcher: CertWatcher;
@@ -109,16 +124,31 @@ export class WebhookServer {
   }
 
   /**
-   * Serves `handler` at `path` (matched exactly against the URL path, query ignored), or a
+   * Serves `handler` at `path` (matched exactly against the URL path, query ignored), a
    * declared webhook's handler at its own path (`register(declaration)`, see
-   * `defineWebhook`), so the path served is the one in the generated configuration.
+   * `defineWebhook`), so the path served is the one in the generated configuration, or a
+   * kind's conversion (`register(conversion)`, see `defineConversion`) at `/convert`, which
+   * serves the conversions of every kind registered.
    * Throws a {@link WebhookServerError}: `InvalidPath` if `path` does not start with `/` or
-   * contains `?` or `#`, or no handler is given with a path; `DuplicatePath` if a handler is
-   * already registered there.
+   * contains `?` or `#`, or no handler is given with a path; `DuplicatePath` if an admission
+   * handler is already registered there, or the kind's conversion is.
    */
-  register(declaration: WebhookDeclaration): this;
+  register(declaration: WebhookDeclaration | ConversionDeclaration): this;
   register(path: string, handler: AdmissionHandler): this;
-  register(target: string | WebhookDeclaration, handler?: AdmissionHandler): this {
+  register(
+    target: string | WebhookDeclaration | ConversionDeclaration,
+    handler?: AdmissionHandler,
+  ): this {
+    if (isConversionDeclaration(target)) {
+      const existing = this.#handlers.get(target.path);
+      if (existing instanceof ConversionWebhook) {
+        existing.add(target);
+        return this;
+      }
+      if (existing !== undefined) this.#duplicate(target.path);
+      this.#handlers.set(target.path, new ConversionWebhook([target]));
+      return this;
+    }
     if (typeof target !== 'string') return this.register(target.path, target.handler);
     const path = target;
     if (handler === undefined) {
@@ -133,14 +163,16 @@ export class WebhookServer {
         `webhook path ${JSON.stringify(path)} is not a URL path: start it with "/" and leave out any query or fragment, e.g. "/validate-apps-v1-deployment"`,
       );
     }
-    if (this.#handlers.has(path)) {
-      throw new WebhookServerError(
-        'DuplicatePath',
-        `a webhook is already registered at ${path}: register each path once, or combine the handlers into one`,
-      );
-    }
+    if (this.#handlers.has(path)) this.#duplicate(path);
     this.#handlers.set(path, handler);
     return this;
+  }
+
+  #duplicate(path: string): never {
+    throw new WebhookServerError(
+      'DuplicatePath',
+      `a webhook is already registered at ${path}: register each path once, or combine the handlers into one`,
+    );
   }
 
   /** The registered paths, in registration order. */
@@ -330,73 +362,79 @@ export class WebhookServer {
     if (this.#state === 'stopped') response.setHeader('connection', 'close');
     const path = pathOf(request.url);
     const handler = path === undefined ? undefined : this.#handlers.get(path);
+    const review = handler instanceof ConversionWebhook ? 'ConversionReview' : 'AdmissionReview';
+    const aReview = review === 'AdmissionReview' ? 'an AdmissionReview' : 'a ConversionReview';
+    const reject = (code: number, message: string, uid = ''): void =>
+      this.#reject(request, response, code, message, uid, review);
     if (handler === undefined || path === undefined) {
       const known = this.paths.length === 0 ? 'none' : this.paths.join(', ');
-      this.#reject(
-        request,
-        response,
-        404,
-        `no webhook is registered at ${path ?? request.url}; registered paths: ${known}`,
-      );
+      reject(404, `no webhook is registered at ${path ?? request.url}; registered paths: ${known}`);
       return;
     }
     if (request.method !== 'POST') {
       response.setHeader('allow', 'POST');
-      this.#reject(
-        request,
-        response,
-        405,
-        `method ${request.method} is not allowed: POST an AdmissionReview to ${path}`,
-      );
+      reject(405, `method ${request.method} is not allowed: POST ${aReview} to ${path}`);
       return;
     }
     const contentType = request.headers['content-type'];
     const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
     if (mediaType !== 'application/json') {
-      this.#reject(
-        request,
-        response,
+      reject(
         415,
-        `content type ${contentType === undefined ? '(none)' : JSON.stringify(contentType)} is not supported: send the AdmissionReview as application/json`,
+        `content type ${contentType === undefined ? '(none)' : JSON.stringify(contentType)} is not supported: send the ${review} as application/json`,
       );
       return;
     }
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.#maxRequestBytes) {
-      this.#rejectTooLarge(request, response);
+      this.#rejectTooLarge(request, response, review);
       return;
     }
     const body = await readBody(request, this.#maxRequestBytes);
     if (body === 'too-large') {
-      this.#rejectTooLarge(request, response);
+      this.#rejectTooLarge(request, response, review);
       return;
     }
     if (body.length === 0) {
-      this.#reject(request, response, 400, 'request body is empty: POST an AdmissionReview');
+      reject(400, `request body is empty: POST ${aReview}`);
       return;
     }
     let json: unknown;
     try {
       json = JSON.parse(body.toString('utf8'));
     } catch (error) {
-      this.#reject(request, response, 400, `request body is not valid JSON: ${messageOf(error)}`);
+      reject(400, `request body is not valid JSON: ${messageOf(error)}`);
+      return;
+    }
+    if (handler instanceof ConversionWebhook) {
+      const parsedConversion = parseConversionReview(json);
+      if (!parsedConversion.ok) {
+        reject(400, parsedConversion.message, parsedConversion.uid);
+        return;
+      }
+      const answer: ConversionReview = {
+        apiVersion: conversionReviewApiVersion,
+        kind: 'ConversionReview',
+        response: handler.review(parsedConversion.request, this.#logger),
+      };
+      writeJson(response, 200, answer);
       return;
     }
     const parsed = parseAdmissionReview(json);
     if (!parsed.ok) {
-      this.#reject(request, response, 400, parsed.message, parsed.uid);
+      reject(400, parsed.message, parsed.uid);
       return;
     }
     const admissionResponse = await decideAdmission(path, handler, parsed.request, this.#logger);
-    const review: AdmissionReview = {
+    const answer: AdmissionReview = {
       apiVersion: admissionReviewApiVersion,
       kind: 'AdmissionReview',
       response: admissionResponse,
     };
-    writeJson(response, 200, review);
+    writeJson(response, 200, answer);
   }
 
-  #rejectTooLarge(request: IncomingMessage, response: ServerResponse): void {
+  #rejectTooLarge(request: IncomingMessage, response: ServerResponse, review: ReviewKind): void {
     // The rest of the body is not read: close the connection after answering, and drain
     // what arrives meanwhile so the client can read the answer.
     response.setHeader('connection', 'close');
@@ -406,7 +444,9 @@ export class WebhookServer {
       request,
       response,
       413,
-      `request body is larger than ${this.#maxRequestBytes} bytes: AdmissionReviews that large are not accepted (raise maxRequestBytes if this is expected)`,
+      `request body is larger than ${this.#maxRequestBytes} bytes: ${review}s that large are not accepted (raise maxRequestBytes if this is expected)`,
+      '',
+      review,
     );
   }
 
@@ -416,17 +456,21 @@ export class WebhookServer {
     code: number,
     message: string,
     uid = '',
+    review: ReviewKind = 'AdmissionReview',
   ): void {
     this.#logger.warn(
       { url: request.url, method: request.method, code, uid: uid || undefined },
       `bad webhook request: ${message}`,
     );
-    const review: AdmissionReview = {
-      apiVersion: admissionReviewApiVersion,
-      kind: 'AdmissionReview',
-      response: { uid, allowed: false, status: { status: 'Failure', code, message } },
-    };
-    writeJson(response, code, review);
+    const body: AdmissionReview | ReturnType<typeof conversionFailure> =
+      review === 'ConversionReview'
+        ? conversionFailure(uid, code, message)
+        : {
+            apiVersion: admissionReviewApiVersion,
+            kind: 'AdmissionReview',
+            response: { uid, allowed: false, status: { status: 'Failure', code, message } },
+          };
+    writeJson(response, code, body);
   }
 }
 

@@ -69,6 +69,11 @@ export interface OperatorSpec {
    * and certificate volume, and defaulting and validating webhooks for the kind.
    */
   webhooks: boolean;
+  /**
+   * The storage version (the hub) when `version` is another version of an existing kind
+   * (`create api --version v2`); unset: `version` itself.
+   */
+  hubVersion?: string;
   layout: ProjectLayout;
   packageManager: PackageManager;
 }

@@ -39,6 +39,8 @@ export function placeholderValues(spec: OperatorSpec): Record<string, string> {
     name: spec.name,
     group: spec.group,
     version: spec.version,
+    versionPascal: `${spec.version.charAt(0).toUpperCase()}${spec.version.slice(1)}`,
+    hubVersion: spec.hubVersion ?? spec.version,
     kind: spec.kind,
     plural: spec.plural,
     singular: spec.singular,
@@ -215,6 +217,29 @@ export function renderWebhookConfigTemplates(
   directory: string = templatesDirectory(),
 ): TemplateFile[] {
   return renderTemplates('operator-webhooks', spec, noVersions, directory);
+}
+
+/**
+ * The files of another version of an existing kind (`ops-operator create api --version v2`):
+ * templates/version, the version's schema and its conversion to and from `spec.hubVersion`.
+ */
+export function renderVersionTemplates(
+  spec: OperatorSpec,
+  directory: string = templatesDirectory(),
+): TemplateFile[] {
+  return renderTemplates('version', spec, noVersions, directory);
+}
+
+/**
+ * The files of a kind's conversion webhook (`ops-operator create webhook --conversion`):
+ * templates/conversion, its `defineConversion` and config/crd's kustomize configuration for
+ * the conversion webhook's Service.
+ */
+export function renderConversionTemplates(
+  spec: OperatorSpec,
+  directory: string = templatesDirectory(),
+): TemplateFile[] {
+  return renderTemplates('conversion', spec, noVersions, directory);
 }
 
 function noVersions(dependency: string): string {

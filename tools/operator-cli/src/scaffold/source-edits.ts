@@ -92,16 +92,21 @@ export function addLineAfter(
 }
 
 /**
- * Adds `entry` to the `resources` list of a kustomization.yaml, keeping its comments;
- * `present` when listed already.
+ * Adds `entry` to the `resources` list (or the list `key`, e.g. `configurations`) of a
+ * kustomization.yaml, keeping its comments; `present` when listed already.
  */
-export function addKustomizeResource(text: string, entry: string, where: string): EditResult {
+export function addKustomizeResource(
+  text: string,
+  entry: string,
+  where: string,
+  key = 'resources',
+): EditResult {
   const document = YAML.parseDocument(text);
-  const resources = document.get('resources');
+  const resources = document.get(key);
   if (resources !== undefined && !YAML.isSeq(resources)) {
     return {
       kind: 'missing',
-      instruction: `${where}: "resources" is not a list: add "- ${entry}" to its resources`,
+      instruction: `${where}: "${key}" is not a list: add "- ${entry}" to its ${key}`,
     };
   }
   if (YAML.isSeq(resources)) {
@@ -110,7 +115,7 @@ export function addKustomizeResource(text: string, entry: string, where: string)
     }
     resources.add(document.createNode(entry));
   } else {
-    document.set('resources', [entry]);
+    document.set(key, [entry]);
   }
   return { kind: 'changed', text: document.toString() };
 }

@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { type K8sObject, kustomize } from '../kubectl.js';
 import { main } from '../main.js';
+import { readOperatorProject } from '../operator-project.js';
 import { operatorExport } from './create.js';
+import { localWebhookObjects } from './webhook-local.js';
 
 let parent: string;
 let project: string;
@@ -29,6 +32,17 @@ const read = (path: string) => readFile(join(project, path), 'utf8');
 const api = ['create', 'api', '--group', 'other.example.com', '--version', 'v1alpha1'];
 const second = [...api, '--kind', 'CacheEntry', '--skip-manifests'];
 const webhook = ['create', 'webhook', '--version', 'v1alpha1', '--kind', 'CacheEntry'];
+const v2 = ['create', 'api', '--group', 'cache.example.com', '--version', 'v2', '--kind', 'Cache'];
+const conversionWebhook = [
+  'create',
+  'webhook',
+  '--conversion',
+  '--version',
+  'v2',
+  '--kind',
+  'Cache',
+  '--skip-manifests',
+];
 
 beforeEach(async () => {
   parent = await mkdtemp(join(tmpdir(), 'ops-create-'));
@@ -150,20 +164,30 @@ describe('ops-operator create api', () => {
     expect(await read('src/manifests.ts')).not.toContain('cacheEntry');
   });
 
-  it('refuses a second version of an existing kind', async () => {
-    const result = await run([
-      'create',
-      'api',
-      '--group',
-      'cache.example.com',
-      '--version',
-      'v2',
-      '--kind',
-      'Cache',
-    ]);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain(
-      'Cache exists in v1 (src/api/v1/cache.ts): a second version of a kind needs a conversion',
+  it('adds another version of an existing kind as a spoke with its conversion, the first staying the hub', async () => {
+    const result = await run([...v2, '--skip-manifests']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      'Cache (cache.example.com/v2): wrote or changed 3 files:\n  src/api/v1/cache.ts\n  src/api/v2/cache-conversion.ts\n  src/api/v2/cache.ts\n',
+    );
+    const definition = await read('src/api/v1/cache.ts');
+    expect(definition).toContain("import { cacheV2 } from '../v2/cache.js';");
+    expect(definition).toMatch(/\},\s*cacheV2\s*\],\s*\}\);/);
+    const version = await read('src/api/v2/cache.ts');
+    expect(version).toContain("import type { cacheResource } from '../v1/cache.js';");
+    expect(version).toContain("name: 'v2',\n  served: true,\n  storage: false,");
+    expect(version).toContain("export type CacheV2 = CustomResource<typeof cacheResource, 'v2'>;");
+    const conversion = await read('src/api/v2/cache-conversion.ts');
+    expect(conversion).toContain("Conversion<\n  typeof cacheResource,\n  'v2'\n>");
+    expect(conversion).toContain(
+      "toHub: (spoke) => ({ ...spoke, apiVersion: 'cache.example.com/v1' }),",
+    );
+    expect(conversion).toContain(
+      "fromHub: (hub) => ({ ...hub, apiVersion: 'cache.example.com/v2' }),",
+    );
+    const again = await run([...v2, '--skip-manifests']);
+    expect(again.stdout).toBe(
+      'Cache (cache.example.com/v2): already in cache-operator; nothing changed.\n',
     );
   });
 
@@ -258,6 +282,148 @@ describe('ops-operator create webhook', () => {
     );
     expect(existsSync(join(project, 'config/webhook'))).toBe(false);
     expect(await read('src/operator.ts')).not.toContain('webhooks:');
+  });
+});
+
+describe('ops-operator create webhook --conversion', () => {
+  /** config/`overlay` rendered by kustomize, by kind. */
+  async function rendered(overlay: string): Promise<Map<string, K8sObject>> {
+    const objects = await kustomize(project, `config/${overlay}`);
+    return new Map(objects.map((object) => [object.kind, object]));
+  }
+
+  it('serves the conversion of a version create api added, with the CA injected into the CRD', async () => {
+    await run([...webhook.slice(0, 2), '--version', 'v1', '--kind', 'Cache', '--skip-manifests']);
+    await run([...v2, '--skip-manifests']);
+    const result = await run(conversionWebhook);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      'Cache (cache.example.com/v2) conversion webhook: wrote or changed',
+    );
+    expect(await read('src/api/v1/cache.ts')).toContain(
+      "scope: 'Namespaced',\n  conversion: 'Webhook',",
+    );
+    expect(await read('src/webhook/cache-conversion.ts')).toContain(
+      'export const cacheConversion = defineConversion(cacheResource, {\n  v2: cacheV2Conversion,\n});',
+    );
+    expect(await read('src/operator.ts')).toContain('conversions: [cacheConversion],');
+    expect(YAML.parse(await read('config/crd/kustomization.yaml')).configurations).toEqual([
+      'kustomizeconfig.yaml',
+    ]);
+    const again = await run(conversionWebhook);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toBe(
+      'Cache (cache.example.com/v2) conversion webhook: already in cache-operator; nothing changed.\n',
+    );
+    // The CRD as ops-manifests renders it once the build sees conversion: 'Webhook' (its
+    // schemas left out: kustomize does not read them).
+    const bases = join(project, 'config', 'crd', 'bases');
+    await mkdir(bases, { recursive: true });
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'caches.cache.example.com' },
+      spec: {
+        group: 'cache.example.com',
+        names: { kind: 'Cache', listKind: 'CacheList', plural: 'caches', singular: 'cache' },
+        scope: 'Namespaced',
+        versions: [
+          { name: 'v1', served: true, storage: true },
+          { name: 'v2', served: true, storage: false },
+        ],
+        conversion: {
+          strategy: 'Webhook',
+          webhook: {
+            clientConfig: {
+              service: { name: 'webhook-service', namespace: 'system', path: '/convert' },
+            },
+            conversionReviewVersions: ['v1'],
+          },
+        },
+      },
+    };
+    await writeFile(join(bases, 'cache.example.com_caches.yaml'), YAML.stringify(crd));
+    // What else ops-manifests generates, reduced to what kustomize reads.
+    const generated: Record<string, unknown> = {
+      'config/rbac/role.yaml': {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'manager-role' },
+        rules: [],
+      },
+      'config/webhook/manifests.yaml': {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'validating-webhook-configuration' },
+        webhooks: [
+          {
+            name: 'vcache-v1.cache.example.com',
+            clientConfig: {
+              service: { name: 'webhook-service', namespace: 'system', path: '/validate' },
+            },
+          },
+        ],
+      },
+      'config/self-managed-certs/role.yaml': {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'cache-operator-self-managed-certs-role' },
+        rules: [],
+      },
+    };
+    for (const [path, object] of Object.entries(generated)) {
+      await writeFile(join(project, path), YAML.stringify(object));
+    }
+    const withCertManager = (await rendered('default')).get('CustomResourceDefinition');
+    expect(withCertManager?.metadata.annotations).toEqual({
+      'cert-manager.io/inject-ca-from': 'cache-operator-system/cache-operator-serving-cert',
+    });
+    expect(withCertManager?.spec.conversion.webhook.clientConfig.service).toEqual({
+      name: 'cache-operator-webhook-service',
+      namespace: 'cache-operator-system',
+      path: '/convert',
+    });
+    const selfManaged = (await rendered('default-no-certmanager')).get('CustomResourceDefinition');
+    expect(selfManaged?.metadata.annotations ?? {}).toEqual({});
+    expect(selfManaged?.spec.conversion.webhook.clientConfig.service.name).toBe(
+      'cache-operator-webhook-service',
+    );
+    // webhook-local routes the conversion webhook with the admission webhooks: the CRD of the
+    // no-cert-manager overlay, trusting the local CA, calls the same selector-less Service.
+    const local = await localWebhookObjects(readOperatorProject(project), {
+      hostIp: '192.0.2.10',
+      port: 9443,
+      caCert: 'LOCAL CA',
+    });
+    expect(local.map((object) => object.kind)).toEqual([
+      'Namespace',
+      'Service',
+      'Endpoints',
+      'ValidatingWebhookConfiguration',
+      'CustomResourceDefinition',
+    ]);
+    expect(local[4]?.spec.conversion.webhook.clientConfig).toEqual({
+      service: {
+        name: 'cache-operator-webhook-service',
+        namespace: 'cache-operator-system',
+        path: '/convert',
+      },
+      caBundle: Buffer.from('LOCAL CA').toString('base64'),
+    });
+  });
+
+  it('refuses a version without a conversion, and an operator without webhooks, saying what to run first', async () => {
+    const noVersion = await run(conversionWebhook);
+    expect(noVersion.status).toBe(1);
+    expect(noVersion.stderr).toContain(
+      'Cache v2 has no conversion (src/api/v2/cache-conversion.ts): the conversion webhook converts another version to the storage version, so add it first with ops-operator create api --group cache.example.com --version v2 --kind Cache',
+    );
+    await run([...v2, '--skip-manifests']);
+    const noWebhooks = await run(conversionWebhook);
+    expect(noWebhooks.status).toBe(1);
+    expect(noWebhooks.stderr).toContain(
+      'the operator serves no webhooks yet: the conversion webhook needs their Service and certificate, so run ops-operator create webhook --version v1 --kind Cache first',
+    );
   });
 });
 

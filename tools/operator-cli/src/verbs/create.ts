@@ -23,7 +23,9 @@ import {
   packageManagerValues,
   placeholderValues,
   renderApiTemplates,
+  renderConversionTemplates,
   renderTemplates,
+  renderVersionTemplates,
   renderWebhookConfigTemplates,
   renderWebhookTemplates,
   type TemplateFile,
@@ -144,25 +146,15 @@ class Planner {
  * The changes `create api` makes for `spec`'s kind: its API type, controller, sample, editor
  * and viewer roles and end-to-end test (templates/api), the controller's registration in
  * src/operator.ts, the resource and its rules in src/manifests.ts, and the CRD, roles and
- * sample in their kustomizations.
+ * sample in their kustomizations. For a kind that exists in another version, another version
+ * of it instead (see {@link planCreateVersion}).
  *
- * @throws {OperatorCliError} when the kind exists in another version (conversion is not
- * scaffolded), or a file lost the place to insert (with the exact lines to add).
+ * @throws {OperatorCliError} when a file lost the place to insert (with the exact lines to
+ * add).
  */
 export function planCreateApi(project: OperatorProject, spec: OperatorSpec): CreatePlan {
-  const apiDirectory = join(project.root, 'src', 'api');
-  if (existsSync(apiDirectory)) {
-    for (const version of readdirSync(apiDirectory)) {
-      if (
-        version !== spec.version &&
-        existsSync(join(apiDirectory, version, `${spec.kindFile}.ts`))
-      ) {
-        throw new OperatorCliError(
-          `${spec.kind} exists in ${version} (src/api/${version}/${spec.kindFile}.ts): a second version of a kind needs a conversion, which ops-operator does not scaffold. Choose another kind, or add the version to the existing defineCustomResource's versions by hand.`,
-        );
-      }
-    }
-  }
+  const hub = definitionVersionOf(project, spec.kindFile);
+  if (hub !== undefined && hub !== spec.version) return planCreateVersion(project, spec, hub);
   const planner = new Planner(project);
   for (const file of renderApiTemplates({ ...spec, webhooks: false })) planner.add(file);
   const values = placeholderValues(spec);
@@ -213,6 +205,196 @@ export function planCreateApi(project: OperatorProject, spec: OperatorSpec): Cre
   kustomize('config/rbac/kustomization.yaml', `${spec.singular}_viewer_role.yaml`);
   kustomize('config/samples/kustomization.yaml', values.sampleFile as string);
   return planner.finish();
+}
+
+/**
+ * The version whose src/api/<version>/<kind-file>.ts declares `spec`'s kind with
+ * `defineCustomResource` (the storage version, as `create api` wrote it), or undefined when
+ * the kind is new.
+ */
+function definitionVersionOf(project: OperatorProject, kindFile: string): string | undefined {
+  const apiDirectory = join(project.root, 'src', 'api');
+  if (!existsSync(apiDirectory)) return undefined;
+  return readdirSync(apiDirectory)
+    .sort()
+    .find((version) => {
+      const file = join(apiDirectory, version, `${kindFile}.ts`);
+      return existsSync(file) && readFileSync(file, 'utf8').includes('defineCustomResource(');
+    });
+}
+
+/**
+ * The changes `create api --version <new>` makes for a kind that exists in `hub`: the new
+ * version's schema and its conversion (templates/version, in src/api/<new>/), and the version
+ * listed in the kind's `defineCustomResource` (src/api/<hub>/<kind-file>.ts). The existing
+ * version stays the storage version and the hub, as kubebuilder's: the objects stored keep
+ * their version, and the controller keeps reconciling it; the new one is a served spoke. The
+ * conversion is served once `create webhook --conversion` has run.
+ *
+ * @throws {OperatorCliError} when the definition lost the place to insert.
+ */
+export function planCreateVersion(
+  project: OperatorProject,
+  spec: OperatorSpec,
+  hub: string,
+): CreatePlan {
+  const planner = new Planner(project);
+  const versioned: OperatorSpec = { ...spec, hubVersion: hub };
+  for (const file of renderVersionTemplates(versioned)) planner.add(file);
+  const values = placeholderValues(versioned);
+  const definition = `src/api/${hub}/${spec.kindFile}.ts`;
+  const version = `${spec.kindCamel}${values.versionPascal}`;
+  planner.edit(definition, `imports ${version}`, (text) =>
+    addImport(text, `import { ${version} } from '../${spec.version}/${spec.kindFile}.js';`),
+  );
+  planner.edit(definition, `versions has ${version}`, (text) =>
+    addToArray(text, /\bversions:\s*\[/, version, definition),
+  );
+  return planner.finish();
+}
+
+/**
+ * The changes `create webhook --conversion` makes for `spec`'s kind (a spoke version made by
+ * `create api --version`): `conversion: 'Webhook'` in its definition, its `defineConversion`
+ * in src/webhook/<kind-file>-conversion.ts (or the spoke added to the one there is),
+ * registered in src/operator.ts's `conversions`; config/crd's kustomize configuration for the
+ * conversion webhook's Service; and in config/default the cert-manager CA injection into the
+ * CRD, which config/default-no-certmanager removes again (the self-managed certificates
+ * inject into the CRDs of `conversions` themselves).
+ *
+ * @throws {OperatorCliError} when the version has no conversion (create api --version
+ * first), the operator serves no webhooks yet (create webhook first: the conversion needs
+ * their Service and certificate), or a file lost the place to insert.
+ */
+export function planCreateConversion(project: OperatorProject, spec: OperatorSpec): CreatePlan {
+  const hub = definitionVersionOf(project, spec.kindFile);
+  const spokeFile = `src/api/${spec.version}/${spec.kindFile}-conversion.ts`;
+  if (hub === undefined || hub === spec.version || !existsSync(join(project.root, spokeFile))) {
+    throw new OperatorCliError(
+      `${spec.kind} ${spec.version} has no conversion (${spokeFile}): the conversion webhook converts another version to the storage version, so add it first with ops-operator create api --group ${spec.group} --version ${spec.version} --kind ${spec.kind}`,
+    );
+  }
+  if (!existsSync(join(project.root, 'config', 'webhook', 'kustomization.yaml'))) {
+    throw new OperatorCliError(
+      `the operator serves no webhooks yet: the conversion webhook needs their Service and certificate, so run ops-operator create webhook --version ${hub} --kind ${spec.kind} first`,
+    );
+  }
+  const planner = new Planner(project);
+  const exported = operatorExport(planner.text('src/operator.ts'));
+  const versioned: OperatorSpec = { ...spec, hubVersion: hub, operatorCamel: exported ?? '' };
+  const values = placeholderValues(versioned);
+  const definition = `src/api/${hub}/${spec.kindFile}.ts`;
+  planner.edit(definition, "says conversion: 'Webhook'", (text) =>
+    addLineAfter(
+      text,
+      "conversion: 'Webhook',",
+      /^\s*scope:\s*'/,
+      /^\s*conversion:/,
+      `${definition}: add conversion: 'Webhook', to its defineCustomResource options`,
+    ),
+  );
+  const conversion = `${spec.kindCamel}Conversion`;
+  const spoke = `${spec.kindCamel}${values.versionPascal}Conversion`;
+  const webhookFile = `src/webhook/${spec.kindFile}-conversion.ts`;
+  for (const file of renderConversionTemplates(versioned)) {
+    if (file.path === webhookFile && existsSync(join(project.root, webhookFile))) {
+      planner.edit(webhookFile, `imports ${spoke}`, (text) =>
+        addImport(
+          text,
+          `import { ${spoke} } from '../api/${spec.version}/${spec.kindFile}-conversion.js';`,
+        ),
+      );
+      planner.edit(webhookFile, `converts ${spec.version}`, (text) =>
+        addLineAfter(
+          text,
+          `  ${spec.version}: ${spoke},`,
+          /defineConversion\(/,
+          new RegExp(`^\\s*${spec.version}:`),
+          `${webhookFile}: add ${spec.version}: ${spoke}, to its defineConversion`,
+        ),
+      );
+    } else {
+      planner.add(file);
+    }
+  }
+  planner.edit('src/operator.ts', `imports ${conversion}`, (text) =>
+    addImport(text, `import { ${conversion} } from './webhook/${spec.kindFile}-conversion.js';`),
+  );
+  planner.edit('src/operator.ts', `conversions has ${conversion}`, (text) =>
+    /^\s*conversions\s*:\s*\[/m.test(text)
+      ? addToArray(text, /conversions\s*:\s*\[/, conversion, 'src/operator.ts')
+      : addLineAfter(
+          text,
+          `conversions: [${conversion}],`,
+          /^\s*leaderElectionId\s*:/,
+          /^\s*conversions\s*:/,
+          `src/operator.ts: add to the OperatorDefinition the line\n  conversions: [${conversion}],`,
+        ),
+  );
+  planner.edit('config/crd/kustomization.yaml', 'lists kustomizeconfig.yaml', (text) =>
+    addKustomizeResource(
+      text,
+      'kustomizeconfig.yaml',
+      'config/crd/kustomization.yaml',
+      'configurations',
+    ),
+  );
+  const crd = `${spec.plural}.${spec.group}`;
+  planner.edit('config/default/kustomization.yaml', `injects the CA into ${crd}`, (text) =>
+    appendOnce(text, `name: ${crd}`, certManagerCrdInjection(crd)),
+  );
+  planner.edit(
+    'config/default-no-certmanager/kustomization.yaml',
+    `removes the cert-manager annotation of ${crd}`,
+    (text) => appendOnce(text, `name: ${crd}`, noCertManagerCrdPatch(crd)),
+  );
+  return planner.finish();
+}
+
+/** `text` with `addition` appended, unless it holds `marker` already. */
+function appendOnce(text: string, marker: string, addition: string): EditResult {
+  if (text.includes(marker)) return { kind: 'present' };
+  return { kind: 'changed', text: `${text.replace(/\n*$/, '\n')}${addition}` };
+}
+
+/**
+ * The replacements that make cert-manager's CA injector fill the conversion webhook's
+ * `caBundle` of CRD `crd` (the `cert-manager.io/inject-ca-from` annotation, as for the webhook
+ * configurations), appended to config/default's `replacements`.
+ */
+function certManagerCrdInjection(crd: string): string {
+  const part = (field: string, index: number) => `  - source:
+      kind: Certificate
+      group: cert-manager.io
+      version: v1
+      name: serving-cert
+      fieldPath: .metadata.${field}
+    targets:
+      - select:
+          kind: CustomResourceDefinition
+          name: ${crd}
+        fieldPaths:
+          - .metadata.annotations.[cert-manager.io/inject-ca-from]
+        options:
+          delimiter: "/"
+          index: ${index}
+          create: true
+`;
+  return `  # cert-manager injects the CA into the conversion webhook of ${crd} too.
+${part('namespace', 0)}${part('name', 1)}`;
+}
+
+/** The patch of config/default-no-certmanager that takes CRD `crd`'s cert-manager annotation off. */
+function noCertManagerCrdPatch(crd: string): string {
+  return `  # The operator injects its own CA into the conversion webhook of ${crd}.
+  - target:
+      group: apiextensions.k8s.io
+      kind: CustomResourceDefinition
+      name: ${crd}
+    patch: |-
+      - op: remove
+        path: /metadata/annotations/cert-manager.io~1inject-ca-from
+`;
 }
 
 /** A kind of the operator, as its API file declares it. */
@@ -369,7 +551,7 @@ export async function applyPlan(
 
 export const createHelp = `Usage: ops-operator create api --group <group> --version <version> --kind <Kind>
                              [--namespaced | --cluster] [--plural <plural>] [--skip-manifests]
-       ops-operator create webhook --version <version> --kind <Kind> [--skip-manifests]
+       ops-operator create webhook --version <version> --kind <Kind> [--conversion] [--skip-manifests]
 
 Run in an operator (standalone or in this repository), as kubebuilder's verbs of the same names.
 
@@ -378,12 +560,19 @@ create api      a kind, in a new or the same group/version: src/api/<version>/<k
                 its sample, editor and viewer roles and test/<kind>.e2e.test.ts; registers the
                 controller in src/operator.ts, the resource and its rules in src/manifests.ts,
                 and the CRD, roles and sample in config/crd, config/rbac and config/samples.
+                For a kind that exists in another version: that version, a spoke served
+                besides the existing storage version (which stays the hub, as kubebuilder's):
+                src/api/<version>/<kind>.ts (its schema, listed in the kind's versions) and
+                src/api/<version>/<kind>-conversion.ts (toHub and fromHub, typed by both).
 create webhook  defaulting and validating webhooks for an existing kind: src/webhook/<kind>.ts,
                 its unit test and test/<kind>-webhook.e2e.test.ts, registered in
                 src/operator.ts. When the operator had none: config/webhook,
                 config/certmanager (cert-manager), config/default-no-certmanager and
                 config/self-managed-certs (self-managed certificates), the manager's webhook
                 port and certificate volume, and the webhook-local and webhook-certs scripts.
+                With --conversion: the conversion webhook of a version create api added
+                (conversion: 'Webhook', src/webhook/<kind>-conversion.ts in conversions, the
+                CRD's CA injection by cert-manager); needs the webhooks' config first.
 
 Then builds and renders config/crd/bases, config/rbac/role.yaml and config/webhook (as
 ops-operator manifests). Nothing is overwritten: an existing file is kept as it is, and an
@@ -396,6 +585,7 @@ hand. Running it again changes nothing and says so.
   --namespaced      the kind's objects live in namespaces (the default)
   --cluster         the kind is cluster-scoped
   --plural          the resource name (default: the kind in lower case, made plural)
+  --conversion      create webhook: the conversion webhook of --version, not admission webhooks
   --skip-manifests  write the files only (no build, no manifests)`;
 
 export const createVerb: Verb = {
@@ -428,7 +618,11 @@ export const createVerb: Verb = {
           `create webhook: --version and --kind name the kind, e.g. --version v1 --kind MyJob\n\n${this.help}`,
         );
       }
-      const declared = declaredKind(project, values.version, values.kind);
+      // A conversion's version is a spoke: the kind is declared in its definition's version.
+      const declaredIn = values.conversion
+        ? (definitionVersionOf(project, kebabCase(values.kind)) ?? values.version)
+        : values.version;
+      const declared = declaredKind(project, declaredIn, values.kind);
       if (values.group !== undefined && values.group !== declared.group) {
         throw new OperatorCliError(
           `create webhook: ${values.kind} is in group ${declared.group}, not ${values.group}`,
@@ -443,24 +637,36 @@ export const createVerb: Verb = {
         cluster: declared.scope === 'Cluster',
       });
     }
-    const plan = what === 'api' ? planCreateApi(project, spec) : planCreateWebhook(project, spec);
+    const conversion = values.conversion === true;
+    if (conversion && what === 'api') {
+      throw new OperatorCliError(
+        `create api: --conversion belongs to create webhook (create webhook --conversion --version <version> --kind <Kind>)\n\n${this.help}`,
+      );
+    }
+    const plan =
+      what === 'api'
+        ? planCreateApi(project, spec)
+        : conversion
+          ? planCreateConversion(project, spec)
+          : planCreateWebhook(project, spec);
     const result = await applyPlan(project, plan, {
       skipManifests: values['skip-manifests'] === true,
       env: context.env,
       log: (line) => context.stderr(`create ${what}: ${line.replace(/\n$/, '')}\n`),
     });
-    report(context, what, spec, result);
+    report(context, conversion ? 'conversion' : what, spec, result);
     return 0;
   },
 };
 
 function report(
   context: VerbContext,
-  what: 'api' | 'webhook',
+  what: 'api' | 'webhook' | 'conversion',
   spec: OperatorSpec,
   result: CreateResult,
 ): void {
-  const subject = `${spec.kind} (${spec.group}/${spec.version})${what === 'webhook' ? ' webhooks' : ''}`;
+  const suffix = { api: '', webhook: ' webhooks', conversion: ' conversion webhook' }[what];
+  const subject = `${spec.kind} (${spec.group}/${spec.version})${suffix}`;
   if (result.changed.length === 0) {
     context.stdout(`${subject}: already in ${spec.name}; nothing changed.\n`);
     return;
@@ -482,6 +688,7 @@ function parseCreateArguments(argv: readonly string[]) {
     allowPositionals: false,
     options: {
       ...kindArgumentOptions,
+      conversion: { type: 'boolean' },
       'skip-manifests': { type: 'boolean' },
     },
   });

@@ -4,7 +4,7 @@ import { type K8sObject, kubectl, kustomize, toYamlStream } from '../kubectl.js'
 import { ensureLocalCertificates, localWebhookHosts } from '../local-certificates.js';
 import type { OperatorProject } from '../operator-project.js';
 import { parseVerbOptions, type Verb } from '../verb.js';
-import { withCaBundle } from '../webhook-ca-bundle.js';
+import { isConversionCrd, withCaBundle } from '../webhook-ca-bundle.js';
 
 /** The overlay without cert-manager: its webhook configurations carry no CA injection. */
 export const noCertManagerOverlay = 'config/default-no-certmanager';
@@ -12,8 +12,9 @@ export const noCertManagerOverlay = 'config/default-no-certmanager';
 /**
  * The objects that route the cluster's webhook calls to `hostIp`:`port`: the operator's
  * Namespace, its webhook Service without a selector (Service port -> `port`), Endpoints to
- * `hostIp`:`port`, and the webhook configurations of config/default-no-certmanager trusting
- * `caCert`.
+ * `hostIp`:`port`, and the webhook configurations and the CRDs with a conversion webhook of
+ * config/default-no-certmanager trusting `caCert` (the conversion webhooks call the same
+ * Service, so they reach `run` too).
  *
  * @throws {OperatorCliError} when the overlay renders no Namespace or no webhook
  * configuration with a service, or kubectl fails.
@@ -69,7 +70,13 @@ export async function localWebhookObjects(
       },
     ],
   };
-  return [namespace, service, endpoints, ...withCaBundle(configurations, options.caCert)];
+  const conversionCrds = rendered.filter(isConversionCrd);
+  return [
+    namespace,
+    service,
+    endpoints,
+    ...withCaBundle([...configurations, ...conversionCrds], options.caCert),
+  ];
 }
 
 /**
@@ -104,14 +111,18 @@ export async function routeWebhooksHere(
   return { objects, certDir: certs.dir, port };
 }
 
-/** Deletes the Service, Endpoints and webhook configurations {@link routeWebhooksHere} made. */
+/**
+ * Deletes the Service, Endpoints and webhook configurations {@link routeWebhooksHere} made;
+ * never the Namespace or a CRD (which would delete its objects): the CRDs keep their
+ * conversion webhook, which `install-crds` or `deploy` set back.
+ */
 export async function removeLocalRoute(
   project: OperatorProject,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   const objects = (
     await localWebhookObjects(project, { hostIp: '127.0.0.1', port: 9443, caCert: '', env })
-  ).filter((object) => object.kind !== 'Namespace');
+  ).filter((object) => object.kind !== 'Namespace' && !isConversionCrd(object));
   for (const object of objects) {
     const namespace = object.metadata.namespace ? ['--namespace', object.metadata.namespace] : [];
     await kubectl(
