@@ -11,7 +11,7 @@ import type { ListFilter, ResourceService } from './resource-service.js';
 import { sendJson } from './responses.js';
 import { toTable } from './table.js';
 import type { TableRequest } from './table-request.js';
-import { listConversionFailure } from './version-conversion.js';
+import { listConversionFailure, presentAt } from './version-conversion.js';
 
 /** The namespace, label and field selector of a list or watch, from its query: 400 when one does not parse. */
 export function listFilter(
@@ -69,7 +69,7 @@ export async function sendList(
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   const converted = await convertedItems(resources, type, page.items);
   if (table) {
-    const items = converted ?? page.items.map((s) => resources.present(type, s.object));
+    const items = converted ?? page.items.map((s) => presentAt(type, s.object));
     const extra = page.continueToken ? { continue: page.continueToken } : {};
     sendJson(res, 200, toTable(type, items, String(page.resourceVersion), extra, table));
     return;
@@ -95,7 +95,7 @@ export async function sendList(
     parts.push(
       stored.object.apiVersion === apiVersion
         ? stored.bytes()
-        : Buffer.from(JSON.stringify(resources.present(type, stored.object))),
+        : Buffer.from(JSON.stringify(presentAt(type, stored.object))),
     );
   });
   parts.push(Buffer.from(']}'));
@@ -146,13 +146,6 @@ async function convertedItems(
 }
 
 /** An object's JSON as served at `type`'s version: `json` itself when already so. */
-export function presentJson(
-  resources: ResourceService,
-  type: ResourceType,
-  object: KubernetesObject,
-  json: string,
-): string {
-  return object.apiVersion === apiVersionOf(type)
-    ? json
-    : JSON.stringify(resources.present(type, object));
+export function presentJson(type: ResourceType, object: KubernetesObject, json: string): string {
+  return object.apiVersion === apiVersionOf(type) ? json : JSON.stringify(presentAt(type, object));
 }

@@ -40,6 +40,7 @@ import {
   type ConversionPlace,
   conversionFailure,
   convertsByWebhook,
+  presentAt,
   storageTypeOf,
 } from './version-conversion.js';
 import {
@@ -304,7 +305,7 @@ export class ResourceService {
       subresource,
       context,
       patchVersion,
-      (current) => patchedObject(this.present(type, current), patchType, patch, schema, name),
+      (current) => patchedObject(presentAt(type, current), patchType, patch, schema, name),
     );
   }
 
@@ -529,18 +530,8 @@ export class ResourceService {
   }
 
   /**
-   * The object as served at `type`'s version (custom resources may be served at several):
-   * `apiVersion` rewritten, or, for a CRD with a conversion webhook, the webhook's conversion.
-   * Use {@link served} wherever a webhook may convert.
-   */
-  present(type: ResourceType, object: KubernetesObject): KubernetesObject {
-    const apiVersion = apiVersionOf(type);
-    if (object.apiVersion === apiVersion) return object;
-    return { ...object, apiVersion };
-  }
-
-  /**
-   * {@link present}, through the CRD's conversion webhook when it has one.
+   * The object as served at `type`'s version: {@link presentAt}, or, for a CRD with a
+   * conversion webhook, the webhook's conversion.
    *
    * @throws {StatusError} a 500 worded as kube-apiserver's for a conversion that fails at
    *   `place` (see {@link conversionFailure}).
@@ -552,7 +543,7 @@ export class ResourceService {
   ): Promise<KubernetesObject> {
     const webhook = type.conversionWebhook;
     if (webhook === undefined || object.apiVersion === apiVersionOf(type))
-      return this.present(type, object);
+      return presentAt(type, object);
     try {
       return await this.converter.convert(webhook, object, apiVersionOf(type));
     } catch (error) {

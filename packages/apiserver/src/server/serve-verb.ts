@@ -77,7 +77,7 @@ export async function serveVerb(
         const rows = toTable(type, [object], String(stored.resourceVersion), {}, table);
         return sendJson(res, 200, rows);
       }
-      return sendRaw(res, 200, presentJson(server.resources, type, stored.object, stored.json()));
+      return sendRaw(res, 200, presentJson(type, stored.object, stored.json()));
     }
     case 'list':
       return await sendList(res, server.resources, type, namespace, query, table);

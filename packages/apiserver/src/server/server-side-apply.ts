@@ -10,6 +10,7 @@ import {
 } from '../apply/index.js';
 import { objectKey, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import type { RequestContext, ResourceService } from './resource-service.js';
+import { presentAt } from './version-conversion.js';
 
 /**
  * Server-side apply (PATCH `application/apply-patch+yaml`) through `service`: merges the
@@ -75,7 +76,7 @@ export async function serverSideApply(
     undefined,
     (current) => {
       // Already at the request's version when the CRD's webhook converted it.
-      const live = service.present(type, current);
+      const live = presentAt(type, current);
       const applied = typed(() => applyToObject(type, live, config, force, write));
       recorded = applied.managedFields;
       return applied.object as KubernetesObject;

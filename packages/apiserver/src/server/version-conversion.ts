@@ -6,7 +6,11 @@
 import type { KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { ConversionError } from '../conversion/conversion-error.js';
-import type { ConversionWebhook, ResourceType } from '../registry/resource-type.js';
+import {
+  apiVersionOf,
+  type ConversionWebhook,
+  type ResourceType,
+} from '../registry/resource-type.js';
 
 /**
  * Where a conversion happened, which decides kube-apiserver's error: `request` (a body sent
@@ -105,4 +109,15 @@ export function listConversionFailure(
     `failed to read one or more ${type.plural}.${type.group} from the storage: ${causes[0]?.message ?? ''}${more}`,
     { name: 'list', group: type.group, kind: type.plural, causes },
   );
+}
+
+/**
+ * The object as served at `type`'s version (custom resources may be served at several) without
+ * a conversion webhook: `apiVersion` rewritten. Where a webhook may convert, use the resource
+ * service's `served`.
+ */
+export function presentAt(type: ResourceType, object: KubernetesObject): KubernetesObject {
+  const apiVersion = apiVersionOf(type);
+  if (object.apiVersion === apiVersion) return object;
+  return { ...object, apiVersion };
 }

@@ -14,6 +14,7 @@ import type { ResourceService } from './resource-service.js';
 import { toTable } from './table.js';
 import type { TableRequest } from './table-request.js';
 import { tooLargeResourceVersion } from './too-large-resource-version.js';
+import { presentAt } from './version-conversion.js';
 import { watchTimeoutMs } from './watch-timeout.js';
 
 /** What {@link serveWatch} needs of the server. */
@@ -159,10 +160,10 @@ export async function serveWatch(
   // As kube-apiserver: the first Table event of a watch defines the columns, later ones do not.
   let columnsSent = false;
   const objectJson = (object: KubernetesObject, json: () => string): string => {
-    if (!table) return presentJson(server.resources, type, object, json());
+    if (!table) return presentJson(type, object, json());
     const rows = toTable(
       type,
-      [server.resources.present(type, object)],
+      [presentAt(type, object)],
       object.metadata?.resourceVersion ?? '',
       {},
       table,
