@@ -71,7 +71,7 @@ describe('ops-operator new, in a copy of the workspace', () => {
     'passes its lint (manifests --check), typecheck and biome',
     async () => {
       expect(await pnpm(operator, ['run', 'lint'])).toContain(
-        'ops-manifests: 4 file(s) up to date',
+        'ops-manifests: 7 file(s) up to date',
       );
       await pnpm(operator, ['run', 'typecheck']);
       await pnpm(workspace, [

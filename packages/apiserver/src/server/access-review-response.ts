@@ -4,13 +4,16 @@ import {
   evaluateSelfSubjectReview,
   evaluateSelfSubjectRulesReview,
   evaluateSubjectAccessReview,
+  evaluateTokenReview,
   type RbacPolicy,
 } from '../auth/index.js';
 import { isObject, type Json } from '../cluster/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
+import type { TokenAuthenticator } from './token-authenticator.js';
 
 /**
- * The answer to a review: who the caller is (`SelfSubjectReview`), or an access review
+ * The answer to a review: who the caller is (`SelfSubjectReview`), who a token is
+ * (`TokenReview`, by the server's own `tokens` authenticator), or an access review
  * (`SelfSubjectAccessReview`, `SelfSubjectRulesReview`, `SubjectAccessReview`), evaluated
  * against `policy`: the one the server decides requests with (with RBAC off, the stored
  * objects plus `openPolicy`'s grants), so a review answers as the request would be.
@@ -20,7 +23,10 @@ export function reviewAccess(
   body: unknown,
   user: AuthenticatedUser,
   policy: RbacPolicy,
+  tokens: TokenAuthenticator,
 ): Json {
+  if (type.plural === 'tokenreviews')
+    return evaluateTokenReview(body, (token) => tokens.userOf(token), tokens.issuer);
   if (type.plural === 'selfsubjectreviews')
     return evaluateSelfSubjectReview(user) as unknown as Json;
   const review = isObject(body) ? body : {};

@@ -499,7 +499,11 @@ export class ApiServer {
     }
     if (virtualResources.has(storageKeyOf(type))) {
       const body = await readRequestBody(this.options.maxBodyBytes, req);
-      return sendJson(res, 201, reviewAccess(type, body, user, this.access.policy()));
+      return sendJson(
+        res,
+        201,
+        reviewAccess(type, body, user, this.access.policy(), this.access.tokens),
+      );
     }
     return serveVerb(verb, req, res, route, query, context, table, {
       store: this.store,

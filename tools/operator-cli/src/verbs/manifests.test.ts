@@ -21,7 +21,7 @@ it('builds the operator (npm run build outside a workspace), then generates; --c
 
   const upToDate = capture();
   expect(await main(['manifests', '--check'], { cwd: root, ...upToDate.io })).toBe(0);
-  expect(upToDate.output.stdout).toBe('ops-manifests: 1 file(s) up to date\n');
+  expect(upToDate.output.stdout).toBe('ops-manifests: 4 file(s) up to date\n');
 
   const rolePath = join(root, 'config/rbac/role.yaml');
   writeFileSync(rolePath, readFileSync(rolePath, 'utf8').replace('  - watch\n', ''));

@@ -51,12 +51,14 @@ export async function generateOperatorManifests(
 
 export const manifestsVerb: Verb = {
   name: 'manifests',
-  summary: 'build, then regenerate config/crd/bases and config/rbac/role.yaml',
+  summary: 'build, then regenerate config/crd/bases and config/rbac (role.yaml, metrics roles)',
   help: `Usage: ops-operator manifests [--check]
 
 Builds the operator (turbo in a workspace, else npm run build), then writes its
 CustomResourceDefinitions (config/crd/bases/) and ClusterRole (config/rbac/role.yaml) from
-dist/manifests.js (exports \`customResources\` and \`rbac\`), as kubebuilder's make manifests.
+dist/manifests.js (exports \`customResources\` and \`rbac\`), as kubebuilder's make manifests,
+and the secured metrics' roles (config/rbac/metrics_auth_role.yaml, its binding, and
+metrics_reader_role.yaml).
 
 Options:
   --check   build nothing, write nothing: exit 1 with a diff when a file is out of date
