@@ -19,6 +19,7 @@ describe('help', () => {
       'deploy',
       'undeploy',
       'build-installer',
+      'helm',
       'docker-build',
       'docker-buildx',
     ]);

@@ -10,6 +10,7 @@ import { buildInstallerVerb } from './verbs/build-installer.js';
 import { installCrdsVerb, uninstallCrdsVerb } from './verbs/crds.js';
 import { deployVerb, undeployVerb } from './verbs/deploy.js';
 import { dockerBuildVerb, dockerBuildxVerb } from './verbs/docker.js';
+import { helmVerb } from './verbs/helm.js';
 import { manifestsVerb } from './verbs/manifests.js';
 import { newVerb } from './verbs/new.js';
 import { runVerb } from './verbs/run.js';
@@ -31,6 +32,7 @@ export const verbs: readonly Verb[] = [
   deployVerb,
   undeployVerb,
   buildInstallerVerb,
+  helmVerb,
   dockerBuildVerb,
   dockerBuildxVerb,
 ];

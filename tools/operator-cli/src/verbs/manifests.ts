@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { chartDirectory } from '../helm-chart.js';
 import type { OperatorProject } from '../operator-project.js';
 import { runCommand } from '../run-command.js';
 import { parseVerbOptions, type Verb } from '../verb.js';
+import { reportChart, writeHelmChart } from './helm.js';
 
 /** The operator's manifest module, its build output (`src/manifests.ts` bundled). */
 export const manifestModule = join('dist', 'manifests.js');
@@ -58,19 +60,25 @@ Builds the operator (turbo in a workspace, else npm run build), then writes its
 CustomResourceDefinitions (config/crd/bases/) and ClusterRole (config/rbac/role.yaml) from
 dist/manifests.js (exports \`customResources\` and \`rbac\`), as kubebuilder's make manifests,
 and the secured metrics' roles (config/rbac/metrics_auth_role.yaml, its binding, and
-metrics_reader_role.yaml).
+metrics_reader_role.yaml). Then writes the Helm chart in chart/ from config/default (see
+ops-operator helm).
 
 Options:
   --check   build nothing, write nothing: exit 1 with a diff when a file is out of date
-            (for lint; the operator must have been built)`,
+            (for lint; the operator must have been built); the chart is checked when the
+            operator has one (chart/Chart.yaml)`,
   async run(argv, context) {
     const { check } = parseVerbOptions(this, argv, { check: { type: 'boolean' } });
     const project = context.project();
     if (!check) await buildOperator(project, context.env);
-    return generateOperatorManifests(project, {
+    const status = await generateOperatorManifests(project, {
       check: check === true,
       stdout: context.stdout,
       stderr: context.stderr,
     });
+    if (status !== 0) return status;
+    if (check && !existsSync(join(project.root, chartDirectory, 'Chart.yaml'))) return 0;
+    const chart = await writeHelmChart(project, { check: check === true, env: context.env });
+    return reportChart(chart, check === true, context);
   },
 };
