@@ -2,6 +2,13 @@ export { applyObjects } from './apply-objects.js';
 export { type BinaryControlPlane, startBinaryControlPlane } from './binary-control-plane.js';
 export { configMap, deployment, namespace, pod } from './builders.js';
 export {
+  type ChartLifecycle,
+  type ChartOperator,
+  type ChartOperatorOptions,
+  chartLifecycle,
+  installChartOperator,
+} from './chart-operator.js';
+export {
   type ClusterControlPlane,
   type ClusterControlPlaneOptions,
   startClusterControlPlane,
