@@ -4,7 +4,9 @@
 // generated; a scraper needs the metrics-reader ClusterRole. `pnpm test` runs it on the local
 // API server, `pnpm test:binaries` on real etcd + kube-apiserver, whose authenticator and
 // authorizer then answer the reviews.
+import { readFile } from 'node:fs/promises';
 import { request } from 'node:https';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type KubernetesObject, Manager } from '@ops/core';
 import {
@@ -13,6 +15,7 @@ import {
   startOperatorEnvironment,
   startOperatorManager,
 } from '@ops/envtest';
+import { dashboardMetrics, dashboardPath } from '@ops/operator-cli';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMyJobController } from '../src/operator.js';
@@ -85,7 +88,7 @@ describe('myjob-operator metrics, secured', () => {
     );
   });
 
-  it('serves a token bound to metrics-reader (200), refuses one without it (403) and none (401)', {
+  it('serves a token bound to metrics-reader (200) every metric the Grafana dashboard queries, refuses one without it (403) and none (401)', {
     timeout: 120_000,
   }, async () => {
     const reader = rendered.find(
@@ -118,6 +121,14 @@ describe('myjob-operator metrics, secured', () => {
     expect(allowed.body).toContain(
       'controller_runtime_max_concurrent_reconciles{controller="my-job"}',
     );
+
+    // Every metric the generated Grafana dashboard queries is on the page.
+    const dashboard = JSON.parse(
+      await readFile(join(operatorRoot, dashboardPath), 'utf8'),
+    ) as Parameters<typeof dashboardMetrics>[0];
+    const queried = dashboardMetrics(dashboard);
+    expect(queried.length).toBeGreaterThan(10);
+    for (const metric of queried) expect(allowed.body, metric).toContain(`# TYPE ${metric} `);
 
     const forbidden = await scrape(stranger.token);
     expect(forbidden.status, forbidden.body).toBe(403);

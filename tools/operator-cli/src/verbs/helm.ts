@@ -26,10 +26,26 @@ export async function writeHelmChart(
   options: { check?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<HelmChartResult> {
   const objects = await kustomize(project.root, 'config/default', options.env);
-  const files = renderHelmChart(project, objects);
+  return syncGeneratedFiles(project.root, renderHelmChart(project, objects), {
+    check: options.check === true,
+    staleIn: [`${chartDirectory}/templates`, `${chartDirectory}/crds`],
+    header: chartHeader,
+  });
+}
+
+/**
+ * Writes `files` under `root` where their content differs (with `check`, writes nothing) and
+ * removes the files in the `staleIn` directories that contain `header` but are no longer
+ * among them. Resolves with what changed (would change) and every file's path.
+ */
+export async function syncGeneratedFiles(
+  root: string,
+  files: readonly { path: string; content: string }[],
+  options: { check: boolean; staleIn: readonly string[]; header: string },
+): Promise<HelmChartResult> {
   const changed: HelmChartResult['changed'] = [];
   for (const file of files) {
-    const path = join(project.root, file.path);
+    const path = join(root, file.path);
     const current = await readFile(path, 'utf8').catch(() => undefined);
     if (current === file.content) continue;
     changed.push({ path: file.path, status: current === undefined ? 'created' : 'updated' });
@@ -38,15 +54,15 @@ export async function writeHelmChart(
     await writeFile(path, file.content);
   }
   const produced = new Set(files.map((file) => file.path));
-  for (const directory of ['templates', 'crds']) {
-    const names = await readdir(join(project.root, chartDirectory, directory)).catch(() => []);
+  for (const directory of options.staleIn) {
+    const names = await readdir(join(root, directory)).catch(() => []);
     for (const name of names.sort()) {
-      const path = `${chartDirectory}/${directory}/${name}`;
+      const path = `${directory}/${name}`;
       if (produced.has(path)) continue;
-      const content = await readFile(join(project.root, path), 'utf8').catch(() => '');
-      if (!content.startsWith(chartHeader) && !content.includes(chartHeader)) continue;
+      const content = await readFile(join(root, path), 'utf8').catch(() => '');
+      if (!content.includes(options.header)) continue;
       changed.push({ path, status: 'removed' });
-      if (!options.check) await rm(join(project.root, path));
+      if (!options.check) await rm(join(root, path));
     }
   }
   return { changed, files: files.map((file) => file.path) };
@@ -83,14 +99,15 @@ export function reportChart(
   result: HelmChartResult,
   check: boolean,
   context: { stdout(text: string): void; stderr(text: string): void },
+  what = 'helm chart',
 ): number {
   if (check) {
     if (result.changed.length === 0) {
-      context.stdout(`helm chart: ${result.files.length} file(s) up to date\n`);
+      context.stdout(`${what}: ${result.files.length} file(s) up to date\n`);
       return 0;
     }
     context.stderr(
-      `helm chart out of date:\n${result.changed.map((c) => `  ${c.path} ${c.status === 'created' ? 'is missing' : c.status === 'removed' ? 'is no longer generated' : 'differs'}\n`).join('')}Regenerate with: ops-operator manifests (or ops-operator helm)\n`,
+      `${what} out of date:\n${result.changed.map((c) => `  ${c.path} ${c.status === 'created' ? 'is missing' : c.status === 'removed' ? 'is no longer generated' : 'differs'}\n`).join('')}Regenerate with: ops-operator manifests (or ops-operator helm)\n`,
     );
     return 1;
   }

@@ -1,10 +1,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chartDirectory } from '../helm-chart.js';
+import { kustomize } from '../kubectl.js';
+import {
+  dashboardPath,
+  grafanaDashboard,
+  observabilityHeader,
+  prometheusOverlay,
+} from '../observability.js';
 import type { OperatorProject } from '../operator-project.js';
 import { runCommand } from '../run-command.js';
 import { parseVerbOptions, type Verb } from '../verb.js';
-import { reportChart, writeHelmChart } from './helm.js';
+import { reportChart, syncGeneratedFiles, writeHelmChart } from './helm.js';
 
 /** The operator's manifest module, its build output (`src/manifests.ts` bundled). */
 export const manifestModule = join('dist', 'manifests.js');
@@ -61,12 +68,13 @@ CustomResourceDefinitions (config/crd/bases/) and ClusterRole (config/rbac/role.
 dist/manifests.js (exports \`customResources\` and \`rbac\`), as kubebuilder's make manifests,
 and the secured metrics' roles (config/rbac/metrics_auth_role.yaml, its binding, and
 metrics_reader_role.yaml). Then writes the Helm chart in chart/ from config/default (see
-ops-operator helm).
+ops-operator helm), the config/prometheus overlay (a ServiceMonitor: kubectl apply -k
+config/prometheus) and the Grafana dashboard grafana/controller-runtime-metrics.json.
 
 Options:
   --check   build nothing, write nothing: exit 1 with a diff when a file is out of date
-            (for lint; the operator must have been built); the chart is checked when the
-            operator has one (chart/Chart.yaml)`,
+            (for lint; the operator must have been built); the chart and the monitoring
+            files are checked when the operator has them (chart/Chart.yaml, grafana/)`,
   async run(argv, context) {
     const { check } = parseVerbOptions(this, argv, { check: { type: 'boolean' } });
     const project = context.project();
@@ -77,8 +85,31 @@ Options:
       stderr: context.stderr,
     });
     if (status !== 0) return status;
-    if (check && !existsSync(join(project.root, chartDirectory, 'Chart.yaml'))) return 0;
-    const chart = await writeHelmChart(project, { check: check === true, env: context.env });
-    return reportChart(chart, check === true, context);
+    // With --check, what the operator has: a scaffold without a chart or dashboard passes.
+    let failed = 0;
+    if (!check || existsSync(join(project.root, chartDirectory, 'Chart.yaml'))) {
+      const chart = await writeHelmChart(project, { check: check === true, env: context.env });
+      failed |= reportChart(chart, check === true, context);
+    }
+    if (!check || existsSync(join(project.root, dashboardPath))) {
+      const monitoring = await syncGeneratedFiles(
+        project.root,
+        [
+          ...prometheusOverlay(
+            project,
+            await kustomize(project.root, 'config/default', context.env),
+          ),
+          grafanaDashboard(project),
+        ],
+        { check: check === true, staleIn: [], header: observabilityHeader },
+      );
+      failed |= reportChart(
+        monitoring,
+        check === true,
+        context,
+        'monitoring (config/prometheus, grafana)',
+      );
+    }
+    return failed;
   },
 };
