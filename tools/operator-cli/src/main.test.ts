@@ -21,6 +21,7 @@ describe('help', () => {
       'build-installer',
       'helm',
       'docker-build',
+      'docker-push',
       'docker-buildx',
     ]);
     expect(operatorVerbs.map((verb) => verb.name)).toEqual(

@@ -9,7 +9,7 @@ import type { Verb, VerbContext } from './verb.js';
 import { buildInstallerVerb } from './verbs/build-installer.js';
 import { installCrdsVerb, uninstallCrdsVerb } from './verbs/crds.js';
 import { deployVerb, undeployVerb } from './verbs/deploy.js';
-import { dockerBuildVerb, dockerBuildxVerb } from './verbs/docker.js';
+import { dockerBuildVerb, dockerBuildxVerb, dockerPushVerb } from './verbs/docker.js';
 import { helmVerb } from './verbs/helm.js';
 import { manifestsVerb } from './verbs/manifests.js';
 import { newVerb } from './verbs/new.js';
@@ -34,6 +34,7 @@ export const verbs: readonly Verb[] = [
   buildInstallerVerb,
   helmVerb,
   dockerBuildVerb,
+  dockerPushVerb,
   dockerBuildxVerb,
 ];
 

@@ -68,6 +68,25 @@ export async function dockerBuild(
 }
 
 /**
+ * `docker push <image>`, as kubebuilder's make docker-push: pushes the image
+ * {@link dockerBuild} made (IMG, else the operator's `<name>:latest`). Resolves with the image.
+ *
+ * @throws {OperatorCliError} when docker is missing, its daemon is unreachable, or the push
+ * fails (not logged in, no such local image, a registry that refuses it).
+ */
+export async function dockerPush(
+  project: OperatorProject,
+  options: DockerOptions = {},
+): Promise<string> {
+  const env = options.env ?? process.env;
+  const tool = containerTool(env);
+  await requireDaemon(tool, env);
+  const image = options.image ?? imageFromEnvironment(project.defaultImage, env);
+  await runCommand(tool, ['push', image], { env, cwd: project.root });
+  return image;
+}
+
+/**
  * Builds for `platforms` (default: PLATFORMS, else linux/amd64,linux/arm64) with docker
  * buildx and pushes the image (a multi-platform image cannot be loaded into the local image
  * store); creates the builder {@link builderName} (docker-container driver) when missing.
@@ -150,6 +169,24 @@ ${environment}`,
     const project = context.project();
     const image = await dockerBuild(project, { env: context.env });
     context.stdout(`built ${image} from ${relative(project.buildContext, project.dockerfile)}\n`);
+    return 0;
+  },
+};
+
+export const dockerPushVerb: Verb = {
+  name: 'docker-push',
+  summary: 'docker push IMG (the image docker-build made)',
+  help: `Usage: [IMG=<image>] ops-operator docker-push
+
+Pushes IMG, the image docker-build tagged, as kubebuilder's make docker-push: log in to the
+registry first (docker login). For a multi-platform image built and pushed in one step, use
+docker-buildx.
+
+${environment}`,
+  async run(argv, context) {
+    parseVerbOptions(this, argv, {});
+    const image = await dockerPush(context.project(), { env: context.env });
+    context.stdout(`pushed ${image}\n`);
     return 0;
   },
 };
