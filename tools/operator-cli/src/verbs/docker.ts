@@ -55,15 +55,30 @@ export async function dockerBuild(
   project: OperatorProject,
   options: DockerOptions = {},
 ): Promise<string> {
+  return runWithImage(project, options, (image) => [
+    'build',
+    '--tag',
+    image,
+    '--file',
+    project.dockerfile,
+    project.buildContext,
+  ]);
+}
+
+/**
+ * Runs the container tool with `args(image)` in the operator's directory once its daemon
+ * answers; the image is `options.image`, else IMG, else the operator's `<name>:latest`.
+ */
+async function runWithImage(
+  project: OperatorProject,
+  options: DockerOptions,
+  args: (image: string) => string[],
+): Promise<string> {
   const env = options.env ?? process.env;
   const tool = containerTool(env);
   await requireDaemon(tool, env);
   const image = options.image ?? imageFromEnvironment(project.defaultImage, env);
-  await runCommand(
-    tool,
-    ['build', '--tag', image, '--file', project.dockerfile, project.buildContext],
-    { env, cwd: project.root },
-  );
+  await runCommand(tool, args(image), { env, cwd: project.root });
   return image;
 }
 
@@ -78,12 +93,7 @@ export async function dockerPush(
   project: OperatorProject,
   options: DockerOptions = {},
 ): Promise<string> {
-  const env = options.env ?? process.env;
-  const tool = containerTool(env);
-  await requireDaemon(tool, env);
-  const image = options.image ?? imageFromEnvironment(project.defaultImage, env);
-  await runCommand(tool, ['push', image], { env, cwd: project.root });
-  return image;
+  return runWithImage(project, options, (image) => ['push', image]);
 }
 
 /**
