@@ -47,3 +47,14 @@ export function isBinariesRun(env: NodeJS.ProcessEnv = process.env): boolean {
 export function binariesRunTest(include: string[], globalSetup: string) {
   return { include, globalSetup: [globalSetup], fileParallelism: false, hookTimeout: 120_000 };
 }
+
+/**
+ * The test settings of a package whose real-plane suites are the files under test/binaries:
+ * `pnpm test:binaries` (`OPS_ENVTEST_CONTROL_PLANE=binaries`) runs only those, `pnpm test`
+ * everything else.
+ */
+export function binariesDirectoryTest(env: NodeJS.ProcessEnv = process.env) {
+  return isBinariesRun(env)
+    ? { include: ['test/binaries/**/*.test.ts'] }
+    : { exclude: ['test/binaries/**', '**/node_modules/**'] };
+}

@@ -50,14 +50,6 @@ const distinct = new Map([
       'packages/core/src/metrics/controller-metrics.ts',
     ],
   ],
-  // A parsed field selector term on the server, and one the client builds.
-  [
-    'FieldRequirement',
-    [
-      'packages/apiserver/src/store/field-selector.ts',
-      'packages/core/src/client/field-selector.ts',
-    ],
-  ],
   // An RBAC verb, and a subcommand of ops-operator.
   ['Verb', ['packages/core/src/crd/policy-rule.ts', 'tools/operator-cli/src/verb.ts']],
   // Each CLI's own streams and environment.

@@ -3,8 +3,10 @@
 // relative link target (`[text](path)` or `[text](path#anchor)`) must exist, so the docs
 // never point outside the repository or at a moved file. Web links and in-page anchors are
 // not checked. Reads the Markdown files git tracks (and untracked ones it does not ignore).
+// Also fails when the root README's tour leaves out a workspace package: every directory of
+// packages/, operators/ and tools/ with a package.json must be linked from README.md.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,10 +44,29 @@ for (const file of files) {
     });
 }
 
+const readmeTargets = new Set(
+  [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(link)].map(([, target]) =>
+    target.replace(/[#?].*$/, '').replace(/\/$/, ''),
+  ),
+);
+const untoured = ['packages', 'operators', 'tools'].flatMap((group) =>
+  readdirSync(join(root, group), { withFileTypes: true })
+    .filter(
+      (entry) => entry.isDirectory() && existsSync(join(root, group, entry.name, 'package.json')),
+    )
+    .map((entry) => `${group}/${entry.name}`)
+    .filter((directory) => !readmeTargets.has(directory)),
+);
+for (const directory of untoured) {
+  broken.push(
+    `README.md: the tour does not link ${directory}; add it to a tour table as [name](${directory})`,
+  );
+}
+
 for (const line of broken) console.error(`check-links: broken link: ${line}`);
 if (broken.length > 0) {
   console.error(
-    `check-links: ${broken.length} broken relative link(s); point each at a file in the repository (docs/ holds the architecture and the operators' behaviour)`,
+    `check-links: ${broken.length} problem(s): point each link at a file in the repository (docs/ holds the architecture and the operators' behaviour), and link every workspace package from the README's tour`,
   );
   process.exit(1);
 }

@@ -52,13 +52,29 @@ try {
     if (/\.(test|spec)\.[cm]?[jt]s$|\/test\//.test(file) && !file.endsWith('.tmpl'))
       problems.push(`test file shipped: ${file}`);
   }
-  if (manifest.sideEffects !== false)
-    problems.push('package.json must declare "sideEffects": false');
+  // Side-effect free, but for modules that exist for their side effect alone (such as
+  // @ops/api/require-supported-node, which refuses an unsupported Node.js): each is listed,
+  // in dist/ and in src/ (the workspace's `@ops/source` condition), and is an entry of its own.
+  const sideEffectEntries = new Set();
+  if (Array.isArray(manifest.sideEffects)) {
+    for (const file of manifest.sideEffects) {
+      if (/^\.\/dist\/[\w-]+\.js$/.test(file)) sideEffectEntries.add(file);
+      else if (!/^\.\/src\/[\w-]+\.ts$/.test(file))
+        problems.push(
+          `package.json "sideEffects" lists ${file}: list only side-effect entries, as ./dist/<name>.js and ./src/<name>.ts`,
+        );
+    }
+  } else if (manifest.sideEffects !== false) {
+    problems.push(
+      'package.json must declare "sideEffects": false (or list the entries that exist for their side effect)',
+    );
+  }
   const exportsMap = manifest.exports;
   if (typeof exportsMap !== 'object' || exportsMap === null)
     problems.push('package.json has no exports map');
 
   const entries = [];
+  const sideEffectOnly = [];
   for (const [subpath, conditions] of Object.entries(exportsMap ?? {})) {
     if (subpath === './package.json') continue;
     if (typeof conditions !== 'object') {
@@ -74,7 +90,9 @@ try {
       if (!existsSync(join(target, path)))
         problems.push(`exports["${subpath}"].${condition} -> ${path} is not in the tarball`);
     }
-    entries.push(subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`);
+    const name = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
+    if (sideEffectEntries.has(conditions.default)) sideEffectOnly.push(name);
+    else entries.push(name);
   }
 
   const consumer = join(work, 'consumer');
@@ -102,9 +120,29 @@ try {
       );
     }
   }
+  for (const entry of sideEffectOnly) {
+    try {
+      execFileSync(
+        process.execPath,
+        ['--input-type=module', '-e', `await import(${JSON.stringify(entry)});`],
+        {
+          cwd: consumer,
+          encoding: 'utf8',
+          stdio: 'pipe',
+        },
+      );
+    } catch (error) {
+      problems.push(
+        `import("${entry}") fails under Node.js: ${String(error.stderr || error.message)
+          .split('\n')
+          .slice(0, 5)
+          .join(' ')}`,
+      );
+    }
+  }
   writeFileSync(
     join(consumer, 'index.ts'),
-    `${entries.map((e, i) => `import * as m${i} from ${JSON.stringify(e)};\nexport const k${i}: string[] = Object.keys(m${i});`).join('\n')}\n`,
+    `${sideEffectOnly.map((e) => `import ${JSON.stringify(e)};\n`).join('')}${entries.map((e, i) => `import * as m${i} from ${JSON.stringify(e)};\nexport const k${i}: string[] = Object.keys(m${i});`).join('\n')}\n`,
   );
   writeFileSync(
     join(consumer, 'tsconfig.json'),

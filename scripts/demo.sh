@@ -6,6 +6,7 @@
 # `--real` runs the same on envtest's cluster plane (kube-apiserver, kube-controller-manager,
 # kube-scheduler, a kwok node), built with Go into the user's cache (~/.cache/ops/kube) or reused; without Go it says
 # what to install.
+set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1

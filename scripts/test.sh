@@ -12,6 +12,7 @@
 # first, or reuses (a cold build takes minutes and prints its progress); envtest's
 # cluster-plane tests (kwok nodes) and `demo.sh --real` run on the newest too. Without Go that
 # run fails, saying what to install. Exits non-zero on any failure.
+set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
 source "$repo_root/scripts/ensure-kubectl-matrix.sh"

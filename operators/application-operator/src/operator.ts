@@ -1,4 +1,4 @@
-import type { Manager, OperatorDefinition } from '@ops/core';
+import { deployments, type Manager, type OperatorDefinition } from '@ops/core';
 import type { WebhookServer } from '@ops/core/webhook';
 import { applicationResource } from './api/v1/application.js';
 import { applicationReconciler } from './controller/application.js';
@@ -14,14 +14,14 @@ export function addApplicationController(manager: Manager): void {
   manager
     .controller('application')
     .for(applicationResource)
-    .owns({ apiVersion: 'apps/v1', kind: 'Deployment' })
-    .watches({ apiVersion: 'apps/v1', kind: 'Deployment' }, (deployment) => {
-      const name = deployment.metadata?.name ?? '';
-      const owned = (deployment.metadata?.ownerReferences ?? []).some(
+    .owns(deployments)
+    .watches(deployments, (deployment) => {
+      const name = deployment.metadata.name ?? '';
+      const owned = (deployment.metadata.ownerReferences ?? []).some(
         (ref) => ref.controller && ref.kind === applicationResource.kind,
       );
       return !owned && name.startsWith('app-')
-        ? [{ namespace: deployment.metadata?.namespace ?? '', name: name.slice(4) }]
+        ? [{ namespace: deployment.metadata.namespace ?? '', name: name.slice(4) }]
         : [];
     })
     .complete(applicationReconciler({ client: manager.client, recorder }));

@@ -22,7 +22,7 @@ const ready = (name: string, image: string) =>
     return (
       app.status?.ready === true &&
       app.status.observedGeneration === app.metadata.generation &&
-      deployment?.spec.template.spec.containers[0]?.image === image
+      deployment?.spec?.template.spec?.containers[0]?.image === image
     );
   });
 

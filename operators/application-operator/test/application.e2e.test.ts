@@ -1,4 +1,4 @@
-import { type KubernetesObject, objectKind } from '@ops/core';
+import { events } from '@ops/core';
 import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlledBy, gone, OperatorHarness, readyCondition } from './operator-harness.js';
@@ -15,7 +15,6 @@ afterAll(async () => {
   await harness?.stop();
 });
 
-const events = objectKind<KubernetesObject & { reason?: string }>('v1', 'Event');
 const application = (name: string) => harness.application(name);
 const deployment = (name: string) => harness.deployment(name);
 const create = (name: string, spec: Record<string, unknown>) =>
@@ -33,8 +32,8 @@ describe('application-operator, end to end', () => {
     expect(ready.status?.observedGeneration).toBe(ready.metadata.generation);
     expect(readyCondition(ready)).toMatchObject({ status: 'True', reason: 'DeploymentAvailable' });
     const owned = await deployment('demo');
-    expect(owned.spec.replicas).toBe(1);
-    expect(owned.spec.template.spec.containers[0]?.image).toBe('nginx:1.22');
+    expect(owned.spec?.replicas).toBe(1);
+    expect(owned.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.22');
     expect(owned.metadata?.ownerReferences).toEqual(controlledBy(ready));
     const table = await harness.kubectl(['get', 'applications']);
     expect(table).toMatch(/demo\s+nginx:1\.22\s+true\s+true\s+\d+s/);
@@ -44,7 +43,7 @@ describe('application-operator, end to end', () => {
     await patchSpec('demo', { image: 'nginx:1.23' });
     await eventually(
       async () =>
-        (await deployment('demo')).spec.template.spec.containers[0]?.image === 'nginx:1.23',
+        (await deployment('demo')).spec?.template.spec?.containers[0]?.image === 'nginx:1.23',
     );
     await eventually(async () => {
       const app = await application('demo');
@@ -61,10 +60,10 @@ describe('application-operator, end to end', () => {
       return app.status?.ready === false && readyCondition(app)?.reason === 'Disabled' && app;
     });
     expect(readyCondition(disabled)?.status).toBe('False');
-    expect((await deployment('demo')).spec.replicas).toBe(0);
+    expect((await deployment('demo')).spec?.replicas).toBe(0);
     await patchSpec('demo', { enabled: true });
     await eventually(async () => (await application('demo')).status?.ready === true);
-    expect((await deployment('demo')).spec.replicas).toBe(1);
+    expect((await deployment('demo')).spec?.replicas).toBe(1);
   });
 
   it('fills spec.enabled through the defaulting webhook', async () => {
@@ -104,7 +103,7 @@ describe('application-operator, end to end', () => {
     expect(readyCondition(conflicted)?.message).toContain('not controlled by Application taken');
     const untouched = await deployment('taken');
     expect(untouched.metadata?.ownerReferences).toBeUndefined();
-    expect(untouched.spec.template.spec.containers[0]?.image).toBe('redis:7');
+    expect(untouched.spec?.template.spec?.containers[0]?.image).toBe('redis:7');
     // The Event is recorded after the condition is written, not with it: wait for it too.
     await eventually(async () => {
       const recorded = await harness.admin.list(events, {
@@ -116,7 +115,9 @@ describe('application-operator, end to end', () => {
     // Once the other Deployment is gone, the Application creates its own.
     await harness.admin.delete(untouched);
     await eventually(async () => (await application('taken')).status?.ready === true);
-    expect((await deployment('taken')).spec.template.spec.containers[0]?.image).toBe('nginx:1.22');
+    expect((await deployment('taken')).spec?.template.spec?.containers[0]?.image).toBe(
+      'nginx:1.22',
+    );
   });
 
   it('writes nothing while nothing changes', async () => {
@@ -145,7 +146,7 @@ describe('application-operator, end to end', () => {
     expect((await application('late')).metadata.finalizers).toEqual(['lixueduan.com/application']);
     await eventually(
       async () =>
-        (await deployment('defaulted')).spec.replicas === 0 &&
+        (await deployment('defaulted')).spec?.replicas === 0 &&
         (await application('defaulted')).status?.ready === false,
     );
     await eventually(() => gone(() => application('taken')));

@@ -35,8 +35,8 @@ describe('application-operator as deployed (no running Pods needed)', () => {
     expect(reconciled.metadata.finalizers).toEqual(['lixueduan.com/application']);
     expect(readyCondition(reconciled)?.type).toBe('Ready');
     const owned = await harness.deployment('owned');
-    expect(owned.spec.replicas).toBe(1);
-    expect(owned.spec.template.spec.containers[0]?.image).toBe('nginx:1.22');
+    expect(owned.spec?.replicas).toBe(1);
+    expect(owned.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.22');
     expect(owned.metadata?.ownerReferences).toEqual(controlledBy(app));
   });
 
@@ -51,7 +51,7 @@ describe('application-operator as deployed (no running Pods needed)', () => {
       status: 'False',
       message: 'spec.enabled is false: the Deployment is scaled to zero',
     });
-    expect((await harness.deployment('owned')).spec.replicas).toBe(0);
+    expect((await harness.deployment('owned')).spec?.replicas).toBe(0);
   });
 
   it('denies an invalid image through the validating webhook, with the exact message', async () => {

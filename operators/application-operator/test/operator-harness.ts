@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createServingCertificates } from '@ops/apiserver';
-import { Client, type KubernetesObject, Manager } from '@ops/core';
+import { Client, type Deployment, deployments, type KubernetesObject, Manager } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
 import type { RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
 import { Environment, eventually, startOperatorManager } from '@ops/envtest';
@@ -18,15 +18,6 @@ const run = promisify(execFile);
 /** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
 const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 const applicationApi = 'core.crd.lixueduan.com/v1';
-
-/** The fields of a Deployment the suites read. */
-export type Deployment = KubernetesObject & {
-  spec: {
-    replicas: number;
-    template: { spec: { containers: Array<{ name: string; image: string }> } };
-  };
-  status?: { availableReplicas?: number };
-};
 
 /** The Ready condition of an Application, if it has one. */
 export const readyCondition = (app: Application) =>
@@ -181,7 +172,7 @@ export class OperatorHarness {
 
   /** The Deployment of Application `name` (`app-<name>` in `default`). */
   deployment(name: string): Promise<Deployment> {
-    return this.admin.get<Deployment>('apps/v1', 'Deployment', `app-${name}`, 'default');
+    return this.admin.get(deployments, `app-${name}`, 'default');
   }
 
   /** Creates Application `name` in `default` with `spec`, as the admin. */

@@ -51,9 +51,9 @@ describe("the seeds' YAML with the operator's webhooks", () => {
     });
     expect(app.metadata.finalizers).toEqual(['lixueduan.com/application']);
     const deployment = await harness.deployment('demo');
-    expect(deployment.spec.replicas).toBe(1);
-    expect(deployment.spec.template.spec.containers[0]?.image).toBe('nginx:1.22');
-    expect(deployment.metadata?.ownerReferences).toEqual(controlledBy(app));
+    expect(deployment.spec?.replicas).toBe(1);
+    expect(deployment.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.22');
+    expect(deployment.metadata.ownerReferences).toEqual(controlledBy(app));
   });
 
   it('without enabled: the mutating webhook fills enabled: true, and the Deployment runs', async () => {
@@ -64,7 +64,7 @@ describe("the seeds' YAML with the operator's webhooks", () => {
     const deployment = await eventually(() =>
       harness.deployment('no-enabled').catch(() => false as const),
     );
-    expect(deployment.spec.replicas).toBe(1);
+    expect(deployment.spec?.replicas).toBe(1);
   });
 
   it('without image, or with every optional field left out: refused with "invalid image name: "', async () => {
@@ -114,7 +114,7 @@ describe("the seeds' YAML without webhooks (--disable-webhooks): the reconciler 
     const deployment = await eventually(() =>
       harness.deployment('demo').catch(() => false as const),
     );
-    expect(deployment.spec.template.spec.containers[0]?.image).toBe('nginx:1.22');
+    expect(deployment.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.22');
     const fixed = await eventually(async () => {
       const current = await harness.application('demo');
       return current.status?.observedGeneration === current.metadata.generation && current;
@@ -140,7 +140,7 @@ describe("the seeds' YAML without webhooks (--disable-webhooks): the reconciler 
     const deployment = await eventually(() =>
       harness.deployment('no-enabled').catch(() => false as const),
     );
-    expect(deployment.spec.replicas).toBe(1);
-    expect(deployment.spec.template.spec.containers[0]?.image).toBe('nginx:1.22');
+    expect(deployment.spec?.replicas).toBe(1);
+    expect(deployment.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.22');
   });
 });

@@ -11,7 +11,7 @@
 import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
-import { Client, type KubernetesObject, runOperator } from '@ops/core';
+import { Client, type KubernetesObject, runOperator, type Secret, secrets } from '@ops/core';
 import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationResource } from '../src/api/v1/application.js';
@@ -183,8 +183,8 @@ function trusted(cert: string, bundle: string): boolean {
   );
 }
 
-async function secret(): Promise<K8sObject & KubernetesObject> {
-  return admin.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: secretName });
+async function secret(): Promise<Secret> {
+  return admin.get(secrets, secretName, namespace);
 }
 
 describe('config/default-no-certmanager: webhook certificates made by the operator', () => {
@@ -260,15 +260,15 @@ describe('config/default-no-certmanager: webhook certificates made by the operat
         }
         const current = await secret();
         signers.add(
-          Buffer.from(current.data['ca.crt'], 'base64')
+          Buffer.from(current.data?.['ca.crt'] ?? '', 'base64')
             .toString('utf8')
             .split('-----END CERTIFICATE-----')[0] ?? '',
         );
         // A forced rotation: without ca.key the operator makes a new CA (keeping the old one trusted).
         if (!forced && Date.now() - started > 1_500) {
           forced = true;
-          const { 'ca.key': _removed, ...data } = current.data;
-          await admin.update({ ...current, data } as KubernetesObject);
+          const { 'ca.key': _removed, ...data } = current.data ?? {};
+          await admin.update({ ...current, data });
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -276,7 +276,7 @@ describe('config/default-no-certmanager: webhook certificates made by the operat
       expect(signers.size).toBeGreaterThanOrEqual(3);
       expect(served.size).toBeGreaterThanOrEqual(4);
       // One Secret shared by both replicas.
-      const keys = Object.keys((await secret()).data).sort();
+      const keys = Object.keys((await secret()).data ?? {}).sort();
       expect(keys).toEqual(['ca.crt', 'ca.key', 'tls.crt', 'tls.key']);
     } finally {
       for (const replica of replicas) replica.stop();

@@ -1,4 +1,10 @@
-import type { Manager, OperatorDefinition } from '@ops/core';
+import {
+  configMaps,
+  deployments,
+  type Manager,
+  type OperatorDefinition,
+  services,
+} from '@ops/core';
 import { balancerResource } from './api/v1alpha1/balancer.js';
 import { type BalancerReconcilerDeps, balancerReconciler } from './controller/balancer.js';
 
@@ -20,9 +26,9 @@ export function addBalancerController(
     .for(balancerResource)
     // A reconcile mostly waits for the API server (up to six writes): four at a time.
     .withOptions({ maxConcurrentReconciles: 4 })
-    .owns({ apiVersion: 'v1', kind: 'Service' })
-    .owns({ apiVersion: 'v1', kind: 'ConfigMap' })
-    .owns({ apiVersion: 'apps/v1', kind: 'Deployment' })
+    .owns(services)
+    .owns(configMaps)
+    .owns(deployments)
     .complete(balancerReconciler({ client: manager.client, recorder, ...options }));
 }
 

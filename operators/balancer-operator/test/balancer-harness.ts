@@ -3,15 +3,19 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
+import {
+  Client,
+  type configMaps,
+  events,
+  type KubernetesObject,
+  Manager,
+  type services,
+} from '@ops/core';
 import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
 import { eventually, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
 import pino from 'pino';
 import YAML from 'yaml';
 import { type Balancer, balancerResource } from '../src/api/v1alpha1/balancer.js';
-import type { Service } from '../src/controller/backend-service.js';
-import type { ConfigMap } from '../src/controller/proxy-config-map.js';
-import type { Deployment } from '../src/controller/proxy-deployment.js';
 import { addBalancerController } from '../src/operator.js';
 
 const run = promisify(execFile);
@@ -20,19 +24,6 @@ const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
 /** Every object of the suites lives here. */
 export const namespace = 'default';
-
-export const services = objectKind<Service>('v1', 'Service');
-export const configMaps = objectKind<ConfigMap>('v1', 'ConfigMap');
-export const deployments = objectKind<Deployment>('apps/v1', 'Deployment');
-export type Endpoints = KubernetesObject & {
-  subsets?: Array<{
-    addresses?: Array<{ ip: string; targetRef?: { kind?: string; name?: string } }>;
-  }>;
-};
-export const endpoints = objectKind<Endpoints>('v1', 'Endpoints');
-export type Pod = KubernetesObject & { status?: { podIP?: string; phase?: string } };
-export const pods = objectKind<Pod>('v1', 'Pod');
-const events = objectKind<KubernetesObject & { reason?: string; message?: string }>('v1', 'Event');
 
 /** The `Ready` condition of a Balancer, if it has one. */
 export const readyCondition = (balancer: Balancer) =>

@@ -6,7 +6,15 @@
 // real etcd + kube-apiserver + kube-controller-manager with kwok nodes, whose authorizer then
 // judges the generated ClusterRole.
 import { fileURLToPath } from 'node:url';
-import { isControlledBy, type KubernetesObject } from '@ops/core';
+import {
+  configMaps,
+  deployments,
+  endpoints,
+  isControlledBy,
+  type KubernetesObject,
+  pods,
+  services,
+} from '@ops/core';
 import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Balancer } from '../src/api/v1alpha1/balancer.js';
@@ -19,17 +27,7 @@ import {
 import { nginxConfig } from '../src/controller/nginx-config.js';
 import { configHash, nginxUser } from '../src/controller/proxy-deployment.js';
 import { checkNginxConfig, findNginx, localNginxConfig } from '../src/local-nginx/index.js';
-import {
-  BalancerHarness,
-  configMaps,
-  deployments,
-  endpoints,
-  namespace,
-  pods,
-  readyCondition,
-  sampleDocuments,
-  services,
-} from './balancer-harness.js';
+import { BalancerHarness, namespace, readyCondition, sampleDocuments } from './balancer-harness.js';
 
 const name = 'balancer-sample';
 const samplePath = fileURLToPath(
@@ -110,12 +108,9 @@ describe('balancer-operator, end to end', () => {
     expect(conf).toBe(nginxConfig(sample));
     const proxy = await proxyRolledOut(configHash(conf));
     expect(isControlledBy(proxy, sample)).toBe(true);
-    const podSpec = proxy.spec?.template?.spec as {
-      securityContext?: Record<string, unknown>;
-      containers: Array<Record<string, unknown>>;
-    };
-    expect(podSpec.containers[0]).toMatchObject({ image: 'nginx:1.15.9' });
-    expect(podSpec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: nginxUser });
+    const podSpec = proxy.spec?.template.spec;
+    expect(podSpec?.containers[0]).toMatchObject({ image: 'nginx:1.15.9' });
+    expect(podSpec?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: nginxUser });
 
     // Each backend Service selects its own echo Pod, and only it.
     for (const version of ['v1', 'v2', 'v3']) {

@@ -4,18 +4,11 @@
 // `pnpm test:binaries` (kube-apiserver, kwok nodes), then reconciled by the operator, running
 // as its ServiceAccount under its generated RBAC, to the children the defaults promise.
 import { fileURLToPath } from 'node:url';
-import { isControlledBy } from '@ops/core';
+import { configMaps, deployments, isControlledBy, services } from '@ops/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nginxConfKey } from '../src/controller/balancer-names.js';
 import { nginxConfig } from '../src/controller/nginx-config.js';
-import {
-  BalancerHarness,
-  configMaps,
-  deployments,
-  namespace,
-  readyCondition,
-  services,
-} from './balancer-harness.js';
+import { BalancerHarness, namespace, readyCondition } from './balancer-harness.js';
 
 /** OPERATORS.md's sample, verbatim. */
 const operatorsMdSample = `apiVersion: exposer.hliangzhao.io/v1alpha1

@@ -1,4 +1,4 @@
-import { Client, type Manager, type OperatorDefinition } from '@ops/core';
+import { Client, type Manager, type OperatorDefinition, pods } from '@ops/core';
 import { myJobResource } from './api/v1beta1/my-job.js';
 import { myJobReconciler } from './controller/my-job.js';
 
@@ -12,14 +12,14 @@ export function addMyJobController(manager: Manager): void {
   manager
     .controller('my-job')
     .for(myJobResource)
-    .owns({ apiVersion: 'v1', kind: 'Pod' })
-    .watches({ apiVersion: 'v1', kind: 'Pod' }, (pod) => {
-      const owned = (pod.metadata?.ownerReferences ?? []).some(
+    .owns(pods)
+    .watches(pods, (pod) => {
+      const owned = (pod.metadata.ownerReferences ?? []).some(
         (ref) => ref.controller && ref.kind === myJobResource.kind,
       );
       return owned
         ? []
-        : [{ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }];
+        : [{ namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' }];
     })
     .complete(
       myJobReconciler({

@@ -1,25 +1,18 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
+import { Client, events, type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
 import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
 import { eventually, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
 import pino from 'pino';
 import { type MyJob, myJobResource } from '../src/api/v1beta1/my-job.js';
-import { type Pod, pods } from '../src/controller/pod.js';
 import { addMyJobController } from '../src/operator.js';
 
 const run = promisify(execFile);
 /** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
 const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
-const events = objectKind<KubernetesObject & { reason?: string }>('v1', 'Event');
 const namespace = 'default';
-
-/** The Pod of the e2e suites: a Pod with the fields they read. */
-export type E2ePod = Pod & {
-  spec?: { containers?: Array<{ name: string; image?: string; command?: string[] }> };
-};
 
 /** The `Completed` condition of a MyJob, if it has one. */
 export const completedCondition = (job: MyJob) =>
@@ -83,8 +76,8 @@ export class MyJobHarness {
     return this.admin.get(myJobResource, name, namespace);
   }
 
-  pod(name: string): Promise<E2ePod> {
-    return this.admin.get(pods, name, namespace) as Promise<E2ePod>;
+  pod(name: string): Promise<Pod> {
+    return this.admin.get(pods, name, namespace);
   }
 
   /** Whether the Pod `name` is gone (404). */

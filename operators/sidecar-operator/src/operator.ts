@@ -1,5 +1,4 @@
-import type { Manager, OperatorDefinition } from '@ops/core';
-import type { ResourceDescriptor } from '@ops/core/client';
+import { type Manager, type OperatorDefinition, pods } from '@ops/core';
 import type { WebhookDeclaration, WebhookServer } from '@ops/core/webhook';
 import { type SidecarSet, sidecarSetResource } from './api/v1alpha1/sidecar-set.js';
 import { podLabelIndex, podLabelIndexValues } from './controller/pod-label-index.js';
@@ -8,14 +7,6 @@ import { sidecarSetReconciler } from './controller/sidecar-set.js';
 import { CachedSidecarSets } from './webhook/cached-sidecar-sets.js';
 import { podWebhook } from './webhook/pod-injector.js';
 import { sidecarSetValidator } from './webhook/sidecar-set-validator.js';
-
-const podDescriptor: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  kind: 'Pod',
-  plural: 'pods',
-  namespaced: true,
-};
 
 /**
  * Adds the SidecarSet controller to a manager. It reconciles every SidecarSet, and Pod
@@ -26,7 +17,7 @@ const podDescriptor: ResourceDescriptor = {
  * Pods everywhere, so the index is on the informer of Pods in every namespace.
  */
 export function addSidecarSetController(manager: Manager): void {
-  const podInformer = manager.cache.getInformer(podDescriptor);
+  const podInformer = manager.cache.getInformer(pods.descriptor);
   if (!podInformer.hasIndex(podLabelIndex))
     podInformer.addIndex(podLabelIndex, podLabelIndexValues);
   const sidecarSetInformer = manager.cache.getInformer(sidecarSetResource.descriptor);
@@ -34,9 +25,7 @@ export function addSidecarSetController(manager: Manager): void {
   const controller = manager
     .controller('sidecar-set')
     .for(sidecarSetResource)
-    .watches({ apiVersion: 'v1', kind: 'Pod' }, (pod) =>
-      sidecarSetsForPod(pod, cachedSidecarSets()),
-    )
+    .watches(pods, (pod) => sidecarSetsForPod(pod, cachedSidecarSets()))
     .complete(
       sidecarSetReconciler({
         client: manager.client,

@@ -1,22 +1,7 @@
-import { type KubernetesObject, objectKind } from '@ops/core';
+import type { Pod } from '@ops/core';
 
-/** A container of a Pod: its name, and everything else kept as written. */
-export type PodContainer = { name: string; env?: Array<{ name: string; value?: string }> } & Record<
-  string,
-  unknown
->;
-
-/** The fields of a core/v1 Pod the sidecar-operator reads and writes. */
-export type Pod = KubernetesObject & {
-  spec?: { containers?: PodContainer[] } & Record<string, unknown>;
-  status?: {
-    phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
-    conditions?: Array<{ type: string; status: string }>;
-  };
-};
-
-/** The typed client's kind for core/v1 Pods. */
-export const pods = objectKind<Pod>('v1', 'Pod');
+/** A container of a Pod, as `@ops/core`'s `Pod` types it. */
+export type PodContainer = NonNullable<Pod['spec']>['containers'][number];
 
 /**
  * Whether a Pod still counts for a SidecarSet: not finished (phase Succeeded or Failed) and

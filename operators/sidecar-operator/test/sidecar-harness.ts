@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Client, type KubernetesObject, Manager, objectKind } from '@ops/core';
+import { Client, type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
 import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
 import { eventually, freePort, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
@@ -12,7 +12,6 @@ import { readOperatorProject, routeWebhooksForTest } from '@ops/operator-cli';
 import pino from 'pino';
 import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
 import { createSidecarOperator, registerWebhooks } from '../src/operator.js';
-import { type Pod, pods } from '../src/pod.js';
 
 const run = promisify(execFile);
 /** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
@@ -20,14 +19,6 @@ const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 export const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
 /** The Pod webhook's configuration, as config/default names it. */
 export const mutatingConfiguration = 'sidecar-operator-mutating-webhook-configuration';
-export const mutatingConfigurations = objectKind<
-  KubernetesObject & { webhooks: Array<{ name: string; failurePolicy: string }> }
->('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration');
-/** The Deployments the suites make. */
-export const deployments = objectKind<
-  KubernetesObject & { spec: Record<string, unknown>; status?: { readyReplicas?: number } }
->('apps/v1', 'Deployment');
-
 /**
  * The sidecar-operator as it runs in a cluster, on the control plane `@ops/envtest` starts for
  * a suite that needs Pods (the local API server's simulated cluster, or with

@@ -7,19 +7,13 @@
 // kube-controller-manager, kube-scheduler, kwok nodes).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deployments, mutatingWebhookConfigurations, type Pod, pods } from '@ops/core';
 import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { SidecarSet } from '../src/api/v1alpha1/sidecar-set.js';
-import { type Pod, pods } from '../src/pod.js';
 import { sidecarHash, sidecarHashAnnotation } from '../src/webhook/sidecar-hash.js';
-import {
-  deployments,
-  mutatingConfiguration,
-  mutatingConfigurations,
-  operatorRoot,
-  SidecarHarness,
-} from './sidecar-harness.js';
+import { mutatingConfiguration, operatorRoot, SidecarHarness } from './sidecar-harness.js';
 
 let harness: SidecarHarness;
 beforeAll(async () => {
@@ -247,8 +241,11 @@ describe('sidecar-operator, end to end', () => {
 
   it('with the webhook down: a matching Pod is refused (Fail, the default), created bare under the Ignore overlay, and kube-system is left out', async () => {
     await harness.stopOperator();
-    const configuration = await harness.admin.get(mutatingConfigurations, mutatingConfiguration);
-    expect(configuration.webhooks[0]?.failurePolicy).toBe('Fail');
+    const configuration = await harness.admin.get(
+      mutatingWebhookConfigurations,
+      mutatingConfiguration,
+    );
+    expect(configuration.webhooks?.[0]?.failurePolicy).toBe('Fail');
     // Refused, so no Pod of a matching SidecarSet starts without its sidecar.
     const refused = await denial(harness.admin.create(bare('refused', { app: 'web' })));
     expect(refused).toContain('failed calling webhook "mpod.kb.io"');
@@ -265,7 +262,7 @@ describe('sidecar-operator, end to end', () => {
       harness.admin.patch(
         configuration,
         {
-          webhooks: configuration.webhooks.map(({ name }) => ({ name, failurePolicy })),
+          webhooks: (configuration.webhooks ?? []).map(({ name }) => ({ name, failurePolicy })),
         },
         'strategic',
       );

@@ -29,11 +29,20 @@ export {
 } from './conditions.js';
 export type { DeleteOptions, DeletionPropagation, Preconditions } from './delete-options.js';
 export { ConditionError, type ConditionField } from './errors/condition-error.js';
+export { FieldSelectorError } from './errors/field-selector-error.js';
 export { LabelSelectorError } from './errors/label-selector-error.js';
 export {
   OwnerReferenceError,
   type OwnerReferenceErrorReason,
 } from './errors/owner-reference-error.js';
+export { UnsupportedNodeError } from './errors/unsupported-node-error.js';
+export {
+  escapeFieldSelectorValue,
+  type FieldRequirement,
+  matchesFieldSelector,
+  parseFieldSelector,
+} from './field-selector.js';
+export { isJsonObject, jsonEqual } from './json.js';
 export type {
   KubernetesObject,
   LabelSelector,

@@ -1,4 +1,11 @@
-import { createOrUpdate, ignoreNotFound, type KubernetesObject, Manager } from '@ops/core';
+import {
+  type ConfigMap,
+  configMaps,
+  createOrUpdate,
+  ignoreNotFound,
+  Manager,
+  namespaces,
+} from '@ops/core';
 import { labelSelectorPredicate } from '@ops/core/controller';
 import { setupSignalHandler } from '@ops/core/manager';
 import { parseLabelSelector } from '@ops/core/meta';
@@ -11,13 +18,10 @@ const manager = new Manager(); // finds its kubeconfig as kubectl does; :8080 me
 manager
   .controller('settings-copier')
   // Reconcile requests are namespaces: one per labelled namespace.
-  .for(
-    { apiVersion: 'v1', kind: 'Namespace' },
-    { predicates: [labelSelectorPredicate('copy-settings=true')] },
-  )
+  .for(namespaces, { predicates: [labelSelectorPredicate('copy-settings=true')] })
   // A change to the original re-syncs every labelled namespace (read from the shared cache).
-  .watches({ apiVersion: 'v1', kind: 'ConfigMap' }, (configMap) =>
-    configMap.metadata?.namespace === 'default' && configMap.metadata.name === 'shared-settings'
+  .watches(configMaps, (configMap) =>
+    configMap.metadata.namespace === 'default' && configMap.metadata.name === 'shared-settings'
       ? manager.cache
           .list('v1', 'Namespace', { labelSelector: selector })
           .map((ns) => ({ namespace: '', name: ns.metadata?.name ?? '' }))
@@ -25,26 +29,24 @@ manager
   )
   .complete(async ({ name }, { log }) => {
     // Level-based: look at the world as it is now, whatever event woke us up.
-    const namespace = await ignoreNotFound(
-      manager.client.get<KubernetesObject>('v1', 'Namespace', name),
-    );
+    const namespace = await ignoreNotFound(manager.client.get(namespaces, name));
     if (
       !namespace ||
-      namespace.metadata?.deletionTimestamp ||
-      !selector.matches(namespace.metadata?.labels)
+      namespace.metadata.deletionTimestamp ||
+      !selector.matches(namespace.metadata.labels)
     )
       return;
     const source = await ignoreNotFound(
-      manager.client.get<KubernetesObject>('v1', 'ConfigMap', 'shared-settings', 'default'),
+      manager.client.get(configMaps, 'shared-settings', 'default'),
     );
     if (!source) return;
-    const copy: KubernetesObject = {
+    const copy: ConfigMap = {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'shared-settings', namespace: name },
     };
     const { result } = await createOrUpdate(manager.client, copy, (configMap) => {
-      configMap.data = { ...(source.data as Record<string, string>) };
+      configMap.data = { ...source.data };
     });
     if (result !== 'unchanged') log.info({ result }, 'copied shared-settings');
   });

@@ -12,6 +12,9 @@
  * `@ops/api`'s, re-exported.
  */
 
+// First: refuses an unsupported Node.js before a dependency fails there obscurely.
+import '@ops/api/require-supported-node';
+
 export type {
   KubernetesObject,
   LabelSelector,
@@ -46,6 +49,70 @@ export {
   isNotFound,
 } from './client/api-error-helpers.js';
 export {
+  type ClusterRole,
+  type ClusterRoleBinding,
+  type ConfigMap,
+  type CronJob,
+  clusterRoleBindings,
+  clusterRoles,
+  configMaps,
+  cronJobs,
+  type DaemonSet,
+  type Deployment,
+  daemonSets,
+  deployments,
+  type EndpointSlice,
+  type Endpoints,
+  type Event,
+  endpointSlices,
+  endpoints,
+  events,
+  type HorizontalPodAutoscaler,
+  horizontalPodAutoscalers,
+  type Ingress,
+  type IngressClass,
+  ingressClasses,
+  ingresses,
+  type Job,
+  jobs,
+  type Lease,
+  leases,
+  type MutatingWebhookConfiguration,
+  mutatingWebhookConfigurations,
+  type Namespace,
+  type NetworkPolicy,
+  type Node,
+  namespaces,
+  networkPolicies,
+  nodes,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+  type PodDisruptionBudget,
+  persistentVolumeClaims,
+  persistentVolumes,
+  podDisruptionBudgets,
+  pods,
+  type ReplicaSet,
+  type Role,
+  type RoleBinding,
+  replicaSets,
+  roleBindings,
+  roles,
+  type Secret,
+  type Service,
+  type ServiceAccount,
+  type StatefulSet,
+  type StorageClass,
+  secrets,
+  serviceAccounts,
+  services,
+  statefulSets,
+  storageClasses,
+  type ValidatingWebhookConfiguration,
+  validatingWebhookConfigurations,
+} from './client/built-in-kinds.js';
+export {
   type CallOptions,
   Client,
   type ClientDeleteOptions,
@@ -59,7 +126,13 @@ export {
 } from './client/client.js';
 export { createOrUpdate, type OperationResult } from './client/create-or-update.js';
 export { loadKubeConfig } from './client/load-kube-config.js';
-export { type ObjectKind, type ObjectOf, objectKind } from './client/object-kind.js';
+export {
+  type KindResource,
+  type ObjectKind,
+  type ObjectOf,
+  objectKind,
+  type ResourceKind,
+} from './client/object-kind.js';
 export type { Reader } from './client/reader.js';
 export { retryOnConflict } from './client/retry-on-conflict.js';
 export type { StatusWriter } from './client/status-writer.js';

@@ -1,12 +1,7 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+// The `ops-manifests` bin: checks the Node.js release first, then loads the CLI (run-cli.ts)
+// with a dynamic import, so an unsupported release gets a message naming the one required
+// instead of a failure inside some dependency.
+import { runOnSupportedNode } from '@ops/api/node-version';
 
-main(process.argv.slice(2)).then(
-  (status) => {
-    process.exitCode = status;
-  },
-  (error: unknown) => {
-    console.error('ops-manifests: unexpected error:', error);
-    process.exitCode = 2;
-  },
-);
+await runOnSupportedNode('ops-manifests', () => import('./run-cli.js'));

@@ -1,6 +1,6 @@
 /**
- * Reading a worked example out of a README: the part between `<!-- worked-example:start -->`
- * and `<!-- worked-example:end -->`, as files (a fenced block right after a line that is
+ * Reading a worked example out of a README: the part between `<!-- <marker>:start -->`
+ * and `<!-- <marker>:end -->` (`worked-example` by default), as files (a fenced block right after a line that is
  * only a path in backticks) and shell commands (`sh` blocks, one command a line), in order.
  */
 
@@ -9,15 +9,17 @@ export type WorkedExampleStep =
   | { kind: 'file'; path: string; content: string }
   | { kind: 'command'; command: string };
 
-const start = '<!-- worked-example:start -->';
-const end = '<!-- worked-example:end -->';
-
 /**
- * The steps of the worked example in `markdown`.
+ * The steps of the worked example in `markdown` marked with `marker`.
  *
  * @throws Error when the markers are missing or a fenced block is not closed, naming which.
  */
-export function workedExampleSteps(markdown: string): WorkedExampleStep[] {
+export function workedExampleSteps(
+  markdown: string,
+  marker = 'worked-example',
+): WorkedExampleStep[] {
+  const start = `<!-- ${marker}:start -->`;
+  const end = `<!-- ${marker}:end -->`;
   const from = markdown.indexOf(start);
   const to = markdown.indexOf(end);
   if (from === -1 || to === -1 || to < from) {

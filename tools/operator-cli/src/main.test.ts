@@ -9,6 +9,8 @@ afterAll(removeCopies);
 describe('help', () => {
   it('lists the kubebuilder verbs, and shows a verb help with its usage line', async () => {
     expect(verbs.map((verb) => verb.name)).toEqual([
+      'init',
+      'create',
       'new',
       'manifests',
       'install-crds',
@@ -25,7 +27,7 @@ describe('help', () => {
       'docker-buildx',
     ]);
     expect(operatorVerbs.map((verb) => verb.name)).toEqual(
-      verbs.map((verb) => verb.name).filter((name) => name !== 'new'),
+      verbs.map((verb) => verb.name).filter((name) => !['init', 'create', 'new'].includes(name)),
     );
     const top = capture();
     expect(await main(['--help'], top.io)).toBe(0);

@@ -8,9 +8,11 @@ import { loadOperatorProject, type OperatorProject } from './operator-project.js
 import type { Verb, VerbContext } from './verb.js';
 import { buildInstallerVerb } from './verbs/build-installer.js';
 import { installCrdsVerb, uninstallCrdsVerb } from './verbs/crds.js';
+import { createVerb } from './verbs/create.js';
 import { deployVerb, undeployVerb } from './verbs/deploy.js';
 import { dockerBuildVerb, dockerBuildxVerb, dockerPushVerb } from './verbs/docker.js';
 import { helmVerb } from './verbs/helm.js';
+import { initVerb } from './verbs/init.js';
 import { manifestsVerb } from './verbs/manifests.js';
 import { newVerb } from './verbs/new.js';
 import { runVerb } from './verbs/run.js';
@@ -18,10 +20,13 @@ import { webhookCertsVerb } from './verbs/webhook-certs.js';
 import { webhookLocalVerb } from './verbs/webhook-local.js';
 
 /**
- * Every verb, in the order `--help` lists them: `new` (kubebuilder's init + create api), then
+ * Every verb, in the order `--help` lists them: `init`, `create` and `new` (kubebuilder's
+ * init, create api / create webhook, and init + create api inside this repository), then
  * kubebuilder's Makefile order.
  */
 export const verbs: readonly Verb[] = [
+  initVerb,
+  createVerb,
   newVerb,
   manifestsVerb,
   installCrdsVerb,
@@ -38,7 +43,7 @@ export const verbs: readonly Verb[] = [
   dockerBuildxVerb,
 ];
 
-/** The verbs an operator's package.json scripts call: all but the workspace ones (`new`). */
+/** The verbs an operator's package.json scripts call: all but the scaffolding ones. */
 export const operatorVerbs: readonly Verb[] = verbs.filter((verb) => !verb.workspace);
 
 /** Where {@link main} starts and writes. */

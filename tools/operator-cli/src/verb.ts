@@ -25,8 +25,8 @@ export interface Verb {
   /** One line, shown in `ops-operator --help`. */
   summary: string;
   /**
-   * True for a verb that runs in a workspace rather than in an operator (`new`): it is not
-   * one of an operator's package.json scripts.
+   * True for a scaffolding verb (`init`, `create`, `new`): it is not one of an operator's
+   * package.json scripts.
    */
   workspace?: boolean;
   /** The verb's full help (`ops-operator <verb> --help`), starting with its usage line. */

@@ -96,7 +96,8 @@ describe('ops-operator new, in a copy of the workspace', () => {
           'utf8',
         ),
       );
-      expect(report).toMatchObject({ numTotalTests: 7, numPassedTests: 7, success: true });
+      // The kind's end-to-end test (3), its webhooks' unit tests (5) and end-to-end test (2).
+      expect(report).toMatchObject({ numTotalTests: 10, numPassedTests: 10, success: true });
     },
     step,
   );
@@ -123,6 +124,7 @@ describe('ops-operator new, in a copy of the workspace', () => {
           `Service/${name}-controller-manager-metrics-service`,
           `Service/${name}-webhook-service`,
           `MutatingWebhookConfiguration/${name}-mutating-webhook-configuration`,
+          `ValidatingWebhookConfiguration/${name}-validating-webhook-configuration`,
           `Certificate/${name}-serving-cert`,
           `Issuer/${name}-selfsigned-issuer`,
         ].sort(),
@@ -178,7 +180,7 @@ describe('ops-operator new, in a copy of the workspace', () => {
       };
       // As scaffolded, the controller owns nothing: no finalizers rule (least privilege).
       expect(await rulesOf()).not.toContainEqual(finalizers);
-      const path = join(operator, 'src/operator.ts');
+      const path = join(operator, 'src/controller/my-job.ts');
       const scaffolded = await readFile(path, 'utf8');
       const owning = scaffolded.replace(
         '.for(myJobResource)',

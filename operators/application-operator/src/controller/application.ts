@@ -1,10 +1,10 @@
 import {
   createOrUpdate,
+  type Deployment,
+  deployments,
   type EventRecorder,
   ignoreNotFound,
   isControlledBy,
-  type KubernetesObject,
-  objectKind,
   type PolicyRule,
   type Reader,
   type ReconcileContext,
@@ -50,31 +50,6 @@ export const applicationRbac: PolicyRule[] = [
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
-type Json = Record<string, unknown>;
-interface Container {
-  name?: string;
-  image?: string;
-  [field: string]: unknown;
-}
-type Deployment = KubernetesObject & {
-  spec?: {
-    replicas?: number;
-    selector?: Json;
-    template?: {
-      metadata?: { labels?: Record<string, string> };
-      spec?: { containers?: Container[] };
-    };
-  };
-  status?: {
-    availableReplicas?: number;
-    replicas?: number;
-    readyReplicas?: number;
-    updatedReplicas?: number;
-    observedGeneration?: number;
-  };
-};
-const deployments = objectKind<Deployment>('apps/v1', 'Deployment');
-
 /** Labels on the Deployment and its Pods: they select the Pods of one Application. */
 function selectorLabels(application: Application): Record<string, string> {
   return {
@@ -91,27 +66,23 @@ function selectorLabels(application: Application): Record<string, string> {
  */
 function shapeDeployment(deployment: Deployment, application: Application, image: string): void {
   const labels = selectorLabels(application);
-  const meta = deployment.metadata ?? {};
-  deployment.metadata = meta;
+  const meta = deployment.metadata;
   meta.labels = {
     ...meta.labels,
     ...labels,
     'app.kubernetes.io/managed-by': 'application-operator',
   };
-  const spec = deployment.spec ?? {};
-  deployment.spec = spec;
+  // A Deployment about to be created has no spec yet: the selector is set then, only.
+  deployment.spec ??= { selector: { matchLabels: labels }, template: {} };
+  const spec = deployment.spec;
   spec.replicas = application.spec.enabled === false ? 0 : 1;
-  spec.selector ??= { matchLabels: labels };
-  const template = spec.template ?? {};
-  spec.template = template;
+  const template = spec.template;
   template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, ...labels } };
-  const podSpec = template.spec ?? {};
-  template.spec = podSpec;
-  const containers = podSpec.containers ?? [];
-  const app = containers.find((container) => container.name === 'app');
+  template.spec ??= { containers: [] };
+  const podSpec = template.spec;
+  const app = podSpec.containers.find((container) => container.name === 'app');
   if (app) app.image = image;
-  else containers.push({ name: 'app', image });
-  podSpec.containers = containers;
+  else podSpec.containers.push({ name: 'app', image });
   setControllerReference(application, deployment);
 }
 
@@ -189,7 +160,7 @@ export function applicationReconciler(deps: ApplicationReconcilerDeps) {
           log.info('Deployment gone; removing the finalizer');
           return undefined;
         }
-        if (!deployment.metadata?.deletionTimestamp) {
+        if (!deployment.metadata.deletionTimestamp) {
           await ignoreNotFound(client.delete(deployment, { propagationPolicy: 'Background' }));
           recorder.event(
             application,
@@ -263,7 +234,7 @@ export function applicationReconciler(deps: ApplicationReconcilerDeps) {
         const available = status.availableReplicas ?? 0;
         const rolledOut =
           result !== 'updated' &&
-          (status.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1) &&
+          (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 1) &&
           (status.updatedReplicas ?? 0) >= desiredReplicas &&
           (status.replicas ?? 0) <= desiredReplicas;
         const ready = desiredReplicas > 0 && rolledOut && available >= desiredReplicas;

@@ -1,16 +1,7 @@
-import type { KubernetesObject } from '@ops/core';
+import type { Service } from '@ops/core';
 import type { Balancer, BalancerBackend } from '../api/v1alpha1/balancer.js';
 import { backendSelector, resolvedPorts } from '../api/v1alpha1/balancer-defaults.js';
 import { backendNameLabel, backendServiceName, balancerNameLabel } from './balancer-names.js';
-
-/** The fields of a Service the operator sets. */
-export type Service = KubernetesObject & {
-  spec?: {
-    selector?: Record<string, string>;
-    ports?: Array<{ name?: string; protocol?: string; port: number; targetPort?: number | string }>;
-    [field: string]: unknown;
-  };
-};
 
 /**
  * The Service of one backend, as the operator wants it: `<balancer>-<backend>-backend`, labelled

@@ -1,28 +1,31 @@
 import {
+  type ConfigMap,
   createOrUpdate,
+  type Deployment,
   type EventRecorder,
   ignoreNotFound,
   isControlledBy,
   type KubernetesObject,
-  objectKind,
   type PolicyRule,
   type Reader,
   type ReconcileContext,
   type Request,
   type Result,
+  type Service,
   type StatusWriter,
+  services,
   setCondition,
   setControllerReference,
   type Writer,
 } from '@ops/core';
 import { type Balancer, balancerResource } from '../api/v1alpha1/balancer.js';
-import { backendService, type Service } from './backend-service.js';
+import { backendService } from './backend-service.js';
 import { backendNameLabel, balancerNameLabel, balancerNameProblems } from './balancer-names.js';
 import { frontService } from './front-service.js';
 import { nginxConfig } from './nginx-config.js';
 import { overlay } from './overlay.js';
-import { type ConfigMap, proxyConfigMap } from './proxy-config-map.js';
-import { type Deployment, proxyDeployment } from './proxy-deployment.js';
+import { proxyConfigMap } from './proxy-config-map.js';
+import { proxyDeployment } from './proxy-deployment.js';
 
 /**
  * The permissions this controller uses, declared next to it (what kubebuilder's rbac markers
@@ -43,8 +46,6 @@ export const balancerRbac: PolicyRule[] = [
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['list', 'watch', 'create', 'update'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
-
-const services = objectKind<Service>('v1', 'Service');
 
 /** How often a Balancer whose child names are taken looks whether they were freed. */
 export const conflictRecheckMs = 30_000;

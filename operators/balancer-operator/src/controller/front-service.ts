@@ -1,6 +1,6 @@
+import type { Service } from '@ops/core';
 import type { Balancer } from '../api/v1alpha1/balancer.js';
 import { resolvedPorts } from '../api/v1alpha1/balancer-defaults.js';
-import type { Service } from './backend-service.js';
 import { balancerNameLabel, frontServiceName } from './balancer-names.js';
 
 /**

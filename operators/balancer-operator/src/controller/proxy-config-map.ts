@@ -1,9 +1,6 @@
-import type { KubernetesObject } from '@ops/core';
+import type { ConfigMap } from '@ops/core';
 import type { Balancer } from '../api/v1alpha1/balancer.js';
 import { balancerNameLabel, nginxConfKey, proxyConfigMapName } from './balancer-names.js';
-
-/** The fields of a ConfigMap the operator sets. */
-export type ConfigMap = KubernetesObject & { data?: Record<string, string> };
 
 /**
  * The ConfigMap `<balancer>proxy-config` holding `conf` as `nginx.conf`, labelled with its

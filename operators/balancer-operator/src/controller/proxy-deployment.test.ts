@@ -1,15 +1,15 @@
+import type { Deployment } from '@ops/core';
 import { describe, expect, it } from 'vitest';
 import { configHashAnnotation, proxyConfigMapName } from './balancer-names.js';
 import { configHash, nginxUser, proxyDeployment } from './proxy-deployment.js';
 import { testBalancer } from './test-balancer.js';
 
-type PodSpec = {
-  securityContext: Record<string, unknown> & { sysctls?: unknown };
-  containers: Array<Record<string, unknown>>;
-  volumes: unknown[];
+/** The Pod template's spec, which proxyDeployment always sets. */
+const podSpec = (deployment: Deployment) => {
+  const spec = deployment.spec?.template.spec;
+  if (spec === undefined) throw new Error('proxyDeployment gave no Pod spec');
+  return spec;
 };
-const podSpec = (deployment: ReturnType<typeof proxyDeployment>) =>
-  deployment.spec?.template?.spec as PodSpec;
 
 describe('proxyDeployment', () => {
   it('runs nginx:1.15.9 on the ConfigMap at /etc/nginx, its template carrying the config hash', () => {
@@ -53,14 +53,14 @@ describe('proxyDeployment', () => {
   });
 
   it('lets the non-root nginx bind ports below 1024 by a safe sysctl, and only then', () => {
-    expect(podSpec(proxyDeployment(testBalancer(), 'conf')).securityContext.sysctls).toEqual([
+    expect(podSpec(proxyDeployment(testBalancer(), 'conf')).securityContext?.sysctls).toEqual([
       { name: 'net.ipv4.ip_unprivileged_port_start', value: '0' },
     ]);
     const high = testBalancer({
       ports: [{ name: 'dns', protocol: 'UDP', port: 5353, targetPort: 53 }],
     });
     const spec = podSpec(proxyDeployment(high, 'conf'));
-    expect(spec.securityContext.sysctls).toBeUndefined();
+    expect(spec.securityContext?.sysctls).toBeUndefined();
     // No TCP port: no TCP readiness check.
     expect(spec.containers[0]?.readinessProbe).toBeUndefined();
   });

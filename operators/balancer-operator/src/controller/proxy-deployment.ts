@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { KubernetesObject } from '@ops/core';
+import type { Deployment } from '@ops/core';
 import { type Balancer, defaultProxyImage } from '../api/v1alpha1/balancer.js';
 import { resolvedPorts } from '../api/v1alpha1/balancer-defaults.js';
 import {
@@ -8,23 +8,6 @@ import {
   proxyConfigMapName,
   proxyDeploymentName,
 } from './balancer-names.js';
-
-/** The fields of a Deployment the operator sets and reads. */
-export type Deployment = KubernetesObject & {
-  spec?: {
-    replicas?: number;
-    selector?: { matchLabels?: Record<string, string> };
-    template?: { metadata?: KubernetesObject['metadata']; spec?: Record<string, unknown> };
-    [field: string]: unknown;
-  };
-  status?: {
-    observedGeneration?: number;
-    replicas?: number;
-    updatedReplicas?: number;
-    availableReplicas?: number;
-    readyReplicas?: number;
-  };
-};
 
 /** The uid and gid of the `nginx` user in the official nginx images. */
 export const nginxUser = 101;

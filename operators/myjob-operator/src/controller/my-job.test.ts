@@ -1,8 +1,7 @@
-import { ApiError, type ApiErrorReason, type KubernetesObject } from '@ops/core';
+import { ApiError, type ApiErrorReason, type KubernetesObject, type Pod } from '@ops/core';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { type MyJobReconcilerDeps, myJobReconciler } from './my-job.js';
-import type { Pod } from './pod.js';
 import { testMyJob } from './test-my-job.js';
 
 const apiError = (code: number, reason: ApiErrorReason) =>

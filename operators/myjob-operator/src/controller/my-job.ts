@@ -4,6 +4,7 @@ import {
   isAlreadyExists,
   isControlledBy,
   type PolicyRule,
+  pods,
   type Reader,
   type ReconcileContext,
   type Request,
@@ -14,7 +15,6 @@ import {
 } from '@ops/core';
 import { type MyJob, myJobResource } from '../api/v1beta1/my-job.js';
 import { type MyJobDecision, nextMyJobStatus } from './next-my-job-status.js';
-import { pods } from './pod.js';
 import { podForMyJob } from './pod-for-my-job.js';
 
 /**

@@ -1,6 +1,6 @@
+import type { Pod } from '@ops/core';
 import { describe, expect, it } from 'vitest';
 import { nextMyJobStatus } from './next-my-job-status.js';
-import type { Pod } from './pod.js';
 import { testMyJob } from './test-my-job.js';
 
 const now = new Date('2026-01-01T00:00:10Z');
@@ -18,6 +18,10 @@ const pod = (status: Pod['status'], deleting = false): Pod => ({
 });
 const terminated = (exitCode: number, finishedAt: string) => ({
   name: 'main',
+  image: 'busybox:1.36',
+  imageID: '',
+  ready: false,
+  restartCount: 0,
   state: { terminated: { exitCode, finishedAt } },
 });
 

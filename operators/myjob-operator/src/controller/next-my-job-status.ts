@@ -1,5 +1,5 @@
+import type { Pod } from '@ops/core';
 import type { MyJob, MyJobPhase } from '../api/v1beta1/my-job.js';
-import type { Pod } from './pod.js';
 
 /** The status, reason and message of one of a MyJob's conditions. */
 export interface MyJobCondition {

@@ -1,6 +1,5 @@
-import { setControllerReference } from '@ops/core';
+import { type Pod, setControllerReference } from '@ops/core';
 import type { MyJob } from '../api/v1beta1/my-job.js';
-import type { Pod } from './pod.js';
 
 /**
  * The Pod a MyJob runs: the MyJob's own name and namespace, the labels and annotations of
@@ -19,7 +18,9 @@ export function podForMyJob(myJob: MyJob): Pod {
       ...(metadata?.labels ? { labels: metadata.labels } : {}),
       ...(metadata?.annotations ? { annotations: metadata.annotations } : {}),
     },
-    spec,
+    // The template's quantities may be numbers (`cpu: 1`), which the API server accepts and
+    // returns as strings (`"1"`), the only form the Pod type gives them.
+    spec: spec as Pod['spec'],
   };
   setControllerReference(myJob, pod);
   return pod;

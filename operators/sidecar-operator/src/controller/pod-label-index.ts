@@ -1,6 +1,5 @@
-import type { KubernetesObject } from '@ops/core';
+import type { KubernetesObject, Pod } from '@ops/core';
 import type { Selector } from '@ops/core/meta';
-import type { Pod } from '../pod.js';
 
 /** The name of the Pod informer's index by label (see {@link podLabelIndexValues}). */
 export const podLabelIndex = 'sidecar-operator.labels';

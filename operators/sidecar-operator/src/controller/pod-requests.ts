@@ -1,7 +1,6 @@
-import type { KubernetesObject, Request } from '@ops/core';
+import type { KubernetesObject, Pod, Request } from '@ops/core';
 import type { SidecarSet } from '../api/v1alpha1/sidecar-set.js';
 import { sidecarSetSelector } from '../api/v1alpha1/sidecar-set-selector.js';
-import type { Pod } from '../pod.js';
 import { recordedSidecarHashes } from '../webhook/sidecar-hash.js';
 
 /**

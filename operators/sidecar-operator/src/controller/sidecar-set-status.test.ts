@@ -1,6 +1,6 @@
+import type { Pod } from '@ops/core';
 import { describe, expect, it } from 'vitest';
 import type { SidecarSet } from '../api/v1alpha1/sidecar-set.js';
-import type { Pod } from '../pod.js';
 import { sidecarHash, sidecarHashAnnotation } from '../webhook/sidecar-hash.js';
 import { countPods, readyCondition } from './sidecar-set-status.js';
 

@@ -1,5 +1,6 @@
+import type { Pod } from '@ops/core';
 import type { SidecarSet } from '../api/v1alpha1/sidecar-set.js';
-import { isActivePod, isReadyPod, type Pod } from '../pod.js';
+import { isActivePod, isReadyPod } from '../pod.js';
 import { excludedNamespaces } from '../webhook/pod-injector.js';
 import { recordedSidecarHashes, sidecarHash } from '../webhook/sidecar-hash.js';
 

@@ -1,6 +1,6 @@
+import type { Pod } from '@ops/core';
 import { describe, expect, it } from 'vitest';
 import type { SidecarSet } from '../api/v1alpha1/sidecar-set.js';
-import type { Pod } from '../pod.js';
 import { injectSidecars } from './inject-sidecars.js';
 import { sidecarHash, sidecarHashAnnotation } from './sidecar-hash.js';
 

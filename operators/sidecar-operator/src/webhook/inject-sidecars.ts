@@ -1,6 +1,7 @@
+import type { Pod } from '@ops/core';
 import type { SidecarSet } from '../api/v1alpha1/sidecar-set.js';
 import { sidecarSetSelector } from '../api/v1alpha1/sidecar-set-selector.js';
-import type { Pod, PodContainer } from '../pod.js';
+import type { PodContainer } from '../pod.js';
 import { recordedSidecarHashes, sidecarHash, sidecarHashAnnotation } from './sidecar-hash.js';
 
 /** The env var every injected container carries. */
@@ -58,8 +59,10 @@ export function injectSidecars(pod: Pod, sidecarSets: readonly SidecarSet[]): In
   };
   if (matching.length === 0) return result;
   const next = result.pod;
-  next.spec ??= {};
-  const containers: PodContainer[] = [...(next.spec.containers ?? [])];
+  // A Pod without a spec (refused later by validation) gets the sidecars alone.
+  next.spec ??= { containers: [] };
+  const spec = next.spec;
+  const containers: PodContainer[] = [...(spec.containers ?? [])];
   // Who holds each container name: the Pod (as it came in), or a SidecarSet injecting now.
   const owners = new Map<string, string>(containers.map((c) => [c.name, 'the Pod']));
   const hashes = recordedSidecarHashes(pod);
@@ -81,7 +84,7 @@ export function injectSidecars(pod: Pod, sidecarSets: readonly SidecarSet[]): In
     }
     hashes[setName] ??= sidecarHash(sidecarSet);
   }
-  next.spec.containers = containers;
+  spec.containers = containers;
   next.metadata = {
     ...next.metadata,
     annotations: { ...next.metadata?.annotations, [sidecarHashAnnotation]: sortedJson(hashes) },

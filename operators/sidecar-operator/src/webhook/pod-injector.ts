@@ -1,10 +1,10 @@
+import type { Pod } from '@ops/core';
 import {
   type AdmissionHandler,
   defineWebhook,
   mutatingWebhook,
   type WebhookDeclaration,
 } from '@ops/core/webhook';
-import type { Pod } from '../pod.js';
 import type { SidecarSetLister } from './cached-sidecar-sets.js';
 import { injectSidecars } from './inject-sidecars.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Pod } from '@ops/core';
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../pod.js';
 import { recordedSidecarHashes, sidecarHash, sidecarHashAnnotation } from './sidecar-hash.js';
 
 const spec = (containers: unknown[]) =>
@@ -30,6 +30,8 @@ describe('sidecarHash', () => {
 
 describe('recordedSidecarHashes', () => {
   const withAnnotation = (value: string | undefined): Pod => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: value === undefined ? {} : { annotations: { [sidecarHashAnnotation]: value } },
   });
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Pod } from '@ops/core';
 import { stringify } from 'safe-stable-stringify';
 import type { SidecarSet } from '../api/v1alpha1/sidecar-set.js';
-import type { Pod } from '../pod.js';
 
 /**
  * The Pod annotation that records what was injected: a JSON object mapping the name of each

@@ -1,12 +1,11 @@
 import type { KubernetesObject, UserInfo } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import { apiVersionOf } from '../registry/resource-type.js';
 import type { AdmissionAttributes } from '../server/admission.js';
 import { WebhookCallError } from './webhook-call-error.js';
 import { admissionNamespace } from './webhook-matcher.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The AdmissionReview versions kube-apiserver can send, in the names webhooks list them. */
 export type AdmissionReviewVersion = 'v1' | 'v1beta1';
@@ -140,16 +139,16 @@ export function verifyAdmissionResponse(
 ): VerifiedResponse {
   const invalid = (problem: string) =>
     new WebhookCallError(webhookName, `received invalid webhook response: ${problem}`);
-  const body = isObject(review) ? review : {};
+  const body = isJsonObject(review) ? review : {};
   const response = body.response;
-  if (!isObject(response)) throw invalid('webhook response was absent');
+  if (!isJsonObject(response)) throw invalid('webhook response was absent');
   const verified: VerifiedResponse = {
     allowed: response.allowed === true,
     warnings: Array.isArray(response.warnings)
       ? response.warnings.filter((warning): warning is string => typeof warning === 'string')
       : [],
   };
-  if (isObject(response.status)) verified.status = response.status;
+  if (isJsonObject(response.status)) verified.status = response.status;
   const patch =
     typeof response.patch === 'string' && response.patch !== '' ? response.patch : undefined;
   if (version === 'v1beta1') {

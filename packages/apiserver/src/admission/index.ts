@@ -46,6 +46,5 @@ export {
 export {
   applyWebhookPatch,
   decodeWebhookPatch,
-  jsonEqual,
   type PatchResult,
 } from './webhook-patch.js';

@@ -1,14 +1,11 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { isJsonObject } from '@ops/api';
 import type { ObjectStore } from '../store/object-store.js';
 import type { WebhookAgentLease, WebhookAgents } from './webhook-agents.js';
 import { WebhookCallError } from './webhook-call-error.js';
 import type { Webhook } from './webhook-configuration.js';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Where a webhook call goes. */
 export interface WebhookTarget {
@@ -108,12 +105,12 @@ export function resolveService(
   const key = `${service.namespace}/${service.name}`;
   const svc = store.get('/services', key)?.object;
   if (svc === undefined) throw new Error(`service ${JSON.stringify(service.name)} not found`);
-  const spec = isObject(svc.spec) ? svc.spec : {};
+  const spec = isJsonObject(svc.spec) ? svc.spec : {};
   const type = typeof spec.type === 'string' ? spec.type : 'ClusterIP';
   if (!['ClusterIP', 'LoadBalancer', 'NodePort'].includes(type)) {
     throw new Error(`unsupported service type ${JSON.stringify(type)}`);
   }
-  const ports = Array.isArray(spec.ports) ? spec.ports.filter(isObject) : [];
+  const ports = Array.isArray(spec.ports) ? spec.ports.filter(isJsonObject) : [];
   const servicePort = ports.find((port) => port.port === service.port);
   if (servicePort === undefined) {
     throw new Error(
@@ -125,12 +122,12 @@ export function resolveService(
     throw new Error(`endpoints ${JSON.stringify(service.name)} not found`);
   const portName = typeof servicePort.name === 'string' ? servicePort.name : '';
   const targetPort = servicePort.targetPort ?? servicePort.port;
-  const subsets = Array.isArray(endpoints.subsets) ? endpoints.subsets.filter(isObject) : [];
+  const subsets = Array.isArray(endpoints.subsets) ? endpoints.subsets.filter(isJsonObject) : [];
   for (const subset of subsets) {
-    const addresses = Array.isArray(subset.addresses) ? subset.addresses.filter(isObject) : [];
+    const addresses = Array.isArray(subset.addresses) ? subset.addresses.filter(isJsonObject) : [];
     const address = addresses.find((candidate) => typeof candidate.ip === 'string');
     if (address === undefined) continue;
-    const subsetPorts = Array.isArray(subset.ports) ? subset.ports.filter(isObject) : [];
+    const subsetPorts = Array.isArray(subset.ports) ? subset.ports.filter(isJsonObject) : [];
     const port =
       subsetPorts.find(
         (candidate) => (typeof candidate.name === 'string' ? candidate.name : '') === portName,
@@ -230,7 +227,7 @@ function genericServerResponse(code: number, serverMessage: string): string {
 function errorResponse(response: IncomingMessage, text: string): string {
   try {
     const status: unknown = JSON.parse(text);
-    if (isObject(status) && typeof status.status === 'string' && status.status !== '') {
+    if (isJsonObject(status) && typeof status.status === 'string' && status.status !== '') {
       return typeof status.message === 'string' ? status.message : '';
     }
   } catch {

@@ -1,9 +1,6 @@
 import type { KubernetesObject, LabelSelector, RuleWithOperations } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { ObjectStore } from '../store/object-store.js';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * `T` as read from a stored object nobody validated: every field present, each list a list of
@@ -69,7 +66,7 @@ const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 function parseRule(value: unknown): WebhookRule | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   return {
     operations: strings(value.operations),
     apiGroups: strings(value.apiGroups),
@@ -81,9 +78,9 @@ function parseRule(value: unknown): WebhookRule | undefined {
 
 function parseClientConfig(value: unknown): WebhookClientConfig {
   const config: WebhookClientConfig = {};
-  if (!isObject(value)) return config;
+  if (!isJsonObject(value)) return config;
   if (typeof value.url === 'string') config.url = value.url;
-  if (isObject(value.service)) {
+  if (isJsonObject(value.service)) {
     const service = value.service;
     config.service = {
       namespace: typeof service.namespace === 'string' ? service.namespace : '',
@@ -105,9 +102,9 @@ export function webhooksOf(type: Webhook['type'], configuration: KubernetesObjec
   const items = Array.isArray(configuration.webhooks) ? (configuration.webhooks as unknown[]) : [];
   const webhooks: Webhook[] = [];
   items.forEach((item, index) => {
-    if (!isObject(item)) return;
+    if (!isJsonObject(item)) return;
     const selector = (value: unknown): LabelSelector =>
-      isObject(value) ? (value as LabelSelector) : {};
+      isJsonObject(value) ? (value as LabelSelector) : {};
     const timeout = item.timeoutSeconds;
     webhooks.push({
       type,

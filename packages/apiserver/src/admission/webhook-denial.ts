@@ -1,8 +1,7 @@
+import { isJsonObject } from '@ops/api';
 import { type StatusDetails, StatusError, type StatusReason } from '../api/status-error.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The error a webhook's denial (`allowed: false`) becomes, as kube-apiserver's `ToStatusErr`
@@ -24,7 +23,7 @@ export function webhookDenied(webhookName: string, status: Json | undefined): St
   else text = `${deniedBy} without explanation`;
   const code =
     typeof result.code === 'number' && result.code >= 400 ? Math.trunc(result.code) : 400;
-  const details = isObject(result.details) ? (result.details as StatusDetails) : undefined;
+  const details = isJsonObject(result.details) ? (result.details as StatusDetails) : undefined;
   // kube-apiserver passes any reason string through, including an empty one.
   return new StatusError(code, reason as StatusReason, text, details);
 }

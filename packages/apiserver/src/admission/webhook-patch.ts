@@ -1,11 +1,10 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject, jsonEqual } from '@ops/api';
 import jsonPatch from 'fast-json-patch';
 import { StatusError } from '../api/status-error.js';
 import { WebhookCallError } from './webhook-call-error.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -46,7 +45,7 @@ export function decodeWebhookPatch(webhookName: string, patch: string): Json[] {
     );
   }
   for (const operation of operations) {
-    if (!isObject(operation)) {
+    if (!isJsonObject(operation)) {
       throw undecodable(
         `json: cannot unmarshal ${goTypeName(operation)} into Go value of type jsonpatch.Operation`,
       );
@@ -68,7 +67,7 @@ function locate(document: unknown, pointer: string): { parent: unknown; key: str
     if (Array.isArray(node)) {
       if (!/^\d+$/.test(token)) return undefined;
       node = node[Number(token)];
-    } else if (isObject(node) && Object.hasOwn(node, token)) {
+    } else if (isJsonObject(node) && Object.hasOwn(node, token)) {
       node = node[token];
     } else {
       return undefined;
@@ -81,7 +80,7 @@ function locate(document: unknown, pointer: string): { parent: unknown; key: str
 const has = (location: { parent: unknown; key: string }): boolean =>
   Array.isArray(location.parent)
     ? /^\d+$/.test(location.key) && Number(location.key) < location.parent.length
-    : isObject(location.parent) && Object.hasOwn(location.parent, location.key);
+    : isJsonObject(location.parent) && Object.hasOwn(location.parent, location.key);
 
 /** Why `operation` cannot apply to `document`, in the words of kube-apiserver's JSON patch library. */
 function describeFailure(document: unknown, operation: Json): string {
@@ -133,23 +132,6 @@ function describeFailure(document: unknown, operation: Json): string {
   return `${op} operation does not apply: doc is missing path: ${path}: missing value`;
 }
 
-const canonical = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (isObject(value)) {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical(value[key])]),
-    );
-  }
-  return value;
-};
-
-/** Whether two JSON values are equal, whatever the order of their keys. */
-export function jsonEqual(left: unknown, right: unknown): boolean {
-  return JSON.stringify(canonical(left)) === JSON.stringify(canonical(right));
-}
-
 /**
  * Applies a mutating webhook's decoded JSON patch to `object` (undefined on DELETE), as
  * kube-apiserver does, and returns a new object; `object` is not modified. Operations apply
@@ -191,7 +173,7 @@ export function applyWebhookPatch(
       throw StatusError.internal(describeFailure(document, operation));
     }
   }
-  if (!isObject(document)) {
+  if (!isJsonObject(document)) {
     throw StatusError.internal(`couldn't decode the patched object: expected a JSON object`);
   }
   return { object: document as KubernetesObject, changed: !jsonEqual(object, document) };

@@ -1,9 +1,9 @@
+import { isJsonObject } from '@ops/api';
 /**
  * The checks kube-apiserver makes on the body of a server-side apply before merging it
  * (staging apimachinery managedfields/internal/structuredmerge.go and the PATCH handler).
  */
 import { StatusError } from '../api/status-error.js';
-import { isObject } from '../cluster/json.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 
 /**
@@ -19,7 +19,7 @@ export function checkAppliedConfiguration(
   namespace: string,
   name: string,
 ): Record<string, unknown> {
-  if (!isObject(body)) {
+  if (!isJsonObject(body)) {
     throw StatusError.badRequest(
       'the body of a server-side apply must be an object (YAML or JSON) with apiVersion, kind and metadata.name',
     );
@@ -33,7 +33,7 @@ export function checkAppliedConfiguration(
     );
   }
   const metadata = body.metadata;
-  if (metadata !== undefined && !isObject(metadata)) {
+  if (metadata !== undefined && !isJsonObject(metadata)) {
     throw StatusError.badRequest('metadata must be an object');
   }
   if (metadata?.managedFields !== undefined && metadata.managedFields !== null) {

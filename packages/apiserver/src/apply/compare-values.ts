@@ -1,9 +1,9 @@
+import { isJsonObject, jsonEqual } from '@ops/api';
 /**
  * What changed between two versions of an object, path by path (structured-merge-diff
  * typed/compare.go): the basis of ownership for non-apply writes and of conflicts for apply.
  */
 
-import { isObject } from '../cluster/json.js';
 import { FieldSet, type PathElement } from './field-set.js';
 import { type FieldType, resolveType } from './field-type.js';
 import { listItemElement } from './list-item-element.js';
@@ -13,20 +13,6 @@ export interface Comparison {
   added: FieldSet;
   modified: FieldSet;
   removed: FieldSet;
-}
-
-/** Deep equality of JSON values (object key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
-  }
-  return false;
 }
 
 /**
@@ -73,8 +59,8 @@ function compare(
       compareLists(left ?? [], right ?? [], resolved, path, out);
     }
   } else {
-    const left = isObject(lhs) ? lhs : undefined;
-    const right = isObject(rhs) ? rhs : undefined;
+    const left = isJsonObject(lhs) ? lhs : undefined;
+    const right = isJsonObject(rhs) ? rhs : undefined;
     const empty = Object.keys(left ?? {}).length === 0 && Object.keys(right ?? {}).length === 0;
     if (resolved.atomic || empty || (left === undefined && right === undefined)) {
       leaf();

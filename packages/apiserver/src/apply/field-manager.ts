@@ -1,3 +1,4 @@
+import { jsonEqual } from '@ops/api';
 /**
  * Who owns which fields of an object, kept as kube-apiserver keeps it on every write
  * (k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager and structured-merge-diff
@@ -17,7 +18,7 @@
  * reset fields). A `scale` write records as its own subresource.
  */
 import { applyConflictError, type FieldConflict } from './apply-conflict.js';
-import { compareValues, jsonEqual } from './compare-values.js';
+import { compareValues } from './compare-values.js';
 import { FieldSet } from './field-set.js';
 import type { ApplyMapType } from './field-type.js';
 import { type ManagerEntry, managerKey } from './managed-fields.js';

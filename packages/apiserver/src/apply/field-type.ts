@@ -12,6 +12,7 @@
  * and label selectors are atomic structs.
  */
 import type { JSONSchemaProps } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import { objectMetaSchema } from '../patch/builtin-schemas.js';
 import { mergesLists, type StrategicSchema } from '../patch/strategic-schema.js';
 
@@ -152,9 +153,6 @@ export function fieldTypeFromStrategicSchema(schema: StrategicSchema | undefined
 /** `metav1.ObjectMeta`: ownerReferences by uid, finalizers a set, the rest granular. */
 export const objectMetaType: ApplyMapType = fieldTypeFromStrategicSchema(objectMetaSchema);
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The type a CRD's structural schema gives a value: `properties` are declared fields,
  * `additionalProperties` entries and fields kept by `x-kubernetes-preserve-unknown-fields`
@@ -166,8 +164,8 @@ export function fieldTypeFromSchema(schema: JSONSchemaProps | undefined): FieldT
   if (schema === undefined) return deducedType;
   if (schema['x-kubernetes-int-or-string'] === true) return scalarType;
   const type = schema.type;
-  if (type === 'array' || (type === undefined && isRecord(schema.items))) {
-    const items = isRecord(schema.items) ? (schema.items as JSONSchemaProps) : undefined;
+  if (type === 'array' || (type === undefined && isJsonObject(schema.items))) {
+    const items = isJsonObject(schema.items) ? (schema.items as JSONSchemaProps) : undefined;
     const item = fieldTypeFromSchema(items);
     const listType = schema['x-kubernetes-list-type'];
     if (listType === 'map') {
@@ -176,8 +174,8 @@ export function fieldTypeFromSchema(schema: JSONSchemaProps | undefined): FieldT
       );
       const keyDefaults: Record<string, unknown> = {};
       for (const key of keys) {
-        const property = isRecord(items?.properties) ? items.properties[key] : undefined;
-        if (isRecord(property) && property.default !== undefined)
+        const property = isJsonObject(items?.properties) ? items.properties[key] : undefined;
+        if (isJsonObject(property) && property.default !== undefined)
           keyDefaults[key] = property.default;
       }
       return { kind: 'list', listType: 'map', keys, keyDefaults, item };
@@ -186,8 +184,8 @@ export function fieldTypeFromSchema(schema: JSONSchemaProps | undefined): FieldT
       return { kind: 'list', listType: 'set', keys: [], keyDefaults: {}, item };
     return atomicList(item);
   }
-  const properties = isRecord(schema.properties) ? schema.properties : undefined;
-  const additional = isRecord(schema.additionalProperties)
+  const properties = isJsonObject(schema.properties) ? schema.properties : undefined;
+  const additional = isJsonObject(schema.additionalProperties)
     ? (schema.additionalProperties as JSONSchemaProps)
     : undefined;
   const preserves = schema['x-kubernetes-preserve-unknown-fields'] === true;
@@ -201,7 +199,7 @@ export function fieldTypeFromSchema(schema: JSONSchemaProps | undefined): FieldT
       field(name) {
         if (embedded && name === 'metadata') return { type: objectMetaType, declared: true };
         const property = properties?.[name];
-        if (isRecord(property))
+        if (isJsonObject(property))
           return { type: fieldTypeFromSchema(property as JSONSchemaProps), declared: true };
         return { type: element, declared: false };
       },

@@ -6,7 +6,7 @@
 
 export { checkAppliedConfiguration } from './applied-configuration.js';
 export { applyConflictError, type FieldConflict } from './apply-conflict.js';
-export { type Comparison, compareValues, jsonEqual } from './compare-values.js';
+export { type Comparison, compareValues } from './compare-values.js';
 export { emptyObjectOf } from './empty-object.js';
 export {
   type AppliedConfiguration,

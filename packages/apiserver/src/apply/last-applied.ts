@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * kubectl's move from client-side to server-side apply, as kube-apiserver eases it
  * (staging apimachinery managedfields/internal/lastappliedmanager.go and
@@ -9,7 +10,6 @@
  * - an object that carries the annotation gets it rewritten to the configuration just applied
  *   ({@link withLastApplied}), so a later client-side apply starts from it.
  */
-import { isObject } from '../cluster/json.js';
 import { stableStringify } from '../server/object-metadata.js';
 import { compareValues } from './compare-values.js';
 import type { FieldSet } from './field-set.js';
@@ -23,8 +23,8 @@ export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configu
 export const kubectlManager = 'kubectl';
 
 function annotationOf(object: Record<string, unknown>): string | undefined {
-  const metadata = isObject(object.metadata) ? object.metadata : {};
-  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  const metadata = isJsonObject(object.metadata) ? object.metadata : {};
+  const annotations = isJsonObject(metadata.annotations) ? metadata.annotations : {};
   const value = annotations[lastAppliedAnnotation];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -59,11 +59,11 @@ export function withLastApplied(
 ): Record<string, unknown> {
   if (annotationOf(object) === undefined) return object;
   const applied = structuredClone(config);
-  if (isObject(applied.metadata) && isObject(applied.metadata.annotations)) {
+  if (isJsonObject(applied.metadata) && isJsonObject(applied.metadata.annotations)) {
     delete applied.metadata.annotations[lastAppliedAnnotation];
   }
-  const metadata = isObject(object.metadata) ? object.metadata : {};
-  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  const metadata = isJsonObject(object.metadata) ? object.metadata : {};
+  const annotations = isJsonObject(metadata.annotations) ? metadata.annotations : {};
   return {
     ...object,
     metadata: {

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * `metadata.managedFields` as kube-apiserver reads and writes it
  * (k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager, staging
@@ -5,7 +6,6 @@
  * manager, operation (`Apply` or `Update`), subresource and, for updates, API version.
  */
 
-import { isObject } from '../cluster/json.js';
 import { FieldSet } from './field-set.js';
 
 /** One manager's fields, decoded. */
@@ -47,7 +47,7 @@ export function decodeManagedFields(value: unknown): ManagerEntry[] {
   const byKey = new Map<string, ManagerEntry>();
   value.forEach((raw, index) => {
     const at = `metadata.managedFields[${index}]`;
-    if (!isObject(raw)) throw new Error(`${at} must be an object`);
+    if (!isJsonObject(raw)) throw new Error(`${at} must be an object`);
     const operation = raw.operation;
     if (Object.keys(raw).length === 0) return; // `{}`: how a writer clears managedFields
     if (operation !== 'Apply' && operation !== 'Update') {

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * The object an applied configuration makes of the live one (structured-merge-diff
  * typed/merge.go): the configuration's values win; granular maps keep the live fields the
@@ -6,7 +7,6 @@
  * they were; atomic values are replaced whole.
  */
 
-import { isObject } from '../cluster/json.js';
 import type { PathElement } from './field-set.js';
 import { type ApplyListType, type FieldType, resolveType } from './field-type.js';
 import { listItemElement } from './list-item-element.js';
@@ -28,7 +28,8 @@ export function mergeValues(live: unknown, config: unknown, type: FieldType): un
     }
     return mergeLists(live, config, resolved);
   }
-  if (resolved.atomic || !isObject(live) || !isObject(config)) return structuredClone(config);
+  if (resolved.atomic || !isJsonObject(live) || !isJsonObject(config))
+    return structuredClone(config);
   const out: Record<string, unknown> = structuredClone(live);
   for (const [key, value] of Object.entries(config)) {
     out[key] = mergeValues(live[key], value, resolved.field(key).type);

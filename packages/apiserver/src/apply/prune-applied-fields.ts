@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * The removal of fields an applier stops applying (structured-merge-diff merge/update.go
  * `prune`): what the manager applied last time, less what anyone (the applier included)
@@ -6,7 +7,6 @@
  * anything in any more goes with its last field.
  */
 
-import { isObject } from '../cluster/json.js';
 import { FieldSet, type PathElement } from './field-set.js';
 import { type FieldType, resolveType } from './field-type.js';
 import { listItemElement } from './list-item-element.js';
@@ -42,7 +42,7 @@ function namedFieldsAsMembers(set: FieldSet, value: unknown, type: FieldType): F
       const field = resolved.field(name);
       childType = field.type;
       declared = field.declared;
-      childValue = isObject(value) ? value[name] : undefined;
+      childValue = isJsonObject(value) ? value[name] : undefined;
     } else if (resolved.kind === 'list') {
       childType = resolved.item;
       childValue = Array.isArray(value) ? findItem(value, resolved, element) : undefined;
@@ -89,7 +89,7 @@ function removeFields(value: unknown, remove: FieldSet, type: FieldType): unknow
     });
     return out.length > 0 || value.length === 0 ? out : undefined;
   }
-  if (resolved.kind !== 'map' || resolved.atomic || !isObject(value)) return value;
+  if (resolved.kind !== 'map' || resolved.atomic || !isJsonObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const child = remove.get(`f:${key}`);

@@ -5,7 +5,7 @@
  * as kube-apiserver's field manager does around each write.
  */
 import type { KubernetesObject } from '@ops/api';
-import { isObject } from '../cluster/json.js';
+import { isJsonObject } from '@ops/api';
 import { strategicSchemaFor } from '../patch/builtin-schemas.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { timestamp } from '../server/object-metadata.js';
@@ -86,7 +86,7 @@ function decodedOrUndefined(value: unknown): ManagerEntry[] | undefined {
 
 /** `object` over `base`: `base`'s fields where `object` has none, recursively. */
 function overlay(base: unknown, object: unknown): unknown {
-  if (!isObject(base) || !isObject(object)) return object === undefined ? base : object;
+  if (!isJsonObject(base) || !isJsonObject(object)) return object === undefined ? base : object;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(object)) out[key] = overlay(base[key], value);
   return out;

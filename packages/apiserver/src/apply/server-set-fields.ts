@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Fields a built-in kind's create sets on the server's side after kube-apiserver's field
  * manager has recorded the writer's fields (the strategies' `PrepareForCreate`, the Service
@@ -5,13 +6,12 @@
  * cluster IPs (`clusterIP` stays the writer's when it asked for a headless `None`) and IP
  * families.
  */
-import { isObject } from '../cluster/json.js';
 import { FieldSet } from './field-set.js';
 
 type Paths = (object: Record<string, unknown>) => string[][];
 
 const allocatedIPs: Paths = (object) => {
-  const spec = isObject(object.spec) ? object.spec : {};
+  const spec = isJsonObject(object.spec) ? object.spec : {};
   const paths = [
     ['f:spec', 'f:clusterIPs'],
     ['f:spec', 'f:ipFamilies'],

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * The fields a value sets (structured-merge-diff typed/tofieldset.go): what an applier owns
  * after applying it. Scalars, atomic lists and maps, empty maps and list items are members;
@@ -5,7 +6,6 @@
  * entry is.
  */
 
-import { isObject } from '../cluster/json.js';
 import { FieldSet, formatFieldPath, type PathElement } from './field-set.js';
 import { type FieldType, resolveType } from './field-type.js';
 import { listItemElement } from './list-item-element.js';
@@ -58,7 +58,7 @@ function walk(value: unknown, type: FieldType, path: PathElement[], set: FieldSe
     });
     return;
   }
-  if (resolved.atomic || !isObject(value)) {
+  if (resolved.atomic || !isJsonObject(value)) {
     set.insert(path);
     return;
   }
@@ -66,7 +66,11 @@ function walk(value: unknown, type: FieldType, path: PathElement[], set: FieldSe
     const field = resolved.field(key);
     const childPath = [...path, `f:${key}`];
     walk(item, field.type, childPath, set);
-    if (item === null || (isObject(item) && Object.keys(item).length === 0) || !field.declared) {
+    if (
+      item === null ||
+      (isJsonObject(item) && Object.keys(item).length === 0) ||
+      !field.declared
+    ) {
       set.insert(childPath);
     }
   }

@@ -1,9 +1,10 @@
 import type { ObjectMeta } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import type { AuthenticatedUser } from './authenticated-user.js';
 import { authorize } from './authorize.js';
-import { isRecord, stringField, stringList } from './json-fields.js';
+import { stringField, stringList } from './json-fields.js';
 import type { RbacPolicy } from './rbac-policy.js';
 import type { RequestAttributes } from './request-attributes.js';
 
@@ -80,8 +81,8 @@ const reviewRef = (resource: string) => ({
 });
 
 function specErrors(spec: Record<string, unknown>): FieldError[] {
-  const hasResource = isRecord(spec.resourceAttributes);
-  const hasNonResource = isRecord(spec.nonResourceAttributes);
+  const hasResource = isJsonObject(spec.resourceAttributes);
+  const hasNonResource = isJsonObject(spec.nonResourceAttributes);
   if (hasResource !== hasNonResource) return [];
   return [
     {
@@ -104,7 +105,7 @@ function attributesOf(spec: Record<string, unknown>, user: AuthenticatedUser): R
     name: '',
     path: '',
   };
-  if (isRecord(spec.resourceAttributes)) {
+  if (isJsonObject(spec.resourceAttributes)) {
     const attributes = spec.resourceAttributes;
     return {
       ...base,
@@ -118,7 +119,7 @@ function attributesOf(spec: Record<string, unknown>, user: AuthenticatedUser): R
       name: stringField(attributes.name),
     };
   }
-  const attributes = isRecord(spec.nonResourceAttributes) ? spec.nonResourceAttributes : {};
+  const attributes = isJsonObject(spec.nonResourceAttributes) ? spec.nonResourceAttributes : {};
   return {
     ...base,
     verb: stringField(attributes.verb),
@@ -151,7 +152,7 @@ export function evaluateSelfSubjectAccessReview<T extends SelfSubjectAccessRevie
   user: AuthenticatedUser,
   policy: RbacPolicy,
 ): T & { status: SubjectAccessReviewStatus } {
-  const spec = isRecord(review.spec) ? review.spec : {};
+  const spec = isJsonObject(review.spec) ? review.spec : {};
   const errors = specErrors(spec);
   if (errors.length > 0) {
     throw StatusError.invalid(reviewRef('selfsubjectaccessreviews'), '', errors);
@@ -171,7 +172,7 @@ export function evaluateSubjectAccessReview<T extends SubjectAccessReview>(
   review: T,
   policy: RbacPolicy,
 ): T & { status: SubjectAccessReviewStatus } {
-  const spec = isRecord(review.spec) ? review.spec : {};
+  const spec = isJsonObject(review.spec) ? review.spec : {};
   const name = stringField(spec.user);
   const groups = stringList(spec.groups);
   const errors = specErrors(spec);

@@ -33,11 +33,11 @@ export { openPolicy, openPolicyPrefix, type ServedResource } from './open-policy
 export type {
   AggregationRule,
   ClusterRole,
-  ClusterRoleBinding,
   PolicyRule,
+  RbacClusterRoleBinding,
   RbacPolicy,
-  Role,
-  RoleBinding,
+  RbacRole,
+  RbacRoleBinding,
   RoleRef,
   Subject,
 } from './rbac-policy.js';

@@ -1,12 +1,8 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Defensive readers for plain-JSON objects that may be malformed. Internal to the auth module:
  * each returns an empty value instead of throwing when a field is missing or mistyped.
  */
-
-/** Whether `value` is a non-null, non-array object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `value` if it is a string, else `''`. */
 export function stringField(value: unknown): string {
@@ -20,26 +16,28 @@ export function stringList(value: unknown): string[] {
 
 /** The object elements of `value` if it is an array, else `[]`. */
 export function recordList(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.filter(isRecord) : [];
+  return Array.isArray(value) ? value.filter(isJsonObject) : [];
 }
 
 /** `metadata.name` of an object, or `''`. */
 export function objectName(object: unknown): string {
-  return isRecord(object) && isRecord(object.metadata) ? stringField(object.metadata.name) : '';
+  return isJsonObject(object) && isJsonObject(object.metadata)
+    ? stringField(object.metadata.name)
+    : '';
 }
 
 /** `metadata.namespace` of an object, or `''`. */
 export function objectNamespace(object: unknown): string {
-  return isRecord(object) && isRecord(object.metadata)
+  return isJsonObject(object) && isJsonObject(object.metadata)
     ? stringField(object.metadata.namespace)
     : '';
 }
 
 /** `metadata.labels` of an object, keeping only string values; undefined when absent. */
 export function objectLabels(object: unknown): Record<string, string> | undefined {
-  if (!isRecord(object) || !isRecord(object.metadata)) return undefined;
+  if (!isJsonObject(object) || !isJsonObject(object.metadata)) return undefined;
   const labels = object.metadata.labels;
-  if (!isRecord(labels)) return undefined;
+  if (!isJsonObject(labels)) return undefined;
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(labels)) {
     if (typeof value === 'string') result[key] = value;

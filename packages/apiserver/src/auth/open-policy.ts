@@ -1,5 +1,5 @@
 import { authenticatedGroup, unauthenticatedGroup } from './authenticated-user.js';
-import type { ClusterRole, ClusterRoleBinding, RbacPolicy } from './rbac-policy.js';
+import type { ClusterRole, RbacClusterRoleBinding, RbacPolicy } from './rbac-policy.js';
 
 /** The prefix of the names of the ClusterRoles and bindings {@link openPolicy} adds. */
 export const openPolicyPrefix = 'ops:local-server:';
@@ -29,7 +29,7 @@ const rbacGroup = 'rbac.authorization.k8s.io';
 
 type Rules = NonNullable<ClusterRole['rules']>;
 
-function grant(name: string, group: string, rules: Rules): [ClusterRole, ClusterRoleBinding] {
+function grant(name: string, group: string, rules: Rules): [ClusterRole, RbacClusterRoleBinding] {
   const fullName = `${openPolicyPrefix}${name}`;
   return [
     { metadata: { name: fullName }, rules },

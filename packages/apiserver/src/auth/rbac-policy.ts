@@ -14,7 +14,7 @@ import type {
 export type PolicyRule = Partial<ApiPolicyRule>;
 
 /** A namespaced set of rules; it grants only through RoleBindings in its namespace. */
-export interface Role {
+export interface RbacRole {
   apiVersion?: string;
   kind?: string;
   metadata?: ObjectMeta;
@@ -52,7 +52,7 @@ export interface RoleRef {
 }
 
 /** Grants a Role or ClusterRole to subjects, in the binding's namespace only. */
-export interface RoleBinding {
+export interface RbacRoleBinding {
   apiVersion?: string;
   kind?: string;
   metadata?: ObjectMeta;
@@ -61,7 +61,7 @@ export interface RoleBinding {
 }
 
 /** Grants a ClusterRole to subjects in every namespace and at the cluster scope. */
-export interface ClusterRoleBinding {
+export interface RbacClusterRoleBinding {
   apiVersion?: string;
   kind?: string;
   metadata?: ObjectMeta;
@@ -75,8 +75,8 @@ export interface ClusterRoleBinding {
  * Bindings before RoleBindings, which only decides which binding an `allowed` reason names.
  */
 export interface RbacPolicy {
-  roles?: readonly Role[];
+  roles?: readonly RbacRole[];
   clusterRoles?: readonly ClusterRole[];
-  roleBindings?: readonly RoleBinding[];
-  clusterRoleBindings?: readonly ClusterRoleBinding[];
+  roleBindings?: readonly RbacRoleBinding[];
+  clusterRoleBindings?: readonly RbacClusterRoleBinding[];
 }

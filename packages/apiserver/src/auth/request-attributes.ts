@@ -1,4 +1,9 @@
-import { parseLabelSelector } from '@ops/api';
+import {
+  type FieldRequirement,
+  FieldSelectorError,
+  parseFieldSelector,
+  parseLabelSelector,
+} from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { AuthenticatedUser } from './authenticated-user.js';
 import { goQuote } from './go-format.js';
@@ -79,63 +84,14 @@ function decodePath(raw: string): string {
   }
 }
 
-/** The terms of a field selector, split on commas that are not escaped. */
-function splitFieldSelectorTerms(selector: string): string[] {
-  const terms: string[] = [];
-  let start = 0;
-  let escaped = false;
-  for (let i = 0; i < selector.length; i++) {
-    const char = selector[i];
-    if (escaped) escaped = false;
-    else if (char === '\\') escaped = true;
-    else if (char === ',') {
-      terms.push(selector.slice(start, i));
-      start = i + 1;
-    }
-  }
-  terms.push(selector.slice(start));
-  return terms;
-}
-
-/** A field selector value with its `\\`, `\,` and `\=` escapes resolved; undefined when malformed. */
-function unescapeFieldValue(value: string): string | undefined {
-  let out = '';
-  let escaped = false;
-  for (const char of value) {
-    if (escaped) {
-      if (char !== '\\' && char !== ',' && char !== '=') return undefined;
-      out += char;
-      escaped = false;
-    } else if (char === '\\') {
-      escaped = true;
-    } else if (char === ',' || char === '=') {
-      return undefined;
-    } else {
-      out += char;
-    }
-  }
-  return escaped ? undefined : out;
-}
-
-interface FieldTerm {
-  field: string;
-  equals: boolean;
-  value: string;
-}
-
 /** Parses a field selector as apimachinery's `fields.ParseSelector`; undefined when malformed. */
-function parseFieldSelector(selector: string): FieldTerm[] | undefined {
-  const parts = splitFieldSelectorTerms(selector).sort();
-  const terms: FieldTerm[] = [];
-  for (const part of parts) {
-    if (part === '') continue;
-    const match = /!=|==|=/.exec(part);
-    if (match === null) return undefined;
-    const value = unescapeFieldValue(part.slice(match.index + match[0].length));
-    if (value === undefined) return undefined;
-    terms.push({ field: part.slice(0, match.index), equals: match[0] !== '!=', value });
+function fieldSelectorTerms(selector: string): FieldRequirement[] | undefined {
+  try {
+    return parseFieldSelector(selector);
+  } catch (error) {
+    if (FieldSelectorError.isInstance(error)) return undefined;
+    throw error;
   }
-  return terms;
 }
 
 const int64Pattern = /^[+-]?\d+$/;
@@ -155,7 +111,7 @@ function isInt64(value: string): boolean {
  */
 function decodeListOptions(
   params: URLSearchParams,
-): { watch: boolean; fields: FieldTerm[] } | undefined {
+): { watch: boolean; fields: FieldRequirement[] } | undefined {
   for (const key of ['limit', 'timeoutSeconds']) {
     const value = params.get(key);
     if (value !== null && !isInt64(value)) return undefined;
@@ -169,7 +125,7 @@ function decodeListOptions(
     }
   }
   const fieldSelector = params.get('fieldSelector');
-  const fields = fieldSelector === null ? [] : parseFieldSelector(fieldSelector);
+  const fields = fieldSelector === null ? [] : fieldSelectorTerms(fieldSelector);
   if (fields === undefined) return undefined;
   return { watch: queryFlag(params, 'watch'), fields };
 }
@@ -288,7 +244,9 @@ export function requestAttributesFrom(
   if (name === '' && verb === 'get') {
     const options = decodeListOptions(params);
     verb = (options?.watch ?? queryFlag(params, 'watch')) ? 'watch' : 'list';
-    const nameTerm = options?.fields.find((term) => term.equals && term.field === 'metadata.name');
+    const nameTerm = options?.fields.find(
+      (term) => term.operator === '=' && term.field === 'metadata.name',
+    );
     if (nameTerm !== undefined && isValidPathSegmentName(nameTerm.value)) name = nameTerm.value;
   }
   if (name === '' && verb === 'delete') verb = 'deletecollection';

@@ -1,4 +1,5 @@
-import { isRecord, stringList } from './json-fields.js';
+import { isJsonObject } from '@ops/api';
+import { stringList } from './json-fields.js';
 import type { PolicyRule } from './rbac-policy.js';
 import type { RequestAttributes } from './request-attributes.js';
 
@@ -52,7 +53,7 @@ export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
  * requests the verb and the path. A rule that is not an object allows nothing.
  */
 export function ruleAllows(attributes: RequestAttributes, rule: PolicyRule): boolean {
-  if (!isRecord(rule)) return false;
+  if (!isJsonObject(rule)) return false;
   if (attributes.isResourceRequest) {
     return (
       verbMatches(rule, attributes.verb) &&

@@ -1,15 +1,14 @@
-import { matchesLabelSelector } from '@ops/api';
+import { isJsonObject, matchesLabelSelector } from '@ops/api';
 import { type AuthenticatedUser, isServiceAccountUsername } from './authenticated-user.js';
 import { goQuote } from './go-format.js';
 import {
-  isRecord,
   objectLabels,
   objectName,
   objectNamespace,
   recordList,
   stringField,
 } from './json-fields.js';
-import type { ClusterRole, PolicyRule, RbacPolicy, Role } from './rbac-policy.js';
+import type { ClusterRole, PolicyRule, RbacPolicy, RbacRole } from './rbac-policy.js';
 
 /** A rule that applies to a user, with the binding that grants it described as RBAC does. */
 export interface GrantedRule {
@@ -22,7 +21,7 @@ export interface GrantedRule {
 export type ResolvedRule = GrantedRule | { error: string };
 
 const rulesOf = (role: unknown): PolicyRule[] =>
-  isRecord(role) ? (recordList(role.rules) as PolicyRule[]) : [];
+  isJsonObject(role) ? (recordList(role.rules) as PolicyRule[]) : [];
 
 const ruleKey = (rule: PolicyRule): string =>
   JSON.stringify(
@@ -32,7 +31,7 @@ const ruleKey = (rule: PolicyRule): string =>
   );
 
 function selects(selector: unknown, labels: Record<string, string> | undefined): boolean {
-  if (!isRecord(selector)) return false;
+  if (!isJsonObject(selector)) return false;
   try {
     return matchesLabelSelector(selector, labels);
   } catch {
@@ -46,7 +45,7 @@ function selects(selector: unknown, labels: Record<string, string> | undefined):
  * not objects, or have no name, are ignored; when names repeat, the first object wins.
  */
 export class PolicyIndex {
-  private readonly roles = new Map<string, Role>();
+  private readonly roles = new Map<string, RbacRole>();
   private readonly clusterRoles = new Map<string, ClusterRole>();
   private readonly aggregated = new Map<string, PolicyRule[]>();
 
@@ -84,7 +83,7 @@ export class PolicyIndex {
   ): PolicyRule[] | undefined {
     const role = this.clusterRoles.get(name);
     if (role === undefined) return undefined;
-    if (!isRecord(role.aggregationRule)) return rulesOf(role);
+    if (!isJsonObject(role.aggregationRule)) return rulesOf(role);
     const cached = this.aggregated.get(name);
     if (cached !== undefined) return cached;
     resolving.add(name);
@@ -114,7 +113,7 @@ export class PolicyIndex {
    * `namespace` (`''` for ClusterRoleBindings, where none can be found).
    */
   roleRefRules(roleRef: unknown, namespace: string): PolicyRule[] | { error: string } {
-    const ref = isRecord(roleRef) ? roleRef : {};
+    const ref = isJsonObject(roleRef) ? roleRef : {};
     const kind = stringField(ref.kind);
     const name = stringField(ref.name);
     if (kind === 'Role') {
@@ -145,7 +144,7 @@ export function subjectMatches(
   user: AuthenticatedUser,
   namespace: string,
 ): boolean {
-  if (!isRecord(subject)) return false;
+  if (!isJsonObject(subject)) return false;
   const name = stringField(subject.name);
   switch (subject.kind) {
     case 'User':
@@ -172,7 +171,7 @@ function describeSubject(subject: Record<string, unknown>, bindingNamespace: str
 }
 
 function describeRoleRef(roleRef: unknown): string {
-  const ref = isRecord(roleRef) ? roleRef : {};
+  const ref = isJsonObject(roleRef) ? roleRef : {};
   return `${stringField(ref.kind)} ${goQuote(stringField(ref.name))}`;
 }
 

@@ -1,8 +1,9 @@
 import type { ObjectMeta } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { AuthenticatedUser } from './authenticated-user.js';
 import { aggregateMessage } from './go-format.js';
-import { isRecord, stringField, stringList } from './json-fields.js';
+import { stringField, stringList } from './json-fields.js';
 import type { RbacPolicy } from './rbac-policy.js';
 import { PolicyIndex, resolveRules } from './rule-resolver.js';
 
@@ -104,7 +105,7 @@ export function evaluateSelfSubjectRulesReview(
   user: AuthenticatedUser,
   policy: RbacPolicy,
 ): SelfSubjectRulesReview & { status: SubjectRulesReviewStatus } {
-  const spec = isRecord(review.spec) ? review.spec : {};
+  const spec = isJsonObject(review.spec) ? review.spec : {};
   const namespace = stringField(spec.namespace);
   if (namespace === '') throw StatusError.badRequest('no namespace on request');
   return {

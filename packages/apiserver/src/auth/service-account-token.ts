@@ -1,4 +1,5 @@
 import { generateKeyPairSync, type KeyObject, randomUUID, sign, verify } from 'node:crypto';
+import { isJsonObject } from '@ops/api';
 
 /** The issuer and API audience of the local server's service account tokens. */
 export const defaultTokenIssuer = 'https://kubernetes.default.svc.cluster.local';
@@ -40,8 +41,6 @@ function decodeJson(part: string): unknown {
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
@@ -109,7 +108,7 @@ export class ServiceAccountTokenSigner {
     if (parts.length !== 3) return undefined;
     const [header = '', payload = '', signature = ''] = parts;
     const head = decodeJson(header);
-    if (!isRecord(head) || head.alg !== 'ES256' || head.kid !== this.keyId) return undefined;
+    if (!isJsonObject(head) || head.alg !== 'ES256' || head.kid !== this.keyId) return undefined;
     const valid = verify(
       'sha256',
       Buffer.from(`${header}.${payload}`),
@@ -118,11 +117,11 @@ export class ServiceAccountTokenSigner {
     );
     if (!valid) return undefined;
     const body = decodeJson(payload);
-    if (!isRecord(body) || body.iss !== this.issuer) return undefined;
-    const kube = isRecord(body['kubernetes.io']) ? body['kubernetes.io'] : {};
-    const account = isRecord(kube.serviceaccount) ? kube.serviceaccount : {};
-    const pod = isRecord(kube.pod) ? kube.pod : undefined;
-    const secret = isRecord(kube.secret) ? kube.secret : undefined;
+    if (!isJsonObject(body) || body.iss !== this.issuer) return undefined;
+    const kube = isJsonObject(body['kubernetes.io']) ? body['kubernetes.io'] : {};
+    const account = isJsonObject(kube.serviceaccount) ? kube.serviceaccount : {};
+    const pod = isJsonObject(kube.pod) ? kube.pod : undefined;
+    const secret = isJsonObject(kube.secret) ? kube.secret : undefined;
     const bound = pod ?? secret;
     if (typeof body.iat !== 'number') return undefined;
     return {

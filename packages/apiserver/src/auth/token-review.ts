@@ -1,4 +1,5 @@
-import { isObject, type Json } from '../cluster/json.js';
+import { isJsonObject } from '@ops/api';
+import type { Json } from '../cluster/json.js';
 import type { AuthenticatedUser } from './authenticated-user.js';
 import { userInfoOf } from './self-subject-review.js';
 
@@ -17,8 +18,8 @@ export function evaluateTokenReview(
   userOf: (token: string) => AuthenticatedUser | undefined,
   serverAudience: string,
 ): Json {
-  const review = isObject(body) ? body : {};
-  const spec = isObject(review.spec) ? review.spec : {};
+  const review = isJsonObject(body) ? body : {};
+  const spec = isJsonObject(review.spec) ? review.spec : {};
   const token = typeof spec.token === 'string' ? spec.token : '';
   const wanted = Array.isArray(spec.audiences)
     ? spec.audiences.filter((audience): audience is string => typeof audience === 'string')

@@ -1,5 +1,5 @@
-import type { KubernetesObject } from '@ops/api';
-import { isObject, type Json, objectsOf, statusOf, stringOr } from './json.js';
+import { isJsonObject, type KubernetesObject } from '@ops/api';
+import { type Json, objectsOf, statusOf, stringOr } from './json.js';
 
 /** A condition as a controller computes it; times are filled in by {@link setCondition}. */
 export interface DesiredCondition {
@@ -21,7 +21,7 @@ export function setCondition(
   now: string,
   withUpdateTime = false,
 ): Json[] {
-  const list = conditions.filter(isObject);
+  const list = conditions.filter(isJsonObject);
   const index = list.findIndex((c) => c.type === desired.type);
   const old = index === -1 ? undefined : list[index];
   const same =
@@ -48,7 +48,7 @@ export function setCondition(
 
 /** `conditions` without the condition of `type`. */
 export function removeCondition(conditions: readonly unknown[], type: string): Json[] {
-  return conditions.filter(isObject).filter((c) => c.type !== type);
+  return conditions.filter(isJsonObject).filter((c) => c.type !== type);
 }
 
 /** The condition of `type` in an object's `status.conditions`. */

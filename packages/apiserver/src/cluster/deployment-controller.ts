@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { stableStringify, timestamp } from '../server/object-metadata.js';
 import type { StoreEvent } from '../store/object-store.js';
@@ -10,7 +11,6 @@ import {
   controllerName,
   controllerReference,
   controllerUid,
-  isObject,
   type Json,
   namespacedKey,
   numberOr,
@@ -44,10 +44,10 @@ const byCreation = (a: KubernetesObject, b: KubernetesObject): number => {
 
 /** A Pod template without the `pod-template-hash` label, for comparing templates. */
 function withoutHash(template: unknown): unknown {
-  if (!isObject(template)) return template;
+  if (!isJsonObject(template)) return template;
   const copy = structuredClone(template);
   const meta = objectOr(copy.metadata);
-  if (isObject(meta.labels)) {
+  if (isJsonObject(meta.labels)) {
     delete meta.labels[podTemplateHashLabel];
     if (Object.keys(meta.labels).length === 0) delete meta.labels;
   }

@@ -1,21 +1,17 @@
 import type { KubernetesObject, OwnerReference } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 
 /** A JSON object, loosely typed: objects of the API are read defensively. */
 export type Json = Record<string, unknown>;
 
-/** Whether a value is a JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `value` when it is an object, else an empty one. */
 export function objectOr(value: unknown): Json {
-  return isObject(value) ? value : {};
+  return isJsonObject(value) ? value : {};
 }
 
 /** The objects of `value` when it is an array, else none. */
 export function objectsOf(value: unknown): Json[] {
-  return Array.isArray(value) ? value.filter(isObject) : [];
+  return Array.isArray(value) ? value.filter(isJsonObject) : [];
 }
 
 /** `value` when it is a string, else `fallback`. */

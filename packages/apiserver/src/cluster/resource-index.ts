@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { StoredObject, StoreEvent } from '../store/object-store.js';
-import { isObject, specOf } from './json.js';
+import { specOf } from './json.js';
 
 /** Labels, or a selector that matches them: `key → value`. */
 export type LabelMap = Record<string, string>;
@@ -22,7 +23,7 @@ const byKey = (a: [string, KubernetesObject], b: [string, KubernetesObject]): nu
  */
 export function mapSelectorOf(object: KubernetesObject): LabelMap | undefined {
   const selector = specOf(object).selector;
-  if (!isObject(selector) || Object.keys(selector).length === 0) return undefined;
+  if (!isJsonObject(selector) || Object.keys(selector).length === 0) return undefined;
   return Object.fromEntries(Object.entries(selector).map(([k, v]) => [k, String(v)]));
 }
 

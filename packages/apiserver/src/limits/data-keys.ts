@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
-import { isObject } from '../cluster/json.js';
 
 /** The longest key of a ConfigMap or a Secret, in bytes (`DNS1123SubdomainMaxLength`). */
 export const maxDataKeyBytes = 253;
@@ -26,7 +26,7 @@ export function configMapKeyProblems(key: string): string[] {
   return problems;
 }
 
-const keysOf = (values: unknown): string[] => (isObject(values) ? Object.keys(values) : []);
+const keysOf = (values: unknown): string[] => (isJsonObject(values) ? Object.keys(values) : []);
 
 const invalidKeys = (field: string, keys: readonly string[]): FieldError[] =>
   keys.flatMap((key) =>

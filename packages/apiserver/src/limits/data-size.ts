@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
-import { isObject } from '../cluster/json.js';
 
 /** The most data a ConfigMap or a Secret may hold: 1 MiB (`core.MaxSecretSize`). */
 export const maxDataBytes = 1024 * 1024;
@@ -9,7 +9,7 @@ const stringBytes = (value: unknown) => Buffer.byteLength(String(value));
 const base64Bytes = (value: unknown) => Buffer.from(String(value), 'base64').length;
 
 function total(values: unknown, size: (value: unknown) => number): number {
-  if (!isObject(values)) return 0;
+  if (!isJsonObject(values)) return 0;
   let sum = 0;
   for (const value of Object.values(values)) sum += size(value);
   return sum;

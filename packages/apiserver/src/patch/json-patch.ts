@@ -1,6 +1,7 @@
+import { isJsonObject } from '@ops/api';
 import jsonPatch from 'fast-json-patch';
 import { StatusError } from '../api/status-error.js';
-import { cloneJson, isJsonObject, type JsonObject } from './json-value.js';
+import { cloneJson, type JsonObject } from './json-value.js';
 import {
   goJsonTypeName,
   patchBadRequest,
@@ -83,6 +84,6 @@ export function applyJsonPatch(
     if (error instanceof Error) throw patchRejected();
     throw error;
   }
-  if (!isJsonObject(result)) throw patchResultNotObject(cloneJson(result));
+  if (!isJsonObject<JsonObject>(result)) throw patchResultNotObject(cloneJson(result));
   return result;
 }

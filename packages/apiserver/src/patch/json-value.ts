@@ -11,11 +11,6 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
-/** Whether `value` is a JSON object (not null, not an array). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Whether `object` has `key` as an own property (never one inherited from the prototype). */
 export function hasKey(object: object, key: string): boolean {
   return Object.hasOwn(object, key);

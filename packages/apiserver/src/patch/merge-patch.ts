@@ -1,11 +1,5 @@
-import {
-  cloneJson,
-  hasKey,
-  isJsonObject,
-  type JsonObject,
-  type JsonValue,
-  setKey,
-} from './json-value.js';
+import { isJsonObject } from '@ops/api';
+import { cloneJson, hasKey, type JsonObject, type JsonValue, setKey } from './json-value.js';
 import { patchBadRequest, patchResultNotObject } from './patch-error.js';
 
 /**

@@ -1,8 +1,8 @@
+import { isJsonObject } from '@ops/api';
 import type { StatusError } from '../api/status-error.js';
 import {
   cloneJson,
   hasKey,
-  isJsonObject,
   type JsonKind,
   type JsonObject,
   type JsonValue,

@@ -1,19 +1,23 @@
+import protobuf from 'protobufjs/light.js';
 import { formatGoDuration, formatGoTime } from './go-time-format.js';
-import type {
-  FieldSchema,
-  MessageSchema,
-  ScalarType,
-  ValueType,
-  WellKnownType,
-} from './message-schema.js';
+import {
+  fieldMessage,
+  isInline,
+  jsonNameOf,
+  keepsZero,
+  messageName,
+  type WellKnownType,
+  wellKnownOf,
+} from './kubernetes-protos.js';
 import { UndecodableError } from './undecodable-error.js';
-import { WireReader, WireType } from './wire-reader.js';
+import { WireFormatError } from './wire-format-error.js';
 
-/** Looks up a message schema by name. */
-export type SchemaLookup = (name: string) => MessageSchema | undefined;
+/** Protobuf wire types. */
+const WireType = { varint: 0, fixed64: 1, lengthDelimited: 2, fixed32: 5 } as const;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const maxDepth = 64;
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
 const decodeString = (bytes: Uint8Array, where: string): string => {
   try {
@@ -23,57 +27,23 @@ const decodeString = (bytes: Uint8Array, where: string): string => {
   }
 };
 
-const toSafeNumber = (value: bigint, where: string): number => {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+/** An int64/uint64 as protobufjs reads it (a long.js Long, or a number without long.js). */
+const toSafeNumber = (value: protobuf.Long | number, where: string): number => {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) {
+      throw new UndecodableError(
+        `${where} = ${value} is beyond the integers JSON numbers hold exactly (±2^53-1)`,
+      );
+    }
+    return value;
+  }
+  const exact = BigInt(value.toString());
+  if (exact > maxSafe || exact < -maxSafe) {
     throw new UndecodableError(
-      `${where} = ${value} is beyond the integers JSON numbers hold exactly (±2^53-1)`,
+      `${where} = ${exact} is beyond the integers JSON numbers hold exactly (±2^53-1)`,
     );
   }
-  return Number(value);
-};
-
-const isPackable = (scalar: ScalarType): boolean => scalar !== 'string' && scalar !== 'bytes';
-
-const expectedWireType = (scalar: ScalarType): number => {
-  switch (scalar) {
-    case 'string':
-    case 'bytes':
-      return WireType.lengthDelimited;
-    case 'double':
-      return WireType.fixed64;
-    case 'float':
-      return WireType.fixed32;
-    default:
-      return WireType.varint;
-  }
-};
-
-/** Reads one scalar of the given type, its wire type already checked. */
-const readScalar = (
-  reader: WireReader,
-  scalar: ScalarType,
-  where: string,
-): string | number | boolean => {
-  switch (scalar) {
-    case 'string':
-      return decodeString(reader.readBytes(), where);
-    case 'bytes':
-      return Buffer.from(reader.readBytes()).toString('base64');
-    case 'bool':
-      return reader.readVarint() !== 0n;
-    case 'int32':
-      return Number(BigInt.asIntN(32, reader.readVarint()));
-    case 'uint32':
-      return Number(BigInt.asUintN(32, reader.readVarint()));
-    case 'int64':
-      return toSafeNumber(BigInt.asIntN(64, reader.readVarint()), where);
-    case 'uint64':
-      return toSafeNumber(reader.readVarint(), where);
-    case 'double':
-      return finite(reader.readDouble(), where);
-    case 'float':
-      return finite(reader.readFloat(), where);
-  }
+  return Number(exact);
 };
 
 const finite = (value: number, where: string): number => {
@@ -82,28 +52,99 @@ const finite = (value: number, where: string): number => {
   return value;
 };
 
-const isZero = (value: unknown): boolean => value === '' || value === 0 || value === false;
-
-/** Decodes the fields of a message embedded in `bytes`, by field number, into a handler. */
-const forEachField = (
-  bytes: Uint8Array,
-  where: string,
-  onField: (field: number, wireType: number, reader: WireReader) => boolean,
-): void => {
-  const reader = new WireReader(bytes);
-  while (!reader.done) {
-    const { field, wireType } = reader.readKey();
-    if (!onField(field, wireType, reader)) {
-      throw new UndecodableError(
-        `${where} has field number ${field}, which this server does not know`,
-      );
-    }
+/** The wire type a value of a scalar protobuf type has when it is not packed. */
+const expectedWireType = (type: string): number => {
+  switch (type) {
+    case 'double':
+    case 'fixed64':
+    case 'sfixed64':
+      return WireType.fixed64;
+    case 'float':
+    case 'fixed32':
+    case 'sfixed32':
+      return WireType.fixed32;
+    case 'string':
+    case 'bytes':
+      return WireType.lengthDelimited;
+    default:
+      return WireType.varint;
   }
 };
+
+/** Reads one scalar of a protobuf scalar type, its wire type already checked, as JSON. */
+const readScalar = (
+  reader: protobuf.Reader,
+  type: string,
+  where: string,
+): string | number | boolean => {
+  switch (type) {
+    case 'string':
+      return decodeString(reader.bytes(), where);
+    case 'bytes':
+      return Buffer.from(reader.bytes()).toString('base64');
+    case 'bool':
+      return reader.bool();
+    case 'int32':
+      return reader.int32();
+    case 'uint32':
+      return reader.uint32();
+    case 'sint32':
+      return reader.sint32();
+    case 'fixed32':
+      return reader.fixed32();
+    case 'sfixed32':
+      return reader.sfixed32();
+    case 'int64':
+      return toSafeNumber(reader.int64(), where);
+    case 'uint64':
+      return toSafeNumber(reader.uint64(), where);
+    case 'sint64':
+      return toSafeNumber(reader.sint64(), where);
+    case 'fixed64':
+      return toSafeNumber(reader.fixed64(), where);
+    case 'sfixed64':
+      return toSafeNumber(reader.sfixed64(), where);
+    case 'double':
+      return finite(reader.double(), where);
+    case 'float':
+      return finite(reader.float(), where);
+    default:
+      throw new UndecodableError(
+        `${where} has protobuf type ${type}, which this server cannot map`,
+      );
+  }
+};
+
+/** Scalar types that may be packed (every one but string and bytes). */
+const packable: ReadonlySet<string> = new Set(Object.keys(protobuf.types.packed));
+
+const isZero = (value: unknown): boolean => value === '' || value === 0 || value === false;
 
 const requireWireType = (actual: number, expected: number, where: string): void => {
   if (actual !== expected) {
     throw new UndecodableError(`${where} has wire type ${actual}, expected ${expected}`);
+  }
+};
+
+/**
+ * Calls `onField` for each field of the message in `bytes`; `onField` returns false for a field
+ * number the message does not have.
+ */
+const forEachField = (
+  bytes: Uint8Array,
+  where: string,
+  onField: (field: number, wireType: number, reader: protobuf.Reader) => boolean,
+): void => {
+  const reader = protobuf.Reader.create(bytes);
+  while (reader.pos < reader.len) {
+    const key = reader.uint32();
+    const field = key >>> 3;
+    if (field === 0) throw new WireFormatError('field number 0', reader.pos);
+    if (!onField(field, key & 7, reader)) {
+      throw new UndecodableError(
+        `${where} has field number ${field}, which this server does not know`,
+      );
+    }
   }
 };
 
@@ -127,8 +168,8 @@ const decodeWellKnown = (bytes: Uint8Array, type: WellKnownType, where: string):
       forEachField(bytes, where, (field, wireType, reader) => {
         if (field !== 1 && field !== 2) return false;
         requireWireType(wireType, WireType.varint, `${where}.${field}`);
-        if (field === 1) seconds = BigInt.asIntN(64, reader.readVarint());
-        else nanos = Number(BigInt.asIntN(32, reader.readVarint()));
+        if (field === 1) seconds = BigInt(reader.int64().toString());
+        else nanos = reader.int32();
         return true;
       });
       const text = formatGoTime(seconds, nanos, type === 'MicroTime');
@@ -144,7 +185,7 @@ const decodeWellKnown = (bytes: Uint8Array, type: WellKnownType, where: string):
       forEachField(bytes, where, (field, wireType, reader) => {
         if (field !== 1) return false;
         requireWireType(wireType, WireType.varint, `${where}.${field}`);
-        nanoseconds = BigInt.asIntN(64, reader.readVarint());
+        nanoseconds = BigInt(reader.int64().toString());
         return true;
       });
       return formatGoDuration(nanoseconds);
@@ -154,30 +195,30 @@ const decodeWellKnown = (bytes: Uint8Array, type: WellKnownType, where: string):
       forEachField(bytes, where, (field, wireType, reader) => {
         if (field !== 1) return false;
         requireWireType(wireType, WireType.lengthDelimited, `${where}.${field}`);
-        text = decodeString(reader.readBytes(), where);
+        text = decodeString(reader.bytes(), where);
         return true;
       });
       if (text === '') throw new UndecodableError(`${where} is an empty quantity string`);
       return text ?? '0';
     }
     case 'IntOrString': {
-      let kind = 0n;
+      let kind = 0;
       let intVal = 0;
       let strVal = '';
       forEachField(bytes, where, (field, wireType, reader) => {
         if (field === 3) {
           requireWireType(wireType, WireType.lengthDelimited, `${where}.${field}`);
-          strVal = decodeString(reader.readBytes(), where);
+          strVal = decodeString(reader.bytes(), where);
           return true;
         }
         if (field !== 1 && field !== 2) return false;
         requireWireType(wireType, WireType.varint, `${where}.${field}`);
-        if (field === 1) kind = BigInt.asIntN(64, reader.readVarint());
-        else intVal = Number(BigInt.asIntN(32, reader.readVarint()));
+        if (field === 1) kind = toSafeNumber(reader.int64(), `${where}.type`);
+        else intVal = reader.int32();
         return true;
       });
-      if (kind === 0n) return intVal;
-      if (kind === 1n) return strVal;
+      if (kind === 0) return intVal;
+      if (kind === 1) return strVal;
       throw new UndecodableError(
         `${where} has IntOrString type ${kind}, expected 0 (int) or 1 (string)`,
       );
@@ -188,7 +229,7 @@ const decodeWellKnown = (bytes: Uint8Array, type: WellKnownType, where: string):
       forEachField(bytes, where, (field, wireType, reader) => {
         if (field !== 1) return false;
         requireWireType(wireType, WireType.lengthDelimited, `${where}.${field}`);
-        raw = reader.readBytes();
+        raw = reader.bytes();
         return true;
       });
       return raw === undefined ? null : parseJson(raw, where);
@@ -198,7 +239,7 @@ const decodeWellKnown = (bytes: Uint8Array, type: WellKnownType, where: string):
       forEachField(bytes, where, (field, wireType, reader) => {
         if (field !== 1) return false;
         requireWireType(wireType, WireType.lengthDelimited, `${where}.${field}`);
-        items.push(decodeString(reader.readBytes(), where));
+        items.push(decodeString(reader.bytes(), where));
         return true;
       });
       return items.length === 0 ? null : items;
@@ -206,184 +247,186 @@ const decodeWellKnown = (bytes: Uint8Array, type: WellKnownType, where: string):
   }
 };
 
+/** Turns protobufjs's reader errors (truncated input, bad varint, bad wire type) into ours. */
+const asWireFormatError = (error: unknown): unknown => {
+  if (!(error instanceof Error) || UndecodableError.isInstance(error)) return error;
+  if (WireFormatError.isInstance(error)) return error;
+  const range = /^index out of range: (\d+) \+ (\d+) > (\d+)$/.exec(error.message);
+  if (error instanceof RangeError && range) {
+    return new WireFormatError(`truncated: ${range[2]} more bytes needed`, Number(range[1]));
+  }
+  const invalid = /^(invalid (?:varint encoding|wire type \d+))(?: at offset (\d+))?$/.exec(
+    error.message,
+  );
+  if (invalid) return new WireFormatError(invalid[1] ?? error.message, Number(invalid[2] ?? -1));
+  return error;
+};
+
 /**
- * Decodes proto2 wire bytes of messages described by schemas into the JSON Go's encoding/json
- * produces for the typed Go object. Throws {@link UndecodableError} or {@link WireFormatError}
- * from `./wire-format-error.js` (never another error) for input it cannot decode faithfully.
+ * Decodes proto2 wire bytes of the Kubernetes messages in {@link kubernetesProtos} (protobufjs
+ * reflection) into the JSON Go's encoding/json produces for the typed Go object: JSON names,
+ * inline structs and `omitempty` from the Go struct tags, the {@link WellKnownType} forms.
+ * Throws {@link UndecodableError} or {@link WireFormatError} (never another error) for input it
+ * cannot decode faithfully: an unknown field number, a wrong wire type, invalid UTF-8, an integer
+ * beyond ±2^53-1, truncated or malformed bytes.
  */
-export class MessageDecoder {
-  constructor(private readonly lookup: SchemaLookup) {}
-
-  /** Decodes a whole message into a new object. */
-  decode(bytes: Uint8Array, schema: MessageSchema): Record<string, unknown> {
-    return this.decodeNew(bytes, schema, schema.name, 0);
-  }
-
-  private decodeNew(
-    bytes: Uint8Array,
-    schema: MessageSchema,
-    where: string,
-    depth: number,
-  ): Record<string, unknown> {
+export const decodeMessage = (bytes: Uint8Array, type: protobuf.Type): Record<string, unknown> => {
+  try {
     const target: Record<string, unknown> = {};
-    this.decodeInto(bytes, schema, target, where, depth);
+    decodeInto(bytes, type, target, messageName(type), 0);
     return target;
+  } catch (error) {
+    throw asWireFormatError(error);
   }
+};
 
-  private decodeInto(
-    bytes: Uint8Array,
-    schema: MessageSchema,
-    target: Record<string, unknown>,
-    where: string,
-    depth: number,
-  ): void {
-    if (depth > maxDepth)
-      throw new UndecodableError(`${where} nests messages deeper than ${maxDepth}`);
-    forEachField(bytes, `message ${schema.name}`, (number, wireType, reader) => {
-      const field = schema.fields.get(number);
-      if (field === undefined) return false;
-      this.decodeField(reader, wireType, field, target, `${where}.${field.json}`, depth);
-      return true;
-    });
-  }
+const decodeNew = (
+  bytes: Uint8Array,
+  type: protobuf.Type,
+  where: string,
+  depth: number,
+): unknown => {
+  const wellKnown = wellKnownOf(type);
+  if (wellKnown !== undefined) return decodeWellKnown(bytes, wellKnown, where);
+  const target: Record<string, unknown> = {};
+  decodeInto(bytes, type, target, where, depth);
+  return target;
+};
 
-  private decodeField(
-    reader: WireReader,
-    wireType: number,
-    field: FieldSchema,
-    target: Record<string, unknown>,
-    where: string,
-    depth: number,
-  ): void {
-    const { value } = field;
-    if (field.map) {
-      requireWireType(wireType, WireType.lengthDelimited, where);
-      const [key, entry] = this.decodeMapEntry(reader.readBytes(), value, where, depth);
-      const map = this.container(target, field.json, where, false) as Record<string, unknown>;
-      Object.defineProperty(map, key, {
-        value: entry,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-      return;
-    }
-    if (value.kind === 'scalar') {
-      const expected = expectedWireType(value.scalar);
-      if (field.repeated && wireType === WireType.lengthDelimited && isPackable(value.scalar)) {
-        const packed = reader.readBytes();
-        const inner = new WireReader(packed);
-        const list = this.container(target, field.json, where, true) as unknown[];
-        while (!inner.done) list.push(readScalar(inner, value.scalar, where));
-        return;
-      }
-      requireWireType(wireType, expected, where);
-      const scalar = readScalar(reader, value.scalar, where);
-      if (field.repeated) {
-        (this.container(target, field.json, where, true) as unknown[]).push(scalar);
-      } else if (isZero(scalar) && !field.keepEmpty) {
-        delete target[field.json];
-      } else {
-        target[field.json] = scalar;
-      }
-      return;
-    }
+const decodeInto = (
+  bytes: Uint8Array,
+  type: protobuf.Type,
+  target: Record<string, unknown>,
+  where: string,
+  depth: number,
+): void => {
+  if (depth > maxDepth)
+    throw new UndecodableError(`${where} nests messages deeper than ${maxDepth}`);
+  forEachField(bytes, `message ${messageName(type)}`, (number, wireType, reader) => {
+    const field = type.fieldsById[number];
+    if (field === undefined) return false;
+    decodeField(reader, wireType, field, target, `${where}.${jsonNameOf(field)}`, depth);
+    return true;
+  });
+};
+
+const decodeField = (
+  reader: protobuf.Reader,
+  wireType: number,
+  field: protobuf.Field,
+  target: Record<string, unknown>,
+  where: string,
+  depth: number,
+): void => {
+  const json = jsonNameOf(field);
+  const message = fieldMessage(field);
+  if (field.map) {
     requireWireType(wireType, WireType.lengthDelimited, where);
-    const bytes = reader.readBytes();
-    if (value.kind === 'wellKnown') {
-      const decoded = decodeWellKnown(bytes, value.wellKnown, where);
-      if (field.repeated)
-        (this.container(target, field.json, where, true) as unknown[]).push(decoded);
-      else target[field.json] = decoded;
-      return;
-    }
-    const schema = this.schemaOf(value.message);
-    if (field.repeated) {
-      const item = this.decodeNew(bytes, schema, where, depth + 1);
-      (this.container(target, field.json, where, true) as unknown[]).push(item);
-      return;
-    }
-    if (field.inline) {
-      this.decodeInto(bytes, schema, target, where, depth + 1);
-      return;
-    }
-    // A singular message seen twice merges, as proto2 and gogo-generated Go code do.
-    const existing = target[field.json];
-    const object =
-      typeof existing === 'object' && existing !== null && !Array.isArray(existing)
-        ? (existing as Record<string, unknown>)
-        : {};
-    this.decodeInto(bytes, schema, object, where, depth + 1);
-    target[field.json] = object;
-  }
-
-  private decodeMapEntry(
-    bytes: Uint8Array,
-    value: ValueType,
-    where: string,
-    depth: number,
-  ): [string, unknown] {
-    let key = '';
-    let entry: unknown;
-    forEachField(bytes, `${where} map entry`, (number, wireType, reader) => {
-      if (number === 1) {
-        requireWireType(wireType, WireType.lengthDelimited, `${where} map key`);
-        key = decodeString(reader.readBytes(), `${where} map key`);
-        return true;
-      }
-      if (number !== 2) return false;
-      if (value.kind === 'scalar') {
-        requireWireType(wireType, expectedWireType(value.scalar), `${where} map value`);
-        entry = readScalar(reader, value.scalar, `${where} map value`);
-        return true;
-      }
-      requireWireType(wireType, WireType.lengthDelimited, `${where} map value`);
-      const bytes = reader.readBytes();
-      entry =
-        value.kind === 'wellKnown'
-          ? decodeWellKnown(bytes, value.wellKnown, `${where}[${key}]`)
-          : this.decodeNew(bytes, this.schemaOf(value.message), `${where}[${key}]`, depth + 1);
-      return true;
+    const [key, entry] = decodeMapEntry(reader.bytes(), field, message, where, depth);
+    const map = container(target, json, where, false) as Record<string, unknown>;
+    Object.defineProperty(map, key, {
+      value: entry,
+      enumerable: true,
+      writable: true,
+      configurable: true,
     });
-    if (entry === undefined) entry = this.zeroOf(value, where, depth);
-    return [key, entry];
+    return;
   }
+  if (message === undefined) {
+    if (field.repeated && wireType === WireType.lengthDelimited && packable.has(field.type)) {
+      const packed = protobuf.Reader.create(reader.bytes());
+      const list = container(target, json, where, true) as unknown[];
+      while (packed.pos < packed.len) list.push(readScalar(packed, field.type, where));
+      return;
+    }
+    requireWireType(wireType, expectedWireType(field.type), where);
+    const scalar = readScalar(reader, field.type, where);
+    if (field.repeated) {
+      (container(target, json, where, true) as unknown[]).push(scalar);
+    } else if (isZero(scalar) && !keepsZero(field)) {
+      delete target[json];
+    } else {
+      target[json] = scalar;
+    }
+    return;
+  }
+  requireWireType(wireType, WireType.lengthDelimited, where);
+  const bytes = reader.bytes();
+  if (field.repeated) {
+    (container(target, json, where, true) as unknown[]).push(
+      decodeNew(bytes, message, where, depth + 1),
+    );
+    return;
+  }
+  if (wellKnownOf(message) !== undefined) {
+    target[json] = decodeNew(bytes, message, where, depth + 1);
+    return;
+  }
+  if (isInline(field)) {
+    decodeInto(bytes, message, target, where, depth + 1);
+    return;
+  }
+  // A singular message seen twice merges, as proto2 and gogo-generated Go code do.
+  const existing = target[json];
+  const object =
+    typeof existing === 'object' && existing !== null && !Array.isArray(existing)
+      ? (existing as Record<string, unknown>)
+      : {};
+  decodeInto(bytes, message, object, where, depth + 1);
+  target[json] = object;
+};
 
-  private zeroOf(value: ValueType, where: string, depth: number): unknown {
-    switch (value.kind) {
-      case 'scalar':
-        return value.scalar === 'bool'
+const decodeMapEntry = (
+  bytes: Uint8Array,
+  field: protobuf.Field,
+  message: protobuf.Type | undefined,
+  where: string,
+  depth: number,
+): [string, unknown] => {
+  let key = '';
+  let entry: unknown;
+  forEachField(bytes, `${where} map entry`, (number, wireType, reader) => {
+    if (number === 1) {
+      requireWireType(wireType, WireType.lengthDelimited, `${where} map key`);
+      key = decodeString(reader.bytes(), `${where} map key`);
+      return true;
+    }
+    if (number !== 2) return false;
+    if (message === undefined) {
+      requireWireType(wireType, expectedWireType(field.type), `${where} map value`);
+      entry = readScalar(reader, field.type, `${where} map value`);
+      return true;
+    }
+    requireWireType(wireType, WireType.lengthDelimited, `${where} map value`);
+    entry = decodeNew(reader.bytes(), message, `${where}[${key}]`, depth + 1);
+    return true;
+  });
+  if (entry === undefined) {
+    entry =
+      message !== undefined
+        ? decodeNew(new Uint8Array(0), message, where, depth + 1)
+        : field.type === 'bool'
           ? false
-          : value.scalar === 'string' || value.scalar === 'bytes'
+          : field.type === 'string' || field.type === 'bytes'
             ? ''
             : 0;
-      case 'wellKnown':
-        return decodeWellKnown(new Uint8Array(0), value.wellKnown, where);
-      case 'message':
-        return this.decodeNew(new Uint8Array(0), this.schemaOf(value.message), where, depth + 1);
-    }
   }
+  return [key, entry];
+};
 
-  private schemaOf(name: string): MessageSchema {
-    const schema = this.lookup(name);
-    if (schema === undefined) throw new UndecodableError(`message ${name} has no schema`);
-    return schema;
+const container = (
+  target: Record<string, unknown>,
+  key: string,
+  where: string,
+  array: boolean,
+): unknown => {
+  const existing = target[key];
+  if (existing !== undefined) {
+    if (Array.isArray(existing) !== array)
+      throw new UndecodableError(`${where} clashes with another field`);
+    return existing;
   }
-
-  private container(
-    target: Record<string, unknown>,
-    key: string,
-    where: string,
-    array: boolean,
-  ): unknown {
-    const existing = target[key];
-    if (existing !== undefined) {
-      if (Array.isArray(existing) !== array)
-        throw new UndecodableError(`${where} clashes with another field`);
-      return existing;
-    }
-    const created = array ? [] : {};
-    target[key] = created;
-    return created;
-  }
-}
+  const created = array ? [] : {};
+  target[key] = created;
+  return created;
+};

@@ -1,57 +1,51 @@
-import { buildSchemas, type MessageSchema } from './message-schema.js';
-import { appsV1Schemas } from './schema-apps-v1.js';
-import { authenticationV1Schemas } from './schema-authentication-v1.js';
-import { authorizationV1Schemas } from './schema-authorization-v1.js';
-import { autoscalingV1Schemas } from './schema-autoscaling-v1.js';
-import { batchV1Schemas } from './schema-batch-v1.js';
-import { coordinationV1Schemas } from './schema-coordination-v1.js';
-import { coreV1Schemas } from './schema-core-v1.js';
-import { metaV1Schemas } from './schema-meta-v1.js';
-import { networkingV1Schemas } from './schema-networking-v1.js';
-import { policyV1Schemas } from './schema-policy-v1.js';
-import { rbacV1Schemas } from './schema-rbac-v1.js';
-import { schedulingV1Schemas } from './schema-scheduling-v1.js';
+import type protobuf from 'protobufjs/light.js';
+import { messageType } from './kubernetes-protos.js';
 
-/** Top-level kinds by apiVersion: kind → root message name. */
+const api = 'k8s.io.api';
+
+/** Top-level kinds by apiVersion: kind → root message (fully qualified protobuf name). */
 const kindsByApiVersion: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   v1: {
-    ConfigMap: 'core.ConfigMap',
-    Secret: 'core.Secret',
-    Namespace: 'core.Namespace',
-    ServiceAccount: 'core.ServiceAccount',
-    Service: 'core.Service',
-    Pod: 'core.Pod',
-    ResourceQuota: 'core.ResourceQuota',
+    ConfigMap: `${api}.core.v1.ConfigMap`,
+    Secret: `${api}.core.v1.Secret`,
+    Namespace: `${api}.core.v1.Namespace`,
+    ServiceAccount: `${api}.core.v1.ServiceAccount`,
+    Service: `${api}.core.v1.Service`,
+    Pod: `${api}.core.v1.Pod`,
+    ResourceQuota: `${api}.core.v1.ResourceQuota`,
   },
   'apps/v1': {
-    Deployment: 'apps.Deployment',
-    ReplicaSet: 'apps.ReplicaSet',
-    StatefulSet: 'apps.StatefulSet',
-    DaemonSet: 'apps.DaemonSet',
-    ControllerRevision: 'apps.ControllerRevision',
+    Deployment: `${api}.apps.v1.Deployment`,
+    ReplicaSet: `${api}.apps.v1.ReplicaSet`,
+    StatefulSet: `${api}.apps.v1.StatefulSet`,
+    DaemonSet: `${api}.apps.v1.DaemonSet`,
+    ControllerRevision: `${api}.apps.v1.ControllerRevision`,
   },
-  'batch/v1': { Job: 'batch.Job', CronJob: 'batch.CronJob' },
+  'batch/v1': { Job: `${api}.batch.v1.Job`, CronJob: `${api}.batch.v1.CronJob` },
   'rbac.authorization.k8s.io/v1': {
-    Role: 'rbac.Role',
-    ClusterRole: 'rbac.ClusterRole',
-    RoleBinding: 'rbac.RoleBinding',
-    ClusterRoleBinding: 'rbac.ClusterRoleBinding',
+    Role: `${api}.rbac.v1.Role`,
+    ClusterRole: `${api}.rbac.v1.ClusterRole`,
+    RoleBinding: `${api}.rbac.v1.RoleBinding`,
+    ClusterRoleBinding: `${api}.rbac.v1.ClusterRoleBinding`,
   },
   'authorization.k8s.io/v1': {
-    SelfSubjectAccessReview: 'authorization.SelfSubjectAccessReview',
-    SelfSubjectRulesReview: 'authorization.SelfSubjectRulesReview',
-    SubjectAccessReview: 'authorization.SubjectAccessReview',
-    LocalSubjectAccessReview: 'authorization.LocalSubjectAccessReview',
+    SelfSubjectAccessReview: `${api}.authorization.v1.SelfSubjectAccessReview`,
+    SelfSubjectRulesReview: `${api}.authorization.v1.SelfSubjectRulesReview`,
+    SubjectAccessReview: `${api}.authorization.v1.SubjectAccessReview`,
+    LocalSubjectAccessReview: `${api}.authorization.v1.LocalSubjectAccessReview`,
   },
   'authentication.k8s.io/v1': {
-    TokenRequest: 'authentication.TokenRequest',
-    SelfSubjectReview: 'authentication.SelfSubjectReview',
+    TokenRequest: `${api}.authentication.v1.TokenRequest`,
+    SelfSubjectReview: `${api}.authentication.v1.SelfSubjectReview`,
   },
-  'autoscaling/v1': { HorizontalPodAutoscaler: 'autoscaling.HorizontalPodAutoscaler' },
-  'policy/v1': { PodDisruptionBudget: 'policy.PodDisruptionBudget', Eviction: 'policy.Eviction' },
-  'networking.k8s.io/v1': { Ingress: 'networking.Ingress' },
-  'scheduling.k8s.io/v1': { PriorityClass: 'scheduling.PriorityClass' },
-  'coordination.k8s.io/v1': { Lease: 'coordination.Lease' },
+  'autoscaling/v1': { HorizontalPodAutoscaler: `${api}.autoscaling.v1.HorizontalPodAutoscaler` },
+  'policy/v1': {
+    PodDisruptionBudget: `${api}.policy.v1.PodDisruptionBudget`,
+    Eviction: `${api}.policy.v1.Eviction`,
+  },
+  'networking.k8s.io/v1': { Ingress: `${api}.networking.v1.Ingress` },
+  'scheduling.k8s.io/v1': { PriorityClass: `${api}.scheduling.v1.PriorityClass` },
+  'coordination.k8s.io/v1': { Lease: `${api}.coordination.v1.Lease` },
 };
 
 /**
@@ -65,37 +59,16 @@ const ownValue = <T>(
   key: string,
 ): T | undefined => (record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined);
 
-let schemas: ReadonlyMap<string, MessageSchema> | undefined;
-
-/** All message schemas, parsed and cross-checked once on first use. */
-export const messageSchemas = (): ReadonlyMap<string, MessageSchema> => {
-  schemas ??= buildSchemas([
-    metaV1Schemas,
-    coreV1Schemas,
-    appsV1Schemas,
-    batchV1Schemas,
-    rbacV1Schemas,
-    authorizationV1Schemas,
-    authenticationV1Schemas,
-    autoscalingV1Schemas,
-    policyV1Schemas,
-    networkingV1Schemas,
-    schedulingV1Schemas,
-    coordinationV1Schemas,
-  ]);
-  return schemas;
-};
-
 /**
  * The root message of a top-level kind, or undefined when the decoder does not know the
  * apiVersion/kind pair.
  */
-export const rootMessageOf = (apiVersion: string, kind: string): MessageSchema | undefined => {
+export const rootMessageOf = (apiVersion: string, kind: string): protobuf.Type | undefined => {
   const name =
     kind === 'DeleteOptions' && deleteOptionsApiVersions.includes(apiVersion)
-      ? 'meta.DeleteOptions'
+      ? 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions'
       : ownValue(ownValue(kindsByApiVersion, apiVersion), kind);
-  return name === undefined ? undefined : messageSchemas().get(name);
+  return name === undefined ? undefined : messageType(name);
 };
 
 /** Every apiVersion/kind pair the decoder knows, for messages and tests. */

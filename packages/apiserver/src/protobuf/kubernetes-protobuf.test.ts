@@ -177,241 +177,220 @@ describe('decodeKubernetesProtobuf with hand-assembled bytes', () => {
 });
 
 describe('decodeKubernetesProtobuf round trips', () => {
-  const roundTrip = (object: Record<string, unknown>, root: string) =>
-    expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(object, root))).toStrictEqual(object);
+  const roundTrip = (object: Record<string, unknown>) =>
+    expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(object))).toStrictEqual(object);
 
   it('Secret bytes as base64, stringData and type', () => {
-    roundTrip(
-      {
-        kind: 'Secret',
-        apiVersion: 'v1',
-        metadata: { name: 's', namespace: 'ns', annotations: { a: 'b' }, creationTimestamp: null },
-        data: { 'tls.crt': Buffer.from('-----BEGIN-----\n\0\xff').toString('base64'), empty: '' },
-        stringData: { x: 'y' },
-        type: 'kubernetes.io/tls',
-        immutable: false,
-      },
-      'core.Secret',
-    );
+    roundTrip({
+      kind: 'Secret',
+      apiVersion: 'v1',
+      metadata: { name: 's', namespace: 'ns', annotations: { a: 'b' }, creationTimestamp: null },
+      data: { 'tls.crt': Buffer.from('-----BEGIN-----\n\0\xff').toString('base64'), empty: '' },
+      stringData: { x: 'y' },
+      type: 'kubernetes.io/tls',
+      immutable: false,
+    });
   });
 
   it('Deployment with a full container, IntOrString strategy and replicas 0', () => {
-    roundTrip(
-      {
-        kind: 'Deployment',
-        apiVersion: 'apps/v1',
-        metadata: {
-          name: 'web',
-          generation: 3,
-          finalizers: ['f'],
-          managedFields: [
-            {
-              manager: 'kubectl',
-              operation: 'Update',
-              apiVersion: 'apps/v1',
-              time: '2024-05-06T07:08:09Z',
-              fieldsType: 'FieldsV1',
-              fieldsV1: { 'f:spec': { 'f:replicas': {} } },
-            },
-          ],
-        },
-        spec: {
-          replicas: 0,
-          selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] },
-          template: {
-            metadata: { labels: { app: 'web' } },
-            spec: {
-              containers: [
-                {
-                  name: 'web',
-                  image: 'nginx:1.27',
-                  command: ['nginx'],
-                  args: ['-g', 'daemon off;'],
-                  ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
-                  env: [
-                    { name: 'A', value: '1' },
-                    {
-                      name: 'POD',
-                      valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } },
-                    },
-                    {
-                      name: 'KEY',
-                      valueFrom: { secretKeyRef: { name: 'sec', key: 'k', optional: false } },
-                    },
-                    {
-                      name: 'CPU',
-                      valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '1m' } },
-                    },
-                  ],
-                  envFrom: [{ prefix: 'P_', configMapRef: { name: 'cm', optional: true } }],
-                  resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '0' } },
-                  volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true }],
-                  livenessProbe: {
-                    httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP' },
-                    periodSeconds: 10,
-                  },
-                  readinessProbe: { tcpSocket: { port: 8080 }, initialDelaySeconds: 2 },
-                  startupProbe: { exec: { command: ['true'] }, failureThreshold: 30 },
-                  lifecycle: { preStop: { sleep: { seconds: 5 } } },
-                  securityContext: {
-                    runAsUser: 0,
-                    runAsNonRoot: false,
-                    capabilities: { drop: ['ALL'] },
-                    seccompProfile: { type: 'RuntimeDefault' },
-                  },
-                },
-              ],
-              volumes: [
-                { name: 'data', persistentVolumeClaim: { claimName: 'pvc' } },
-                { name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } },
-                {
-                  name: 'cfg',
-                  configMap: {
-                    name: 'cm',
-                    items: [{ key: 'a', path: 'a.txt', mode: 0 }],
-                    defaultMode: 420,
-                  },
-                },
-                { name: 'sec', secret: { secretName: 's', optional: false } },
-                { name: 'host', hostPath: { path: '/var/log', type: '' } },
-                {
-                  name: 'proj',
-                  projected: {
-                    sources: [
-                      {
-                        serviceAccountToken: {
-                          audience: 'api',
-                          expirationSeconds: 3600,
-                          path: 'token',
-                        },
-                      },
-                      {
-                        downwardAPI: {
-                          items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-              tolerations: [
-                { key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 0 },
-              ],
-              affinity: {
-                nodeAffinity: {
-                  requiredDuringSchedulingIgnoredDuringExecution: {
-                    nodeSelectorTerms: [
-                      { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
-                    ],
-                  },
-                },
-                podAntiAffinity: {
-                  preferredDuringSchedulingIgnoredDuringExecution: [
-                    {
-                      weight: 100,
-                      podAffinityTerm: {
-                        labelSelector: { matchLabels: { app: 'web' } },
-                        topologyKey: 'kubernetes.io/hostname',
-                      },
-                    },
-                  ],
-                },
-              },
-              securityContext: {
-                fsGroup: 2000,
-                sysctls: [{ name: 'net.core.somaxconn', value: '1024' }],
-              },
-              terminationGracePeriodSeconds: 30,
-              automountServiceAccountToken: false,
-              dnsPolicy: 'ClusterFirst',
-              nodeSelector: { disk: 'ssd' },
-            },
+    roundTrip({
+      kind: 'Deployment',
+      apiVersion: 'apps/v1',
+      metadata: {
+        name: 'web',
+        generation: 3,
+        finalizers: ['f'],
+        managedFields: [
+          {
+            manager: 'kubectl',
+            operation: 'Update',
+            apiVersion: 'apps/v1',
+            time: '2024-05-06T07:08:09Z',
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:spec': { 'f:replicas': {} } },
           },
-          strategy: {
-            type: 'RollingUpdate',
-            rollingUpdate: { maxUnavailable: 0, maxSurge: '25%' },
-          },
-          revisionHistoryLimit: 0,
-          paused: true,
-        },
+        ],
       },
-      'apps.Deployment',
-    );
+      spec: {
+        replicas: 0,
+        selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [
+              {
+                name: 'web',
+                image: 'nginx:1.27',
+                command: ['nginx'],
+                args: ['-g', 'daemon off;'],
+                ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+                env: [
+                  { name: 'A', value: '1' },
+                  {
+                    name: 'POD',
+                    valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } },
+                  },
+                  {
+                    name: 'KEY',
+                    valueFrom: { secretKeyRef: { name: 'sec', key: 'k', optional: false } },
+                  },
+                  {
+                    name: 'CPU',
+                    valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '1m' } },
+                  },
+                ],
+                envFrom: [{ prefix: 'P_', configMapRef: { name: 'cm', optional: true } }],
+                resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '0' } },
+                volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true }],
+                livenessProbe: {
+                  httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP' },
+                  periodSeconds: 10,
+                },
+                readinessProbe: { tcpSocket: { port: 8080 }, initialDelaySeconds: 2 },
+                startupProbe: { exec: { command: ['true'] }, failureThreshold: 30 },
+                lifecycle: { preStop: { sleep: { seconds: 5 } } },
+                securityContext: {
+                  runAsUser: 0,
+                  runAsNonRoot: false,
+                  capabilities: { drop: ['ALL'] },
+                  seccompProfile: { type: 'RuntimeDefault' },
+                },
+              },
+            ],
+            volumes: [
+              { name: 'data', persistentVolumeClaim: { claimName: 'pvc' } },
+              { name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } },
+              {
+                name: 'cfg',
+                configMap: {
+                  name: 'cm',
+                  items: [{ key: 'a', path: 'a.txt', mode: 0 }],
+                  defaultMode: 420,
+                },
+              },
+              { name: 'sec', secret: { secretName: 's', optional: false } },
+              { name: 'host', hostPath: { path: '/var/log', type: '' } },
+              {
+                name: 'proj',
+                projected: {
+                  sources: [
+                    {
+                      serviceAccountToken: {
+                        audience: 'api',
+                        expirationSeconds: 3600,
+                        path: 'token',
+                      },
+                    },
+                    {
+                      downwardAPI: {
+                        items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }],
+                      },
+                    },
+                  ],
+                },
+              },
+            ],
+            tolerations: [
+              { key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 0 },
+            ],
+            affinity: {
+              nodeAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  nodeSelectorTerms: [
+                    { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+                  ],
+                },
+              },
+              podAntiAffinity: {
+                preferredDuringSchedulingIgnoredDuringExecution: [
+                  {
+                    weight: 100,
+                    podAffinityTerm: {
+                      labelSelector: { matchLabels: { app: 'web' } },
+                      topologyKey: 'kubernetes.io/hostname',
+                    },
+                  },
+                ],
+              },
+            },
+            securityContext: {
+              fsGroup: 2000,
+              sysctls: [{ name: 'net.core.somaxconn', value: '1024' }],
+            },
+            terminationGracePeriodSeconds: 30,
+            automountServiceAccountToken: false,
+            dnsPolicy: 'ClusterFirst',
+            nodeSelector: { disk: 'ssd' },
+          },
+        },
+        strategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: { maxUnavailable: 0, maxSurge: '25%' },
+        },
+        revisionHistoryLimit: 0,
+        paused: true,
+      },
+    });
   });
 
   it('SelfSubjectAccessReview, SubjectAccessReview with extra, SelfSubjectRulesReview', () => {
-    roundTrip(
-      {
-        kind: 'SelfSubjectAccessReview',
-        apiVersion: 'authorization.k8s.io/v1',
-        metadata: {},
-        spec: {
-          resourceAttributes: {
-            namespace: 'ns',
-            verb: 'create',
-            group: 'apps',
-            resource: 'deployments',
-            subresource: 'scale',
-          },
-        },
-        status: { allowed: false },
-      },
-      'authorization.SelfSubjectAccessReview',
-    );
-    roundTrip(
-      {
-        kind: 'SubjectAccessReview',
-        apiVersion: 'authorization.k8s.io/v1',
-        metadata: {},
-        spec: {
-          nonResourceAttributes: { path: '/healthz', verb: 'get' },
-          user: 'alice',
-          groups: ['devs'],
-          extra: { scopes: ['a', 'b'], none: null },
-          uid: '1',
-        },
-        status: { allowed: true, reason: 'ok' },
-      },
-      'authorization.SubjectAccessReview',
-    );
-    roundTrip(
-      {
-        kind: 'SelfSubjectRulesReview',
-        apiVersion: 'authorization.k8s.io/v1',
-        metadata: {},
-        spec: { namespace: 'default' },
-        status: {
-          resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-          nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/api'] }],
-          incomplete: false,
+    roundTrip({
+      kind: 'SelfSubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      metadata: {},
+      spec: {
+        resourceAttributes: {
+          namespace: 'ns',
+          verb: 'create',
+          group: 'apps',
+          resource: 'deployments',
+          subresource: 'scale',
         },
       },
-      'authorization.SelfSubjectRulesReview',
-    );
+      status: { allowed: false },
+    });
+    roundTrip({
+      kind: 'SubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      metadata: {},
+      spec: {
+        nonResourceAttributes: { path: '/healthz', verb: 'get' },
+        user: 'alice',
+        groups: ['devs'],
+        extra: { scopes: ['a', 'b'], none: null },
+        uid: '1',
+      },
+      status: { allowed: true, reason: 'ok' },
+    });
+    roundTrip({
+      kind: 'SelfSubjectRulesReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      metadata: {},
+      spec: { namespace: 'default' },
+      status: {
+        resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+        nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/api'] }],
+        incomplete: false,
+      },
+    });
   });
 
   it('RBAC kinds', () => {
-    roundTrip(
-      {
-        kind: 'RoleBinding',
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        metadata: { name: 'rb', namespace: 'ns' },
-        subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    roundTrip({
+      kind: 'RoleBinding',
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      metadata: { name: 'rb', namespace: 'ns' },
+      subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    });
+    roundTrip({
+      kind: 'ClusterRole',
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      metadata: { name: 'agg' },
+      aggregationRule: {
+        clusterRoleSelectors: [{ matchLabels: { 'rbac.example.com/aggregate': 'true' } }],
       },
-      'rbac.RoleBinding',
-    );
-    roundTrip(
-      {
-        kind: 'ClusterRole',
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        metadata: { name: 'agg' },
-        aggregationRule: {
-          clusterRoleSelectors: [{ matchLabels: { 'rbac.example.com/aggregate': 'true' } }],
-        },
-      },
-      'rbac.ClusterRole',
-    );
+    });
   });
 
   it('Job, CronJob, PDB, Ingress, ResourceQuota, Service', () => {
@@ -421,192 +400,194 @@ describe('decodeKubernetesProtobuf round trips', () => {
         restartPolicy: 'Never',
       },
     };
-    roundTrip(
-      {
-        kind: 'CronJob',
-        apiVersion: 'batch/v1',
-        metadata: { name: 'cj' },
-        spec: {
-          schedule: '@hourly',
-          timeZone: 'Etc/UTC',
-          concurrencyPolicy: 'Forbid',
-          suspend: false,
-          jobTemplate: {
-            spec: {
-              parallelism: 1,
-              completions: 0,
-              backoffLimit: 0,
-              ttlSecondsAfterFinished: 60,
-              template,
-            },
-          },
-          successfulJobsHistoryLimit: 0,
-        },
-        status: { lastScheduleTime: '2020-02-29T23:59:59Z' },
-      },
-      'batch.CronJob',
-    );
-    roundTrip(
-      {
-        kind: 'PodDisruptionBudget',
-        apiVersion: 'policy/v1',
-        metadata: { name: 'pdb' },
-        spec: { maxUnavailable: 1, selector: {}, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
-      },
-      'policy.PodDisruptionBudget',
-    );
-    roundTrip(
-      {
-        kind: 'Ingress',
-        apiVersion: 'networking.k8s.io/v1',
-        metadata: { name: 'ing' },
-        spec: {
-          defaultBackend: { resource: { apiGroup: 'k8s.example.com', kind: 'Bucket', name: 'b' } },
-          rules: [
-            {
-              host: 'a.example.com',
-              http: {
-                paths: [
-                  {
-                    path: '/',
-                    pathType: 'Exact',
-                    backend: { service: { name: 's', port: { name: 'http' } } },
-                  },
-                ],
-              },
-            },
-          ],
-        },
-      },
-      'networking.Ingress',
-    );
-    roundTrip(
-      {
-        kind: 'ResourceQuota',
-        apiVersion: 'v1',
-        metadata: { name: 'q' },
-        spec: {
-          hard: { 'requests.cpu': '1500m', pods: '10' },
-          scopeSelector: {
-            matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }],
+    roundTrip({
+      kind: 'CronJob',
+      apiVersion: 'batch/v1',
+      metadata: { name: 'cj' },
+      spec: {
+        schedule: '@hourly',
+        timeZone: 'Etc/UTC',
+        concurrencyPolicy: 'Forbid',
+        suspend: false,
+        jobTemplate: {
+          spec: {
+            parallelism: 1,
+            completions: 0,
+            backoffLimit: 0,
+            ttlSecondsAfterFinished: 60,
+            template,
           },
         },
+        successfulJobsHistoryLimit: 0,
       },
-      'core.ResourceQuota',
-    );
-    roundTrip(
-      {
-        kind: 'Service',
-        apiVersion: 'v1',
-        metadata: { name: 'svc' },
-        spec: {
-          ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: 8443, nodePort: 30443 }],
-          selector: { app: 'web' },
-          clusterIP: 'None',
-          type: 'NodePort',
-          sessionAffinity: 'ClientIP',
-          sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } },
-          ipFamilies: ['IPv4', 'IPv6'],
-          ipFamilyPolicy: 'PreferDualStack',
-          allocateLoadBalancerNodePorts: false,
+      status: { lastScheduleTime: '2020-02-29T23:59:59Z' },
+    });
+    roundTrip({
+      kind: 'PodDisruptionBudget',
+      apiVersion: 'policy/v1',
+      metadata: { name: 'pdb' },
+      spec: { maxUnavailable: 1, selector: {}, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+    });
+    roundTrip({
+      kind: 'Ingress',
+      apiVersion: 'networking.k8s.io/v1',
+      metadata: { name: 'ing' },
+      spec: {
+        defaultBackend: { resource: { apiGroup: 'k8s.example.com', kind: 'Bucket', name: 'b' } },
+        rules: [
+          {
+            host: 'a.example.com',
+            http: {
+              paths: [
+                {
+                  path: '/',
+                  pathType: 'Exact',
+                  backend: { service: { name: 's', port: { name: 'http' } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    roundTrip({
+      kind: 'ResourceQuota',
+      apiVersion: 'v1',
+      metadata: { name: 'q' },
+      spec: {
+        hard: { 'requests.cpu': '1500m', pods: '10' },
+        scopeSelector: {
+          matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }],
         },
-        status: { loadBalancer: {} },
       },
-      'core.Service',
-    );
+    });
+    roundTrip({
+      kind: 'Service',
+      apiVersion: 'v1',
+      metadata: { name: 'svc' },
+      spec: {
+        ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: 8443, nodePort: 30443 }],
+        selector: { app: 'web' },
+        clusterIP: 'None',
+        type: 'NodePort',
+        sessionAffinity: 'ClientIP',
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } },
+        ipFamilies: ['IPv4', 'IPv6'],
+        ipFamilyPolicy: 'PreferDualStack',
+        allocateLoadBalancerNodePorts: false,
+      },
+      status: { loadBalancer: {} },
+    });
   });
 
   it('Lease with MicroTime, PriorityClass, ControllerRevision RawExtension, Eviction, DeleteOptions', () => {
-    roundTrip(
-      {
-        kind: 'Lease',
-        apiVersion: 'coordination.k8s.io/v1',
-        metadata: { name: 'leader', namespace: 'kube-system' },
-        spec: {
-          holderIdentity: 'node-1',
-          leaseDurationSeconds: 15,
-          acquireTime: '2024-01-02T03:04:05.678901Z',
-          renewTime: '1970-01-01T00:00:00.000000Z',
-          leaseTransitions: 0,
-        },
+    roundTrip({
+      kind: 'Lease',
+      apiVersion: 'coordination.k8s.io/v1',
+      metadata: { name: 'leader', namespace: 'kube-system' },
+      spec: {
+        holderIdentity: 'node-1',
+        leaseDurationSeconds: 15,
+        acquireTime: '2024-01-02T03:04:05.678901Z',
+        renewTime: '1970-01-01T00:00:00.000000Z',
+        leaseTransitions: 0,
       },
-      'coordination.Lease',
-    );
-    roundTrip(
-      {
-        kind: 'PriorityClass',
-        apiVersion: 'scheduling.k8s.io/v1',
-        metadata: { name: 'zero' },
-        value: 0,
-        globalDefault: true,
+    });
+    roundTrip({
+      kind: 'PriorityClass',
+      apiVersion: 'scheduling.k8s.io/v1',
+      metadata: { name: 'zero' },
+      value: 0,
+      globalDefault: true,
+    });
+    roundTrip({
+      kind: 'ControllerRevision',
+      apiVersion: 'apps/v1',
+      metadata: { name: 'rev-1' },
+      data: {
+        spec: { template: { metadata: { labels: { a: 'b' } } } },
+        list: [1, 'two', null, true],
       },
-      'scheduling.PriorityClass',
-    );
-    roundTrip(
-      {
-        kind: 'ControllerRevision',
-        apiVersion: 'apps/v1',
-        metadata: { name: 'rev-1' },
-        data: {
-          spec: { template: { metadata: { labels: { a: 'b' } } } },
-          list: [1, 'two', null, true],
-        },
-        revision: 7,
+      revision: 7,
+    });
+    roundTrip({
+      kind: 'Eviction',
+      apiVersion: 'policy/v1',
+      metadata: { name: 'p', namespace: 'ns' },
+      deleteOptions: {
+        gracePeriodSeconds: 0,
+        preconditions: { uid: 'u', resourceVersion: '' },
+        dryRun: ['All'],
       },
-      'apps.ControllerRevision',
-    );
-    roundTrip(
-      {
-        kind: 'Eviction',
-        apiVersion: 'policy/v1',
-        metadata: { name: 'p', namespace: 'ns' },
-        deleteOptions: {
-          gracePeriodSeconds: 0,
-          preconditions: { uid: 'u', resourceVersion: '' },
-          dryRun: ['All'],
-        },
-      },
-      'policy.Eviction',
-    );
-    roundTrip(
-      {
-        kind: 'DeleteOptions',
-        apiVersion: 'meta.k8s.io/v1',
-        propagationPolicy: 'Foreground',
-        orphanDependents: false,
-      },
-      'meta.DeleteOptions',
-    );
+    });
+    roundTrip({
+      kind: 'DeleteOptions',
+      apiVersion: 'meta.k8s.io/v1',
+      propagationPolicy: 'Foreground',
+      orphanDependents: false,
+    });
   });
 
   it('HorizontalPodAutoscaler and TokenRequest', () => {
-    roundTrip(
-      {
-        kind: 'HorizontalPodAutoscaler',
-        apiVersion: 'autoscaling/v1',
-        metadata: { name: 'h' },
-        spec: {
-          scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
-          minReplicas: 1,
-          maxReplicas: 5,
-        },
+    roundTrip({
+      kind: 'HorizontalPodAutoscaler',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: 'h' },
+      spec: {
+        scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+        minReplicas: 1,
+        maxReplicas: 5,
       },
-      'autoscaling.HorizontalPodAutoscaler',
-    );
-    roundTrip(
-      {
-        kind: 'TokenRequest',
-        apiVersion: 'authentication.k8s.io/v1',
-        metadata: {},
-        spec: {
-          audiences: ['api'],
-          expirationSeconds: 600,
-          boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'x' },
-        },
-        status: { token: '', expirationTimestamp: null },
+    });
+    roundTrip({
+      kind: 'TokenRequest',
+      apiVersion: 'authentication.k8s.io/v1',
+      metadata: {},
+      spec: {
+        audiences: ['api'],
+        expirationSeconds: 600,
+        boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'x' },
       },
-      'authentication.TokenRequest',
-    );
+      status: { token: '', expirationTimestamp: null },
+    });
+  });
+
+  it('fields added since Kubernetes 1.32, from the vendored 1.37 definitions', () => {
+    roundTrip({
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { name: 'p', creationTimestamp: null },
+      spec: {
+        hostnameOverride: 'custom-host',
+        containers: [
+          {
+            name: 'c',
+            image: 'nginx',
+            restartPolicy: 'Never',
+            restartPolicyRules: [
+              { action: 'Restart', exitCodes: { operator: 'In', values: [42] } },
+            ],
+            lifecycle: { stopSignal: 'SIGUSR1' },
+            resources: {},
+          },
+        ],
+      },
+      status: { observedGeneration: 2 },
+    });
+    roundTrip({
+      kind: 'Deployment',
+      apiVersion: 'apps/v1',
+      metadata: { name: 'web', creationTimestamp: null },
+      spec: {
+        selector: {},
+        template: {
+          metadata: { creationTimestamp: null },
+          spec: { containers: [{ name: 'web', image: 'nginx' }] },
+        },
+        strategy: {},
+      },
+      status: { replicas: 1, terminatingReplicas: 0 },
+    });
   });
 });
 
@@ -630,7 +611,7 @@ describe('decodeKubernetesProtobuf rejections', () => {
       .bytesField(2, new WireWriter().bytesField(2, container).finish())
       .finish();
     expect(rejection(envelope('v1', 'Pod', raw))).toBe(
-      'cannot decode the protobuf request body: Pod (apiVersion v1): message core.Container has field number 99, which this server does not know; send the request body as JSON instead (Content-Type: application/json)',
+      'cannot decode the protobuf request body: Pod (apiVersion v1): message k8s.io.api.core.v1.Container has field number 99, which this server does not know; send the request body as JSON instead (Content-Type: application/json)',
     );
   });
 

@@ -1,9 +1,9 @@
 import { StatusError } from '../api/status-error.js';
-import { MessageDecoder } from './decode-message.js';
-import { messageSchemas, rootMessageOf } from './kind-registry.js';
+import { decodeMessage } from './decode-message.js';
+import { rootMessageOf } from './kind-registry.js';
+import { messageType } from './kubernetes-protos.js';
 import { UndecodableError } from './undecodable-error.js';
 import { WireFormatError } from './wire-format-error.js';
-import { WireReader, WireType } from './wire-reader.js';
 
 /** The media type of Kubernetes protobuf bodies. */
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
@@ -29,70 +29,18 @@ interface Envelope {
   contentType: string;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-const readString = (reader: WireReader, wireType: number, what: string): string => {
-  if (wireType !== WireType.lengthDelimited)
-    throw new UndecodableError(`${what} has wire type ${wireType}, expected 2`);
-  try {
-    return utf8.decode(reader.readBytes());
-  } catch (error) {
-    if (WireFormatError.isInstance(error)) throw error;
-    throw new UndecodableError(`${what} is not valid UTF-8`);
-  }
-};
-
 const readEnvelope = (bytes: Uint8Array): Envelope => {
-  const envelope: Envelope = {
-    apiVersion: '',
-    kind: '',
-    raw: new Uint8Array(0),
-    contentEncoding: '',
-    contentType: '',
+  const unknown = messageType('k8s.io.apimachinery.pkg.runtime.Unknown');
+  if (unknown === undefined) throw new Error('the vendored protos lack runtime.Unknown');
+  // runtime.Unknown's Go JSON: TypeMeta inline, `raw` (json:"-", decoded as base64 bytes).
+  const { apiVersion, kind, raw, contentEncoding, contentType } = decodeMessage(bytes, unknown);
+  return {
+    apiVersion: typeof apiVersion === 'string' ? apiVersion : '',
+    kind: typeof kind === 'string' ? kind : '',
+    raw: typeof raw === 'string' ? Buffer.from(raw, 'base64') : new Uint8Array(0),
+    contentEncoding: typeof contentEncoding === 'string' ? contentEncoding : '',
+    contentType: typeof contentType === 'string' ? contentType : '',
   };
-  const reader = new WireReader(bytes);
-  while (!reader.done) {
-    const { field, wireType } = reader.readKey();
-    switch (field) {
-      case 1: {
-        if (wireType !== WireType.lengthDelimited) {
-          throw new UndecodableError(
-            `runtime.Unknown.typeMeta has wire type ${wireType}, expected 2`,
-          );
-        }
-        const typeMeta = new WireReader(reader.readBytes());
-        while (!typeMeta.done) {
-          const key = typeMeta.readKey();
-          if (key.field === 1)
-            envelope.apiVersion = readString(typeMeta, key.wireType, 'TypeMeta.apiVersion');
-          else if (key.field === 2)
-            envelope.kind = readString(typeMeta, key.wireType, 'TypeMeta.kind');
-          else
-            throw new UndecodableError(
-              `runtime.TypeMeta has field number ${key.field}, which this server does not know`,
-            );
-        }
-        break;
-      }
-      case 2:
-        if (wireType !== WireType.lengthDelimited) {
-          throw new UndecodableError(`runtime.Unknown.raw has wire type ${wireType}, expected 2`);
-        }
-        envelope.raw = reader.readBytes();
-        break;
-      case 3:
-        envelope.contentEncoding = readString(reader, wireType, 'runtime.Unknown.contentEncoding');
-        break;
-      case 4:
-        envelope.contentType = readString(reader, wireType, 'runtime.Unknown.contentType');
-        break;
-      default:
-        throw new UndecodableError(
-          `runtime.Unknown has field number ${field}, which this server does not know`,
-        );
-    }
-  }
-  return envelope;
 };
 
 const badRequest = (message: string): StatusError =>
@@ -155,9 +103,7 @@ export const decodeKubernetesProtobuf = (body: Buffer): Record<string, unknown> 
     throw badRequest(`this server has no protobuf schema for ${subject}`);
   }
   try {
-    const schemas = messageSchemas();
-    const decoded = new MessageDecoder((name) => schemas.get(name)).decode(envelope.raw, root);
-    return { kind, apiVersion, ...decoded };
+    return { kind, apiVersion, ...decodeMessage(envelope.raw, root) };
   } catch (error) {
     throw badRequest(`${subject}: ${describe(error)}`);
   }

@@ -1,50 +1,43 @@
-import { messageSchemas } from './kind-registry.js';
+import protobuf from 'protobufjs/light.js';
+import { rootMessageOf } from './kind-registry.js';
 import { protobufMagic } from './kubernetes-protobuf.js';
-import type { MessageSchema, ScalarType, ValueType, WellKnownType } from './message-schema.js';
+import {
+  fieldMessage,
+  isInline,
+  jsonNameOf,
+  messageName,
+  messageType,
+  wellKnownOf,
+} from './kubernetes-protos.js';
 
 /**
- * Test support, not exported from the package: a protobuf writer and an encoder that turns the
- * JSON form of an object back into Kubernetes protobuf through the same schema tables the
- * decoder reads, so tests can round-trip objects. It writes every field present in the JSON,
- * zero values included, in field-number order; it trusts its input and throws plain Errors on
- * values that do not fit the schema.
+ * Test support, not exported from the package: protobuf bytes for tests, written with
+ * protobufjs from the same vendored definitions the decoder reads. `WireWriter` lays out
+ * fields by hand (for bytes a typed encoder would never write); `encodeKubernetesProtobuf`
+ * turns the JSON form of an object back into its protobuf (the inverse of the Kubernetes JSON
+ * rules) and lets protobufjs encode it. Both trust their input and throw plain Errors on values
+ * that do not fit.
  */
 export class WireWriter {
-  private readonly chunks: number[] = [];
-
-  varint(value: bigint | number): this {
-    let v = BigInt.asUintN(64, BigInt(value));
-    while (v >= 0x80n) {
-      this.chunks.push(Number(v & 0x7fn) | 0x80);
-      v >>= 7n;
-    }
-    this.chunks.push(Number(v));
-    return this;
-  }
-
-  key(field: number, wireType: number): this {
-    return this.varint((field << 3) | wireType);
-  }
-
-  raw(bytes: Uint8Array | readonly number[]): this {
-    for (const byte of bytes) this.chunks.push(byte);
-    return this;
-  }
+  private readonly writer = protobuf.Writer.create();
 
   bytesField(field: number, bytes: Uint8Array | readonly number[]): this {
-    return this.key(field, 2).varint(bytes.length).raw(bytes);
+    this.writer.uint32((field << 3) | 2).bytes(Uint8Array.from(bytes));
+    return this;
   }
 
   stringField(field: number, text: string): this {
-    return this.bytesField(field, Buffer.from(text, 'utf8'));
+    this.writer.uint32((field << 3) | 2).string(text);
+    return this;
   }
 
   varintField(field: number, value: bigint | number): this {
-    return this.key(field, 0).varint(value);
+    this.writer.uint32(field << 3).uint64(BigInt.asUintN(64, BigInt(value)).toString());
+    return this;
   }
 
   finish(): Buffer {
-    return Buffer.from(this.chunks);
+    return Buffer.from(this.writer.finish());
   }
 }
 
@@ -67,122 +60,90 @@ const parseDuration = (text: string): bigint => {
   return negative ? -total : total;
 };
 
-const encodeWellKnown = (value: unknown, type: WellKnownType): Buffer => {
-  const w = new WireWriter();
-  switch (type) {
+/** The protobufjs plain object of a message from its Kubernetes JSON form. */
+const toPlain = (value: unknown, type: protobuf.Type): Record<string, unknown> => {
+  switch (wellKnownOf(type)) {
     case 'Time':
     case 'MicroTime': {
-      if (value === null) return w.finish();
+      if (value === null) return {};
       const ms = Date.parse(String(value));
       const micros = /\.(\d{6})Z$/.exec(String(value))?.[1];
-      w.varintField(1, BigInt(Math.floor(ms / 1000)));
-      if (micros) w.varintField(2, Number(micros) * 1000);
-      return w.finish();
+      return {
+        seconds: Math.floor(ms / 1000),
+        ...(micros ? { nanos: Number(micros) * 1000 } : {}),
+      };
     }
     case 'Duration':
-      return w.varintField(1, parseDuration(String(value))).finish();
+      return { duration: parseDuration(String(value)).toString() };
     case 'Quantity':
-      return w.stringField(1, String(value)).finish();
+      return { string: String(value) };
     case 'IntOrString':
       return typeof value === 'number'
-        ? w.varintField(1, 0).varintField(2, value).stringField(3, '').finish()
-        : w.varintField(1, 1).varintField(2, 0).stringField(3, String(value)).finish();
+        ? { type: 0, intVal: value, strVal: '' }
+        : { type: 1, intVal: 0, strVal: String(value) };
     case 'RawExtension':
-    case 'FieldsV1':
-      return value === null ? w.finish() : w.stringField(1, JSON.stringify(value)).finish();
+    case 'FieldsV1': {
+      const [field] = type.fieldsArray;
+      if (field === undefined) throw new Error(`${messageName(type)} has no field`);
+      return value === null ? {} : { [field.name]: Buffer.from(JSON.stringify(value)) };
+    }
     case 'StringList':
-      for (const item of (value ?? []) as string[]) w.stringField(1, item);
-      return w.finish();
+      return { items: value ?? [] };
+    case undefined:
+      break;
   }
-};
-
-const writeScalar = (w: WireWriter, field: number, scalar: ScalarType, value: unknown): void => {
-  switch (scalar) {
-    case 'string':
-      w.stringField(field, String(value));
-      return;
-    case 'bytes':
-      w.bytesField(field, Buffer.from(String(value), 'base64'));
-      return;
-    case 'bool':
-      w.varintField(field, value ? 1 : 0);
-      return;
-    case 'double': {
-      const b = Buffer.alloc(8);
-      b.writeDoubleLE(Number(value));
-      w.key(field, 1).raw(b);
-      return;
-    }
-    case 'float': {
-      const b = Buffer.alloc(4);
-      b.writeFloatLE(Number(value));
-      w.key(field, 5).raw(b);
-      return;
-    }
-    default:
-      w.varintField(field, BigInt(Number(value)));
-  }
-};
-
-const schemaOf = (name: string): MessageSchema => {
-  const schema = messageSchemas().get(name);
-  if (!schema) throw new Error(`no schema ${name}`);
-  return schema;
-};
-
-const writeValue = (w: WireWriter, field: number, type: ValueType, value: unknown): void => {
-  if (type.kind === 'scalar') writeScalar(w, field, type.scalar, value);
-  else if (type.kind === 'wellKnown') w.bytesField(field, encodeWellKnown(value, type.wellKnown));
-  else w.bytesField(field, encodeMessage(value as Record<string, unknown>, schemaOf(type.message)));
-};
-
-/** Encodes the JSON form of a message through its schema (see the class comment above). */
-export const encodeMessage = (value: Record<string, unknown>, schema: MessageSchema): Buffer => {
-  const w = new WireWriter();
-  const fields = [...schema.fields.values()].sort((a, b) => a.number - b.number);
-  for (const field of fields) {
-    if (field.inline && field.value.kind === 'message') {
-      const inner = schemaOf(field.value.message);
-      const owned = [...inner.fields.values()].some((f) => f.inline || value[f.json] !== undefined);
-      if (owned) w.bytesField(field.number, encodeMessage(value, inner));
+  const object = value as Record<string, unknown>;
+  const plain: Record<string, unknown> = {};
+  for (const field of type.fieldsArray) {
+    const message = fieldMessage(field);
+    if (isInline(field) && message !== undefined) {
+      const owned = message.fieldsArray.some(
+        (f) => isInline(f) || object[jsonNameOf(f)] !== undefined,
+      );
+      if (owned) plain[field.name] = toPlain(object, message);
       continue;
     }
-    const v = value[field.json];
+    const v = object[jsonNameOf(field)];
     if (v === undefined) continue;
+    const convert = (item: unknown): unknown =>
+      message === undefined ? item : toPlain(item, message);
     if (field.map) {
-      for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
-        const entry = new WireWriter().stringField(1, k);
-        writeValue(entry, 2, field.value, item);
-        w.bytesField(field.number, entry.finish());
-      }
+      plain[field.name] = Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map(([k, item]) => [k, convert(item)]),
+      );
     } else if (field.repeated) {
-      for (const item of v as unknown[]) writeValue(w, field.number, field.value, item);
+      plain[field.name] = (v as unknown[]).map(convert);
     } else {
-      writeValue(w, field.number, field.value, v);
+      plain[field.name] = convert(v);
     }
   }
-  return w.finish();
+  return plain;
+};
+
+/** Encodes the JSON form of a message (`k8s.io.api.core.v1.Pod`) with protobufjs. */
+export const encodeMessage = (value: Record<string, unknown>, message: string): Uint8Array => {
+  const type = messageType(message);
+  if (type === undefined) throw new Error(`no message ${message}`);
+  return type.encode(type.fromObject(toPlain(value, type))).finish();
 };
 
 /**
  * Encodes `{kind, apiVersion, ...fields}` as a Kubernetes protobuf body: the `k8s\x00` magic and
- * a `runtime.Unknown` envelope around the object's proto2 bytes.
+ * a `runtime.Unknown` envelope around the object's proto2 bytes, its message found from
+ * apiVersion and kind as the decoder finds it.
  */
-export const encodeKubernetesProtobuf = (
-  object: Record<string, unknown>,
-  rootMessage: string,
-): Buffer => {
+export const encodeKubernetesProtobuf = (object: Record<string, unknown>): Buffer => {
   const { kind, apiVersion, ...fields } = object;
-  const raw = encodeMessage(fields, schemaOf(rootMessage));
-  const typeMeta = new WireWriter()
-    .stringField(1, String(apiVersion))
-    .stringField(2, String(kind))
-    .finish();
-  const envelope = new WireWriter()
-    .bytesField(1, typeMeta)
-    .bytesField(2, raw)
-    .stringField(3, '')
-    .stringField(4, '')
-    .finish();
+  const root = rootMessageOf(String(apiVersion), String(kind));
+  if (root === undefined) throw new Error(`no message for ${String(apiVersion)} ${String(kind)}`);
+  // runtime.Unknown's JSON form: TypeMeta inline, then raw and the two content fields.
+  const unknown = {
+    apiVersion: String(apiVersion),
+    kind: String(kind),
+    raw: encodeMessage(fields, messageName(root)),
+    contentEncoding: '',
+    contentType: '',
+  };
+  const envelope = encodeMessage(unknown, 'k8s.io.apimachinery.pkg.runtime.Unknown');
   return Buffer.concat([protobufMagic, envelope]);
 };

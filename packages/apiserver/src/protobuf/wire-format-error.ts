@@ -2,7 +2,7 @@ const marker = Symbol.for('@ops/apiserver.WireFormatError');
 
 /**
  * Bytes that are not valid protobuf wire format (truncated, overlong varint, bad wire type ...).
- * Raised by {@link WireReader}; `decodeKubernetesProtobuf` turns it into a 400 BadRequest.
+ * Raised when protobufjs's Reader rejects the bytes; `decodeKubernetesProtobuf` turns it into a 400 BadRequest.
  */
 export class WireFormatError extends Error {
   readonly [marker] = true;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Defaulting of custom resources from their structural schema, as kube-apiserver does when it
  * decodes one (apiextensions-apiserver's `structuraldefaulting.Default`).
@@ -7,7 +8,6 @@ import type { JSONSchemaProps } from '@ops/api';
 import {
   additionalPropertiesSchema,
   defaultOf,
-  isRecord,
   itemsSchema,
   jsonCopy,
   propertyEntries,
@@ -30,7 +30,7 @@ function applyTo(value: unknown, schema: JSONSchemaProps | undefined): void {
     });
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isJsonObject(value)) return;
   for (const [name, property] of propertyEntries(schema)) {
     const fallback = defaultOf(property);
     if (fallback === undefined) continue;
@@ -72,5 +72,5 @@ function applyTo(value: unknown, schema: JSONSchemaProps | undefined): void {
  * `validateCustomResource`. Never throws; a value of the wrong shape is left alone.
  */
 export function applyDefaults(schema: JSONSchemaProps, object: unknown): void {
-  applyTo(object, isRecord(schema) ? schema : undefined);
+  applyTo(object, isJsonObject(schema) ? schema : undefined);
 }

@@ -1,23 +1,16 @@
-import { messageSchemas, rootMessageOf } from '../protobuf/kind-registry.js';
-import type { FieldSchema, MessageSchema, ValueType } from '../protobuf/message-schema.js';
+import protobuf from 'protobufjs/light.js';
+import { rootMessageOf } from '../protobuf/kind-registry.js';
+import {
+  fieldMessage,
+  isInline,
+  jsonNameOf,
+  kubernetesProtos,
+  messageName,
+  wellKnownOf,
+} from '../protobuf/kubernetes-protos.js';
 
 /** An OpenAPI v3 schema as this server publishes it (plain JSON). */
 export type OpenApiSchema = Record<string, unknown>;
-
-const packages: Readonly<Record<string, string>> = {
-  meta: 'io.k8s.apimachinery.pkg.apis.meta.v1',
-  core: 'io.k8s.api.core.v1',
-  apps: 'io.k8s.api.apps.v1',
-  batch: 'io.k8s.api.batch.v1',
-  rbac: 'io.k8s.api.rbac.v1',
-  authorization: 'io.k8s.api.authorization.v1',
-  authentication: 'io.k8s.api.authentication.v1',
-  autoscaling: 'io.k8s.api.autoscaling.v1',
-  policy: 'io.k8s.api.policy.v1',
-  networking: 'io.k8s.api.networking.v1',
-  scheduling: 'io.k8s.api.scheduling.v1',
-  coordination: 'io.k8s.api.coordination.v1',
-};
 
 /** The component names of the well-known types, as kube-apiserver names them. */
 export const wellKnownComponents = {
@@ -43,21 +36,18 @@ const wellKnownSchemas: Record<string, OpenApiSchema> = {
   [wellKnownComponents.FieldsV1]: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
 };
 
-/** The OpenAPI component name of a message (`core.PodSpec` → `io.k8s.api.core.v1.PodSpec`). */
-export function componentName(message: string): string {
-  const [pkg = '', name = ''] = message.split('.');
-  return `${packages[pkg] ?? `io.k8s.api.${pkg}.v1`}.${name}`;
+/**
+ * The OpenAPI component name of a protobuf message, as kube-apiserver names it
+ * (`k8s.io.api.core.v1.PodSpec` → `io.k8s.api.core.v1.PodSpec`).
+ */
+export function componentName(type: protobuf.Type): string {
+  return messageName(type).replace(/^k8s\.io\./, 'io.k8s.');
 }
 
 const ref = (component: string): OpenApiSchema => ({ $ref: `#/components/schemas/${component}` });
 
-function valueSchema(value: ValueType): OpenApiSchema {
-  if (value.kind === 'message') return ref(componentName(value.message));
-  if (value.kind === 'wellKnown') {
-    if (value.wellKnown === 'StringList') return { type: 'array', items: { type: 'string' } };
-    return ref(wellKnownComponents[value.wellKnown]);
-  }
-  switch (value.scalar) {
+function scalarSchema(type: string): OpenApiSchema {
+  switch (type) {
     case 'string':
       return { type: 'string' };
     case 'bytes':
@@ -68,47 +58,63 @@ function valueSchema(value: ValueType): OpenApiSchema {
     case 'float':
       return { type: 'number', format: 'double' };
     default:
-      return { type: 'integer', format: value.scalar };
+      return { type: 'integer', format: type };
   }
 }
 
-function fieldSchema(field: FieldSchema): OpenApiSchema {
-  const value = valueSchema(field.value);
-  if (field.repeated) return { type: 'array', items: value };
+/** The schema of a field's value (of a map's values). */
+function valueSchema(field: protobuf.Field): OpenApiSchema {
+  const message = fieldMessage(field);
+  if (message === undefined) return scalarSchema(field.type);
+  if (wellKnownOf(message) === 'StringList') return { type: 'array', items: { type: 'string' } };
+  return ref(componentName(message));
+}
+
+function fieldSchema(field: protobuf.Field): OpenApiSchema {
+  const value = valueSchema(field);
   if (field.map) return { type: 'object', additionalProperties: value };
+  if (field.repeated) return { type: 'array', items: value };
   return value;
 }
 
 /** A message's properties, inline (embedded) messages' fields merged in as Go's JSON does. */
-function properties(
-  message: MessageSchema,
-  all: ReadonlyMap<string, MessageSchema>,
-): Record<string, OpenApiSchema> {
+function properties(type: protobuf.Type): Record<string, OpenApiSchema> {
   const out: Record<string, OpenApiSchema> = {};
-  for (const field of [...message.fields.values()].sort((a, b) => a.number - b.number)) {
-    const inlined =
-      field.inline && field.value.kind === 'message' ? all.get(field.value.message) : undefined;
-    if (inlined !== undefined) Object.assign(out, properties(inlined, all));
-    else out[field.json] = fieldSchema(field);
+  for (const field of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
+    const inlined = isInline(field) ? fieldMessage(field) : undefined;
+    if (inlined !== undefined) Object.assign(out, properties(inlined));
+    else out[jsonNameOf(field)] = fieldSchema(field);
   }
   return out;
+}
+
+/** Every message type of a namespace and of the namespaces and messages under it. */
+function* messagesUnder(namespace: protobuf.NamespaceBase): Generator<protobuf.Type> {
+  for (const nested of namespace.nestedArray) {
+    if (nested instanceof protobuf.Type) yield nested;
+    if (nested instanceof protobuf.Namespace || nested instanceof protobuf.Type)
+      yield* messagesUnder(nested);
+  }
 }
 
 let components: Readonly<Record<string, OpenApiSchema>> | undefined;
 
 /**
- * The OpenAPI v3 component schemas of every built-in message this server knows the fields of
- * (the protobuf field tables of k8s.io/api, Kubernetes 1.32), named as kube-apiserver names
- * them, with `$ref`s between them; built once, on first use. Scalars carry kube's types and
- * formats (`integer`/`int32`, `string`/`byte`, `date-time`...), repeated fields are arrays,
- * maps objects with `additionalProperties`.
+ * The OpenAPI v3 component schemas of every built-in message of the vendored Kubernetes protobuf
+ * definitions (`proto/`, see `kubernetesProtoVersions`), named as kube-apiserver names them,
+ * with `$ref`s between them; built once, on first use. Property names, inline structs and
+ * types come from the definitions and the Go struct tags recorded with them: scalars carry
+ * kube's types and formats (`integer`/`int32`, `string`/`byte`, `date-time`...), repeated fields
+ * are arrays, maps objects with `additionalProperties`, the well-known types (Quantity,
+ * IntOrString, Time...) their JSON forms.
  */
 export function builtinComponents(): Readonly<Record<string, OpenApiSchema>> {
   if (components !== undefined) return components;
-  const all = messageSchemas();
   const built: Record<string, OpenApiSchema> = { ...wellKnownSchemas };
-  for (const message of all.values())
-    built[componentName(message.name)] = { type: 'object', properties: properties(message, all) };
+  for (const type of messagesUnder(kubernetesProtos())) {
+    if (wellKnownOf(type) !== undefined) continue;
+    built[componentName(type)] = { type: 'object', properties: properties(type) };
+  }
   components = built;
   return built;
 }
@@ -120,7 +126,7 @@ export function builtinComponents(): Readonly<Record<string, OpenApiSchema>> {
 export function builtinKindSchema(apiVersion: string, kind: string): OpenApiSchema | undefined {
   const root = rootMessageOf(apiVersion, kind);
   if (root === undefined) return undefined;
-  const schema = builtinComponents()[componentName(root.name)] as OpenApiSchema;
+  const schema = builtinComponents()[componentName(root)] as OpenApiSchema;
   return {
     type: 'object',
     properties: {

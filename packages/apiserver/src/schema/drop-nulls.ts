@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Dropping of `null`s the schema does not allow, as kube-apiserver does right after pruning
  * (apiextensions-apiserver's `PruneNonNullableNullsWithoutDefaults`).
@@ -7,7 +8,6 @@ import type { JSONSchemaProps } from '@ops/api';
 import {
   additionalPropertiesSchema,
   defaultOf,
-  isRecord,
   itemsSchema,
   propertySchema,
 } from './json-value.js';
@@ -22,7 +22,7 @@ function drop(value: unknown, schema: JSONSchemaProps | undefined): void {
     for (const item of value) drop(item, items);
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isJsonObject(value)) return;
   for (const key of Object.keys(value)) {
     const child = fieldSchema(schema, key);
     const item = value[key];
@@ -44,5 +44,5 @@ function drop(value: unknown, schema: JSONSchemaProps | undefined): void {
  * throws.
  */
 export function dropNullsForNonNullable(schema: JSONSchemaProps, object: unknown): void {
-  drop(object, isRecord(schema) ? schema : undefined);
+  drop(object, isJsonObject(schema) ? schema : undefined);
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Checks of embedded resources (`x-kubernetes-embedded-resource: true`) below the root of a
  * custom resource, as apiextensions-apiserver's `objectmeta.Validate` does: an embedded object
@@ -10,7 +11,7 @@ import type { JSONSchemaProps } from '@ops/api';
 import { validateLabelValue, validateQualifiedName } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { pathChild, pathIndex, pathKey } from './field-path.js';
-import { additionalPropertiesSchema, isRecord, itemsSchema, propertySchema } from './json-value.js';
+import { additionalPropertiesSchema, itemsSchema, propertySchema } from './json-value.js';
 
 const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -48,7 +49,7 @@ function validateStringMap(
   errors: FieldError[],
 ): void {
   if (value === undefined || value === null) return;
-  if (!isRecord(value)) {
+  if (!isJsonObject(value)) {
     errors.push({
       type: 'FieldValueInvalid',
       field: path,
@@ -78,7 +79,7 @@ function validateStringMap(
 }
 
 function validateMetadata(path: string, metadata: unknown, errors: FieldError[]): void {
-  if (!isRecord(metadata)) {
+  if (!isJsonObject(metadata)) {
     errors.push({
       type: 'FieldValueInvalid',
       field: path,
@@ -196,7 +197,7 @@ function walk(
     });
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isJsonObject(value)) return;
   if (schema['x-kubernetes-embedded-resource'] === true) validateEmbedded(path, value, errors);
   const additional = additionalPropertiesSchema(schema);
   for (const [key, item] of Object.entries(value)) {
@@ -212,6 +213,6 @@ function walk(
  */
 export function validateEmbeddedResources(schema: JSONSchemaProps, object: unknown): FieldError[] {
   const errors: FieldError[] = [];
-  walk('', object, isRecord(schema) ? schema : undefined, errors);
+  walk('', object, isJsonObject(schema) ? schema : undefined, errors);
   return errors;
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Helpers for the JSON values and untrusted schemas the schema functions walk: type tests,
  * deep equality and copies as Go's `reflect.DeepEqual` and `runtime.DeepCopyJSONValue` treat
@@ -6,14 +7,9 @@
 
 import type { JSONSchemaProps } from '@ops/api';
 
-/** A JSON object (any non-null, non-array object). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `value` as a schema node, or undefined when it is not an object. */
 export function asSchema(value: unknown): JSONSchemaProps | undefined {
-  return isRecord(value) ? (value as JSONSchemaProps) : undefined;
+  return isJsonObject(value) ? (value as JSONSchemaProps) : undefined;
 }
 
 /** The schema of property `name` of `schema`, if `schema.properties` declares it. */
@@ -22,14 +18,14 @@ export function propertySchema(
   name: string,
 ): JSONSchemaProps | undefined {
   const properties = schema?.properties;
-  if (!isRecord(properties) || !Object.hasOwn(properties, name)) return undefined;
+  if (!isJsonObject(properties) || !Object.hasOwn(properties, name)) return undefined;
   return asSchema(properties[name]);
 }
 
 /** The declared properties of `schema` as `[name, schema]` pairs, skipping malformed entries. */
 export function propertyEntries(schema: JSONSchemaProps | undefined): [string, JSONSchemaProps][] {
   const properties = schema?.properties;
-  if (!isRecord(properties)) return [];
+  if (!isJsonObject(properties)) return [];
   const entries: [string, JSONSchemaProps][] = [];
   for (const [name, value] of Object.entries(properties)) {
     const child = asSchema(value);
@@ -41,7 +37,7 @@ export function propertyEntries(schema: JSONSchemaProps | undefined): [string, J
 /** Whether `schema.properties` declares `name`. */
 export function declaresProperty(schema: JSONSchemaProps | undefined, name: string): boolean {
   const properties = schema?.properties;
-  return isRecord(properties) && Object.hasOwn(properties, name);
+  return isJsonObject(properties) && Object.hasOwn(properties, name);
 }
 
 /** The schema of array items, if any. */
@@ -59,7 +55,7 @@ export function additionalPropertiesSchema(
 /** Whether `additionalProperties` is set at all (a schema or a boolean). */
 export function hasAdditionalProperties(schema: JSONSchemaProps | undefined): boolean {
   const additional = schema?.additionalProperties;
-  return typeof additional === 'boolean' || isRecord(additional);
+  return typeof additional === 'boolean' || isJsonObject(additional);
 }
 
 /** The schema's `default`, or undefined when there is none (`null` counts as none, as in Go). */
@@ -111,30 +107,10 @@ export function jsonKind(value: unknown): SchemaValueKind | undefined {
   }
 }
 
-/** Deep equality of JSON values; numbers compare by value (Go converts int64 and float64 alike). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === 'number' || typeof a === 'bigint') {
-    return (typeof b === 'number' || typeof b === 'bigint') && Number(a) === Number(b);
-  }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, index) => jsonEqual(item, b[index]));
-  }
-  if (isRecord(a)) {
-    if (!isRecord(b)) return false;
-    const keys = Object.keys(a).filter((key) => a[key] !== undefined);
-    const otherKeys = Object.keys(b).filter((key) => b[key] !== undefined);
-    if (keys.length !== otherKeys.length) return false;
-    return keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
-  }
-  return false;
-}
-
 /** A deep copy of a JSON value (objects and arrays copied, scalars shared). */
 export function jsonCopy<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => jsonCopy(item)) as T;
-  if (isRecord(value)) {
+  if (isJsonObject(value)) {
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) copy[key] = jsonCopy(item);
     return copy as T;
@@ -145,7 +121,7 @@ export function jsonCopy<T>(value: T): T {
 /** A canonical JSON text for a value (sorted keys), for set membership of compound values. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isRecord(value)) {
+  if (isJsonObject(value)) {
     const keys = Object.keys(value)
       .filter((key) => value[key] !== undefined)
       .sort();

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * The uniqueness invariants of `x-kubernetes-list-type` (apiextensions-apiserver's
  * `listtype.ValidateListSetsAndMaps`): a `set` holds no value twice, a `map` holds no two
@@ -13,7 +14,6 @@ import {
   additionalPropertiesSchema,
   canonicalJson,
   defaultOf,
-  isRecord,
   itemsSchema,
   propertySchema,
 } from './json-value.js';
@@ -44,7 +44,7 @@ function validateMap(
   errors: FieldError[],
 ): void {
   for (const [index, item] of list.entries()) {
-    if (item !== null && !isRecord(item)) {
+    if (item !== null && !isJsonObject(item)) {
       errors.push({
         type: 'FieldValueInvalid',
         field: pathIndex(path, index),
@@ -62,7 +62,7 @@ function validateMap(
   const keyOf = (item: unknown): Record<string, unknown> => {
     const key: Record<string, unknown> = {};
     for (const field of keyFields) {
-      const value = isRecord(item) ? item[field] : undefined;
+      const value = isJsonObject(item) ? item[field] : undefined;
       const fallback = defaultOf(propertySchema(items, field));
       if (value !== undefined) key[field] = value;
       else if (fallback !== undefined) key[field] = fallback;
@@ -92,7 +92,7 @@ function walk(
     });
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isJsonObject(value)) return;
   const additional = additionalPropertiesSchema(schema);
   for (const [key, item] of Object.entries(value)) {
     const property = propertySchema(schema, key);
@@ -107,6 +107,6 @@ function walk(
  */
 export function validateListTypes(schema: JSONSchemaProps, object: unknown): FieldError[] {
   const errors: FieldError[] = [];
-  walk('', object, isRecord(schema) ? schema : undefined, errors);
+  walk('', object, isJsonObject(schema) ? schema : undefined, errors);
   return errors;
 }

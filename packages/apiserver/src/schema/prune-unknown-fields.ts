@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Pruning of unknown fields, as kube-apiserver does to every custom resource it decodes
  * (apiextensions-apiserver's `pruning.PruneWithOptions`).
@@ -7,7 +8,6 @@ import type { JSONSchemaProps } from '@ops/api';
 import {
   additionalPropertiesSchema,
   hasAdditionalProperties,
-  isRecord,
   itemsSchema,
   propertySchema,
 } from './json-value.js';
@@ -35,7 +35,7 @@ function prune(
     });
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isJsonObject(value)) return;
   const embedded = schema?.['x-kubernetes-embedded-resource'] === true;
   for (const key of Object.keys(value)) {
     if (embedded && metaFields.has(key)) continue;
@@ -61,7 +61,7 @@ function keepUnknown(value: unknown, schema: JSONSchemaProps, path: string, prun
     });
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isJsonObject(value)) return;
   const embedded = schema['x-kubernetes-embedded-resource'] === true;
   const additional = additionalPropertiesSchema(schema);
   for (const key of Object.keys(value)) {
@@ -90,7 +90,7 @@ function keepUnknown(value: unknown, schema: JSONSchemaProps, path: string, prun
 export function pruneUnknownFields(schema: JSONSchemaProps, object: unknown): string[] {
   const pruned: string[] = [];
   const root: JSONSchemaProps = {
-    ...(isRecord(schema) ? schema : {}),
+    ...(isJsonObject(schema) ? schema : {}),
     'x-kubernetes-embedded-resource': true,
   };
   prune(object, root, '', pruned);

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Validation of a custom resource against the structural schema of its CRD version, as
  * kube-apiserver's custom resource strategy does on create and update.
@@ -6,7 +7,7 @@
 import type { JSONSchemaProps } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { validateEmbeddedResources } from './embedded-resources.js';
-import { isRecord, propertySchema } from './json-value.js';
+import { propertySchema } from './json-value.js';
 import { validateListTypes } from './list-types.js';
 import { validateValue } from './validate-value.js';
 
@@ -17,7 +18,7 @@ import { validateValue } from './validate-value.js';
  */
 function rootSchema(schema: JSONSchemaProps): JSONSchemaProps {
   const metadata = propertySchema(schema, 'metadata');
-  if (!metadata || !isRecord(schema.properties)) return schema;
+  if (!metadata || !isJsonObject(schema.properties)) return schema;
   const kept: Record<string, JSONSchemaProps> = {};
   for (const name of ['name', 'generateName']) {
     const child = propertySchema(metadata, name);
@@ -44,7 +45,7 @@ function rootSchema(schema: JSONSchemaProps): JSONSchemaProps {
  * wrong shape yields errors (or none), not exceptions.
  */
 export function validateCustomResource(schema: JSONSchemaProps, object: unknown): FieldError[] {
-  const root = isRecord(schema) ? rootSchema(schema) : {};
+  const root = isJsonObject(schema) ? rootSchema(schema) : {};
   return [
     ...validateValue(root, object, ''),
     ...validateEmbeddedResources(root, object),

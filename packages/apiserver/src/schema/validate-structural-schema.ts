@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Static checks of a CRD version's `openAPIV3Schema`, as kube-apiserver makes them when a
  * CustomResourceDefinition is created or updated: the CRD schema rules of
@@ -15,7 +16,6 @@ import {
   asSchema,
   defaultOf,
   hasAdditionalProperties,
-  isRecord,
   itemsSchema,
   propertyEntries,
   propertySchema,
@@ -81,8 +81,9 @@ function crdRules(node: unknown, path: string, errors: FieldError[]): void {
   }
   const additional = schema.additionalProperties;
   if (additional !== undefined) {
-    const hasProperties = isRecord(schema.properties) && Object.keys(schema.properties).length > 0;
-    if (hasProperties && (additional === false || isRecord(additional))) {
+    const hasProperties =
+      isJsonObject(schema.properties) && Object.keys(schema.properties).length > 0;
+    if (hasProperties && (additional === false || isJsonObject(additional))) {
       errors.push(
         forbidden(
           pathChild(path, 'additionalProperties'),
@@ -94,9 +95,9 @@ function crdRules(node: unknown, path: string, errors: FieldError[]): void {
       crdRules(additional, pathChild(path, 'additionalProperties'), errors);
     }
   }
-  if (schema.properties !== undefined && !isRecord(schema.properties)) {
+  if (schema.properties !== undefined && !isJsonObject(schema.properties)) {
     errors.push(invalid(pathChild(path, 'properties'), schema.properties, 'must be an object'));
-  } else if (isRecord(schema.properties)) {
+  } else if (isJsonObject(schema.properties)) {
     for (const [name, child] of Object.entries(schema.properties)) {
       crdRules(child, properties(path, name), errors);
     }
@@ -255,7 +256,7 @@ function celRuleShapes(schema: JSONSchemaProps, path: string, errors: FieldError
   const rules = schema['x-kubernetes-validations'];
   if (!Array.isArray(rules)) return;
   rules.forEach((rule: unknown, index) => {
-    const text = isRecord(rule) && typeof rule.rule === 'string' ? rule.rule.trim() : '';
+    const text = isJsonObject(rule) && typeof rule.rule === 'string' ? rule.rule.trim() : '';
     if (text === '') {
       const rulePath = pathChild(
         pathIndex(pathChild(path, 'x-kubernetes-validations'), index),
@@ -272,7 +273,7 @@ function isIntOrStringAnyOf(list: unknown): boolean {
   if (!Array.isArray(list) || list.length !== 2) return false;
   return ['integer', 'string'].every((type, index) => {
     const entry = list[index];
-    return isRecord(entry) && Object.keys(entry).length === 1 && entry.type === type;
+    return isJsonObject(entry) && Object.keys(entry).length === 1 && entry.type === type;
   });
 }
 
@@ -280,7 +281,7 @@ function isIntOrStringAllOf(list: unknown): boolean {
   return (
     Array.isArray(list) &&
     list.length >= 1 &&
-    isRecord(list[0]) &&
+    isJsonObject(list[0]) &&
     isIntOrStringAnyOf(list[0].anyOf)
   );
 }
@@ -404,7 +405,7 @@ function nested(
 function metadataSaysTooMuch(metadata: JSONSchemaProps): boolean {
   for (const [key, value] of Object.entries(metadata)) {
     if (value === undefined || key === 'type' || key === 'default') continue;
-    if (key === 'properties' && isRecord(value)) {
+    if (key === 'properties' && isJsonObject(value)) {
       const names = Object.keys(value);
       if (names.every((name) => name === 'name' || name === 'generateName')) continue;
     }

@@ -1,3 +1,4 @@
+import { isJsonObject, jsonEqual } from '@ops/api';
 /**
  * OpenAPI schema validation of one JSON value, as kube-openapi's `SchemaValidator` does it for
  * kube-apiserver, with its errors converted to field errors the way apiextensions-apiserver
@@ -18,9 +19,7 @@ import {
   additionalPropertiesSchema,
   declaresProperty,
   goNumber,
-  isRecord,
   itemsSchema,
-  jsonEqual,
   jsonKind,
   numberOption,
   propertyEntries,
@@ -146,7 +145,7 @@ function checkJunctors(schema: JSONSchemaProps, data: unknown, name: string): Fi
     }
   }
 
-  if (isRecord(schema.not) && validateValue(schema.not, data, name).length === 0) {
+  if (isJsonObject(schema.not) && validateValue(schema.not, data, name).length === 0) {
     errors.push(junctorError(`${quoted} must not validate the schema (not)`));
   }
   return errors;
@@ -386,6 +385,6 @@ export function validateValue(schema: JSONSchemaProps, data: unknown, name: stri
   }
   if (Array.isArray(data)) errors.push(...checkArray(schema, data, name));
   errors.push(...checkEnum(schema, data, name));
-  if (isRecord(data)) errors.push(...checkObject(schema, data, name));
+  if (isJsonObject(data)) errors.push(...checkObject(schema, data, name));
   return errors;
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 import {
   type AuthenticatedUser,
   evaluateSelfSubjectAccessReview,
@@ -7,7 +8,7 @@ import {
   evaluateTokenReview,
   type RbacPolicy,
 } from '../auth/index.js';
-import { isObject, type Json } from '../cluster/json.js';
+import type { Json } from '../cluster/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { TokenAuthenticator } from './token-authenticator.js';
 
@@ -29,7 +30,7 @@ export function reviewAccess(
     return evaluateTokenReview(body, (token) => tokens.userOf(token), tokens.issuer);
   if (type.plural === 'selfsubjectreviews')
     return evaluateSelfSubjectReview(user) as unknown as Json;
-  const review = isObject(body) ? body : {};
+  const review = isJsonObject(body) ? body : {};
   if (type.plural === 'selfsubjectaccessreviews')
     return evaluateSelfSubjectAccessReview(review, user, policy) as Json;
   if (type.plural === 'selfsubjectrulesreviews')

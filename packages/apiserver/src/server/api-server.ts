@@ -41,8 +41,6 @@ import { type ActiveWatch, defaultWatchBufferBytes } from './watch-response.js';
 import { writerOf } from './writer-of.js';
 
 type Json = Record<string, unknown>;
-const _isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Options of {@link ApiServer.start}. */
 export interface ApiServerOptions {
@@ -102,12 +100,14 @@ interface Route {
 
 /**
  * The local Kubernetes API server: {@link ResourceService}'s verbs over real HTTP(S), with
- * discovery, OpenAPI, Table output, watches, bearer-token users, optional RBAC and fault
- * injection. Start it with {@link ApiServer.start}; `stop()` closes every connection.
+ * discovery, OpenAPI (JSON and protobuf), Table output, watches, every patch type including
+ * server-side apply with managed fields, admission webhooks, CRD schemas with CEL validation
+ * rules, bearer-token users, optional RBAC, a simulated cluster ({@link SimulatedCluster})
+ * and fault injection. Start it with {@link ApiServer.start}; `stop()` closes every connection.
  *
  * A `kubectl` or `@kubernetes/client-node` pointed at {@link kubeconfig} cannot tell it from a
- * kube-apiserver for the behaviours the project's design lists; where it cannot do a thing
- * (server-side apply, for now) it answers as a kube-apiserver without that feature would.
+ * kube-apiserver for what operators use; where it differs, the fidelity report
+ * (tools/fidelity, compared with a real kube-apiserver) lists each difference.
  */
 export class ApiServer {
   readonly store: ObjectStore;

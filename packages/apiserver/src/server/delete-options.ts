@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { DeleteOptions, DeletionPropagation } from '@ops/api';
-import { isObject } from '../cluster/json.js';
+import { isJsonObject } from '@ops/api';
 import { queryBool } from '../query/query-bool.js';
 import { readRequestBody } from './read-request-body.js';
 
@@ -14,7 +14,7 @@ export async function readDeleteOptions(
   query: URLSearchParams,
 ): Promise<DeleteOptions> {
   const body = await readRequestBody(maxBodyBytes, req, false, true);
-  const options: DeleteOptions = isObject(body) ? (body as DeleteOptions) : {};
+  const options: DeleteOptions = isJsonObject(body) ? (body as DeleteOptions) : {};
   const policy = query.get('propagationPolicy');
   // Unchecked here, as the body's: ResourceService.delete refuses an unknown policy (400).
   if (policy) options.propagationPolicy = policy as DeletionPropagation;

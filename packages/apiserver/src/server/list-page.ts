@@ -1,8 +1,7 @@
-import type { KubernetesObject } from '@ops/api';
+import type { FieldRequirement, KubernetesObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import type { Json } from '../cluster/json.js';
 import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
-import type { FieldRequirement } from '../store/field-selector.js';
 import type { KeyRange } from '../store/key-range.js';
 import {
   type ObjectStore,

@@ -3,7 +3,7 @@ import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@
 import { StatusError } from '../api/status-error.js';
 import type { Json } from '../cluster/json.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
-import { parseFieldSelector } from '../store/field-selector.js';
+import { fieldSelectorFromQuery } from '../store/field-selector.js';
 import { checkFieldSelector } from './list-page.js';
 import type { ListFilter, ResourceService } from './resource-service.js';
 import { sendJson } from './responses.js';
@@ -30,7 +30,7 @@ export function listFilter(
   }
   const fieldSelector = query.get('fieldSelector');
   if (fieldSelector) {
-    filter.fields = parseFieldSelector(fieldSelector);
+    filter.fields = fieldSelectorFromQuery(fieldSelector);
     checkFieldSelector(type, filter.fields);
   }
   return filter;

@@ -1,20 +1,25 @@
+import protobuf from 'protobufjs/light.js';
 import { describe, expect, it } from 'vitest';
-import { WireReader, WireType } from '../protobuf/wire-reader.js';
 import { openApiV2ProtobufEncoder, wantsOpenApiV2Protobuf } from './openapi-v2-protobuf.js';
 
-/** The fields of one message, read with the project's own wire reader (not protobufjs). */
+/**
+ * The fields of one message, by field number, read at the wire level (protobufjs's Reader, not
+ * the reflection the encoder uses): length-delimited fields as bytes, fixed64 as a double,
+ * varints as bigints.
+ */
 function fields(bytes: Uint8Array): Map<number, Array<Uint8Array | bigint | number>> {
-  const reader = new WireReader(bytes);
+  const reader = protobuf.Reader.create(bytes);
   const out = new Map<number, Array<Uint8Array | bigint | number>>();
-  while (!reader.done) {
-    const key = reader.readKey();
+  while (reader.pos < reader.len) {
+    const key = reader.uint32();
+    const wireType = key & 7;
     const value =
-      key.wireType === WireType.lengthDelimited
-        ? reader.readBytes()
-        : key.wireType === WireType.fixed64
-          ? reader.readDouble()
-          : reader.readVarint();
-    out.set(key.field, [...(out.get(key.field) ?? []), value]);
+      wireType === 2
+        ? reader.bytes()
+        : wireType === 1
+          ? reader.double()
+          : BigInt(reader.uint64().toString());
+    out.set(key >>> 3, [...(out.get(key >>> 3) ?? []), value]);
   }
   return out;
 }

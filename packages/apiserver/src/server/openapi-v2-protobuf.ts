@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 import protobuf from 'protobufjs/light.js';
 
 /**
@@ -84,8 +85,6 @@ const gnosticTypes = {
 };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A value as gnostic's `Any` carries it: YAML text (JSON is YAML). */
 const anyOf = (value: unknown) => ({ yaml: `${JSON.stringify(value)}\n` });
@@ -129,15 +128,16 @@ function schemaMessage(schema: Json): Json {
     message.required = schema.required.filter((r) => typeof r === 'string');
   if (typeof schema.type === 'string') message.type = { value: [schema.type] };
   else if (Array.isArray(schema.type)) message.type = { value: schema.type.map(String) };
-  if (isObject(schema.items)) message.items = { schema: [schemaMessage(schema.items)] };
+  if (isJsonObject(schema.items)) message.items = { schema: [schemaMessage(schema.items)] };
   else if (Array.isArray(schema.items))
-    message.items = { schema: schema.items.filter(isObject).map(schemaMessage) };
+    message.items = { schema: schema.items.filter(isJsonObject).map(schemaMessage) };
   if (typeof schema.additionalProperties === 'boolean')
     message.additionalProperties = { boolean: schema.additionalProperties };
-  else if (isObject(schema.additionalProperties))
+  else if (isJsonObject(schema.additionalProperties))
     message.additionalProperties = { schema: schemaMessage(schema.additionalProperties) };
-  if (Array.isArray(schema.allOf)) message.allOf = schema.allOf.filter(isObject).map(schemaMessage);
-  if (isObject(schema.properties))
+  if (Array.isArray(schema.allOf))
+    message.allOf = schema.allOf.filter(isJsonObject).map(schemaMessage);
+  if (isJsonObject(schema.properties))
     message.properties = { additionalProperties: namedSchemas(schema.properties) };
   const extensions = Object.entries(schema).filter(([key]) => key.startsWith('x-'));
   if (extensions.length > 0)
@@ -147,7 +147,7 @@ function schemaMessage(schema: Json): Json {
 
 function namedSchemas(schemas: Json): Json[] {
   return Object.entries(schemas)
-    .filter((entry): entry is [string, Json] => isObject(entry[1]))
+    .filter((entry): entry is [string, Json] => isJsonObject(entry[1]))
     .map(([name, value]) => ({ name, value: schemaMessage(value) }));
 }
 
@@ -163,14 +163,14 @@ export function openApiV2ProtobufEncoder(): { encode(document: Json): Uint8Array
   const documentType = root.lookupType('openapi.v2.Document');
   return {
     encode(document) {
-      const info = isObject(document.info) ? document.info : {};
+      const info = isJsonObject(document.info) ? document.info : {};
       const message = {
         swagger: String(document.swagger ?? '2.0'),
         info: { title: String(info.title ?? ''), version: String(info.version ?? '') },
         paths: {},
         definitions: {
           additionalProperties: namedSchemas(
-            isObject(document.definitions) ? document.definitions : {},
+            isJsonObject(document.definitions) ? document.definitions : {},
           ),
         },
       };

@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import {
   type AuthenticatedUser,
@@ -10,7 +11,7 @@ import {
   type RequestAttributes,
   superuserGroup,
 } from '../auth/index.js';
-import { isObject, type Json } from '../cluster/json.js';
+import type { Json } from '../cluster/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { stableStringify } from './object-metadata.js';
 
@@ -119,13 +120,15 @@ export function checkRbacEscalation(write: RbacWrite, deps: RbacEscalationDeps):
   if (isRole) {
     const requestName = old === undefined ? '' : name;
     if (deps.authorize(attributes('escalate', type.plural, requestName)).allowed) return;
-    const rules = Array.isArray(body.rules) ? (body.rules.filter(isObject) as PolicyRule[]) : [];
+    const rules = Array.isArray(body.rules)
+      ? (body.rules.filter(isJsonObject) as PolicyRule[])
+      : [];
     const message = escalationMessage(user, namespace, rules, policy);
     if (message !== undefined) throw forbidden(type, name, message);
     const aggregates = (o: KubernetesObject | undefined): boolean => {
       const rule = (o as Json | undefined)?.aggregationRule;
       return (
-        isObject(rule) &&
+        isJsonObject(rule) &&
         Array.isArray(rule.clusterRoleSelectors) &&
         rule.clusterRoleSelectors.length > 0
       );
@@ -137,7 +140,7 @@ export function checkRbacEscalation(write: RbacWrite, deps: RbacEscalationDeps):
       throw forbidden(type, name, 'must have cluster-admin privileges to use the aggregationRule');
     return;
   }
-  const roleRef = isObject(body.roleRef) ? body.roleRef : {};
+  const roleRef = isJsonObject(body.roleRef) ? body.roleRef : {};
   const refKind = typeof roleRef.kind === 'string' ? roleRef.kind : '';
   const refName = typeof roleRef.name === 'string' ? roleRef.name : '';
   const refResource =

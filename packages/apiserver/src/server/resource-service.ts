@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeleteOptions, KubernetesObject, ObjectMeta, PatchType, Selector } from '@ops/api';
+import { type FieldRequirement, isJsonObject, matchesFieldSelector } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../apply/index.js';
 import type { AuthenticatedUser } from '../auth/index.js';
@@ -16,7 +17,6 @@ import {
   type ResourceType,
   storageKeyOf,
 } from '../registry/resource-type.js';
-import { type FieldRequirement, matchesFieldSelector } from '../store/field-selector.js';
 import type { ObjectStore, StoredObject } from '../store/object-store.js';
 import { type Admission, noAdmission } from './admission.js';
 import {
@@ -39,10 +39,6 @@ import {
   resetSystemFields,
   validateObject,
 } from './write-rules.js';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Who is asking, and how. */
 export interface RequestContext {
@@ -178,7 +174,7 @@ export class ResourceService {
     context: RequestContext,
     applied?: ManagedFieldsEntry[],
   ): Promise<KubernetesObject> {
-    const requested = isObject(body) ? (body.metadata as ObjectMeta)?.managedFields : undefined;
+    const requested = isJsonObject(body) ? (body.metadata as ObjectMeta)?.managedFields : undefined;
     const object = decodeObject(type, body, namespace);
     const meta = object.metadata as ObjectMeta;
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${generateNameSuffix()}`;
@@ -270,8 +266,8 @@ export class ResourceService {
       throw StatusError.unsupportedMediaType('application/strategic-merge-patch+json');
     }
     const patchVersion =
-      isObject(patch) &&
-      isObject(patch.metadata) &&
+      isJsonObject(patch) &&
+      isJsonObject(patch.metadata) &&
       typeof patch.metadata.resourceVersion === 'string'
         ? patch.metadata.resourceVersion
         : undefined;
@@ -288,7 +284,8 @@ export class ResourceService {
         if (patchType === 'json') patched = applyJsonPatch(base, patch);
         else if (patchType === 'merge') patched = applyMergePatch(base, patch);
         else patched = applyStrategicMergePatch(base, patch, schema as NonNullable<typeof schema>);
-        if (!isObject(patched)) throw StatusError.badRequest('the patch did not produce an object');
+        if (!isJsonObject(patched))
+          throw StatusError.badRequest('the patch did not produce an object');
         const patchedObject = patched as KubernetesObject;
         if (patchedObject.metadata?.name !== undefined && patchedObject.metadata.name !== name) {
           throw StatusError.badRequest(
@@ -336,10 +333,10 @@ export class ResourceService {
         if (strategy.statusKeepsAnnotations) setAnnotations(next, annotations);
       } else if (subresource === 'finalize') {
         // namespaces/finalize changes spec.finalizers and nothing else.
-        const finalizers = isObject(next.spec) ? next.spec.finalizers : undefined;
+        const finalizers = isJsonObject(next.spec) ? next.spec.finalizers : undefined;
         next = stored.copy();
         next.spec = {
-          ...(isObject(next.spec) ? next.spec : {}),
+          ...(isJsonObject(next.spec) ? next.spec : {}),
           finalizers: Array.isArray(finalizers) ? finalizers : [],
         };
       } else if (type.subresources.status) {
@@ -451,7 +448,7 @@ export class ResourceService {
     const namespaceFinalizers =
       type.group === '' &&
       type.plural === 'namespaces' &&
-      isObject(object.spec) &&
+      isJsonObject(object.spec) &&
       Array.isArray(object.spec.finalizers) &&
       object.spec.finalizers.length > 0;
     if (meta.deletionTimestamp !== undefined) {
@@ -479,7 +476,10 @@ export class ResourceService {
       meta.deletionGracePeriodSeconds = graceful ?? 0;
       if (finalizers.length > 0) meta.finalizers = finalizers;
       if (namespaceFinalizers)
-        object.status = { ...(isObject(object.status) ? object.status : {}), phase: 'Terminating' };
+        object.status = {
+          ...(isJsonObject(object.status) ? object.status : {}),
+          phase: 'Terminating',
+        };
       if (context.dryRun) return object;
       return this.commit('update', type, storageKey, key, object);
     }
@@ -578,7 +578,7 @@ function setAnnotations(
 function hasSpecFinalizers(object: KubernetesObject): boolean {
   return (
     object.kind === 'Namespace' &&
-    isObject(object.spec) &&
+    isJsonObject(object.spec) &&
     Array.isArray(object.spec.finalizers) &&
     object.spec.finalizers.length > 0
   );

@@ -1,6 +1,7 @@
 import type { KubernetesObject, ScaleSubresource } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import { isObject, type Json } from '../cluster/json.js';
+import type { Json } from '../cluster/json.js';
 import { applyJsonPatch, applyMergePatch } from '../patch/index.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { RequestContext, ResourceService } from './resource-service.js';
@@ -37,7 +38,7 @@ function goType(value: unknown): string {
 function goValue(value: unknown): string {
   if (value === null || value === undefined) return '<nil>';
   if (Array.isArray(value)) return `[${value.map(goValue).join(' ')}]`;
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     const entries = Object.keys(value)
       .sort()
       .map((key) => `${key}:${goValue(value[key])}`);
@@ -56,7 +57,7 @@ const unknownError = (message: string): StatusError => StatusError.unknown(messa
 function nested(object: Json, fields: readonly string[]): { found: boolean; value?: unknown } {
   let current: unknown = object;
   for (const [index, field] of fields.entries()) {
-    if (!isObject(current)) {
+    if (!isJsonObject(current)) {
       throw unknownError(
         `${dotted(fields.slice(0, index + 1))} accessor error: ${goValue(current)} is of the type ${goType(current)}, expected map[string]interface{}`,
       );
@@ -91,8 +92,8 @@ function nestedString(object: Json, path: string): string {
 
 /** A built-in's `spec.selector` in its string form (`a=b,c=d`). */
 function builtinSelector(object: KubernetesObject): string {
-  const spec = isObject(object.spec) ? object.spec : {};
-  return isObject(spec.selector) && isObject(spec.selector.matchLabels)
+  const spec = isJsonObject(object.spec) ? object.spec : {};
+  return isJsonObject(spec.selector) && isJsonObject(spec.selector.matchLabels)
     ? Object.entries(spec.selector.matchLabels)
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(',')
@@ -180,8 +181,8 @@ export async function updateScale(
 ): Promise<Json> {
   const specPath = type.scalePaths?.specReplicasPath ?? builtinScalePaths.specReplicasPath;
   const requestedVersion = (scale: unknown): string | undefined =>
-    isObject(scale) &&
-    isObject(scale.metadata) &&
+    isJsonObject(scale) &&
+    isJsonObject(scale.metadata) &&
     typeof scale.metadata.resourceVersion === 'string'
       ? scale.metadata.resourceVersion || undefined
       : undefined;
@@ -237,8 +238,8 @@ export async function updateScale(
  * anything but an integer is the decoder's 400.
  */
 function replicasOf(scale: unknown): number {
-  const spec = isObject(scale) ? scale.spec : undefined;
-  const replicas = isObject(spec) ? spec.replicas : undefined;
+  const spec = isJsonObject(scale) ? scale.spec : undefined;
+  const replicas = isJsonObject(spec) ? spec.replicas : undefined;
   if (replicas === undefined || replicas === null) return 0;
   if (
     typeof replicas !== 'number' ||
@@ -272,7 +273,7 @@ function setNested(object: Json, fields: readonly string[], value: number): void
       const made: Json = {};
       current[field] = made;
       current = made;
-    } else if (isObject(next)) {
+    } else if (isJsonObject(next)) {
       current = next;
     } else {
       throw unknownError(

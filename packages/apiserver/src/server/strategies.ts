@@ -1,5 +1,5 @@
 import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api';
-import { LabelSelectorError, labelSelectorFromObject } from '@ops/api';
+import { isJsonObject, LabelSelectorError, labelSelectorFromObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { configMapKeyErrors, secretKeyErrors } from '../limits/data-keys.js';
 import { configMapSizeErrors, secretSizeErrors } from '../limits/data-size.js';
@@ -40,9 +40,6 @@ type Obj = KubernetesObject & Record<string, any>;
 // biome-ignore lint/suspicious/noExplicitAny: as above
 type Json = Record<string, any>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function defaultPodSpec(spec: Json): void {
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
@@ -55,7 +52,7 @@ function defaultPodSpec(spec: Json): void {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
     for (const container of containers) {
-      if (!isObject(container)) continue;
+      if (!isJsonObject<Json>(container)) continue;
       const image = typeof container.image === 'string' ? container.image : '';
       const tagged = /:[^/]+$/.test(image.split('@')[0] ?? '') && !image.endsWith(':latest');
       container.imagePullPolicy ??= image.includes('@') || tagged ? 'IfNotPresent' : 'Always';
@@ -63,14 +60,14 @@ function defaultPodSpec(spec: Json): void {
       container.terminationMessagePolicy ??= 'File';
       container.resources ??= {};
       if (Array.isArray(container.ports)) {
-        for (const port of container.ports) if (isObject(port)) port.protocol ??= 'TCP';
+        for (const port of container.ports) if (isJsonObject<Json>(port)) port.protocol ??= 'TCP';
       }
     }
   }
 }
 
 function validatePodSpec(spec: unknown, path: string): FieldError[] {
-  if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: path }];
+  if (!isJsonObject<Json>(spec)) return [{ type: 'FieldValueRequired', field: path }];
   const errors: FieldError[] = [];
   const containers = spec.containers;
   if (!Array.isArray(containers) || containers.length === 0) {
@@ -80,7 +77,7 @@ function validatePodSpec(spec: unknown, path: string): FieldError[] {
   const names = new Set<string>();
   containers.forEach((container: unknown, index: number) => {
     const at = `${path}.containers[${index}]`;
-    if (!isObject(container)) {
+    if (!isJsonObject<Json>(container)) {
       errors.push({
         type: 'FieldValueInvalid',
         field: at,
@@ -114,13 +111,13 @@ function validatePodSpec(spec: unknown, path: string): FieldError[] {
 
 function validateSelectorMatchesTemplate(object: Obj, old: Obj | undefined): FieldError[] {
   const spec = object.spec;
-  if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
+  if (!isJsonObject<Json>(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
   const errors: FieldError[] = [];
   const labels =
-    isObject(spec.template) && isObject(spec.template.metadata)
+    isJsonObject<Json>(spec.template) && isJsonObject<Json>(spec.template.metadata)
       ? spec.template.metadata.labels
       : undefined;
-  if (!isObject(spec.selector)) {
+  if (!isJsonObject<Json>(spec.selector)) {
     errors.push({ type: 'FieldValueRequired', field: 'spec.selector' });
   } else {
     try {
@@ -151,7 +148,7 @@ function validateSelectorMatchesTemplate(object: Obj, old: Obj | undefined): Fie
     }
     if (
       old !== undefined &&
-      isObject(old.spec) &&
+      isJsonObject<Json>(old.spec) &&
       stableStringify(old.spec.selector) !== stableStringify(spec.selector)
     ) {
       errors.push({
@@ -172,7 +169,7 @@ function validateSelectorMatchesTemplate(object: Obj, old: Obj | undefined): Fie
   }
   errors.push(
     ...validatePodSpec(
-      isObject(spec.template) ? spec.template.spec : undefined,
+      isJsonObject<Json>(spec.template) ? spec.template.spec : undefined,
       'spec.template.spec',
     ),
   );
@@ -181,7 +178,7 @@ function validateSelectorMatchesTemplate(object: Obj, old: Obj | undefined): Fie
 
 const workload: Strategy = {
   prepareForCreate(object) {
-    const spec: Json = isObject(object.spec) ? object.spec : {};
+    const spec: Json = isJsonObject<Json>(object.spec) ? object.spec : {};
     object.spec = spec;
     spec.replicas ??= 1;
     // ReplicaSetSpec has no revisionHistoryLimit (the other workloads default it to 10).
@@ -193,12 +190,13 @@ const workload: Strategy = {
         rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' },
       };
     }
-    if (isObject(spec.template) && isObject(spec.template.spec)) defaultPodSpec(spec.template.spec);
+    if (isJsonObject<Json>(spec.template) && isJsonObject<Json>(spec.template.spec))
+      defaultPodSpec(spec.template.spec);
   },
   prepareForUpdate(object) {
-    if (isObject(object.spec)) {
+    if (isJsonObject<Json>(object.spec)) {
       object.spec.replicas ??= 1;
-      if (isObject(object.spec.template) && isObject(object.spec.template.spec))
+      if (isJsonObject<Json>(object.spec.template) && isJsonObject<Json>(object.spec.template.spec))
         defaultPodSpec(object.spec.template.spec);
     }
   },
@@ -215,7 +213,7 @@ export const jobLabels = {
 
 /** The defaults of batch/v1 Job: parallelism and completions 1, backoffLimit 6, NonIndexed. */
 function defaultJob(object: Obj): void {
-  const spec: Json = isObject(object.spec) ? object.spec : {};
+  const spec: Json = isJsonObject<Json>(object.spec) ? object.spec : {};
   object.spec = spec;
   if (spec.completions === undefined && spec.parallelism === undefined) spec.completions = 1;
   spec.parallelism ??= 1;
@@ -223,7 +221,8 @@ function defaultJob(object: Obj): void {
   spec.completionMode ??= 'NonIndexed';
   spec.suspend ??= false;
   if (spec.podFailurePolicy === undefined) spec.podReplacementPolicy ??= 'TerminatingOrFailed';
-  if (isObject(spec.template) && isObject(spec.template.spec)) defaultPodSpec(spec.template.spec);
+  if (isJsonObject<Json>(spec.template) && isJsonObject<Json>(spec.template.spec))
+    defaultPodSpec(spec.template.spec);
 }
 
 /**
@@ -232,15 +231,15 @@ function defaultJob(object: Obj): void {
  */
 function generateJobSelector(object: Obj): void {
   const spec = object.spec;
-  if (!isObject(spec) || spec.manualSelector === true) return;
+  if (!isJsonObject<Json>(spec) || spec.manualSelector === true) return;
   const uid = object.metadata?.uid ?? '';
   const name = object.metadata?.name ?? '';
-  const template: Json = isObject(spec.template) ? spec.template : {};
+  const template: Json = isJsonObject<Json>(spec.template) ? spec.template : {};
   spec.template = template;
-  const metadata: Json = isObject(template.metadata) ? template.metadata : {};
+  const metadata: Json = isJsonObject<Json>(template.metadata) ? template.metadata : {};
   template.metadata = metadata;
   metadata.labels = {
-    ...(isObject(metadata.labels) ? metadata.labels : {}),
+    ...(isJsonObject<Json>(metadata.labels) ? metadata.labels : {}),
     [jobLabels.controllerUid]: uid,
     [jobLabels.jobName]: name,
     [jobLabels.legacyControllerUid]: uid,
@@ -252,13 +251,13 @@ function generateJobSelector(object: Obj): void {
 /** A Job's Pod template is a valid Pod spec that runs to completion, matched by the selector. */
 function validateJob(object: Obj, old: Obj | undefined): FieldError[] {
   const spec = object.spec;
-  if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
-  const template = isObject(spec.template) ? spec.template : {};
+  if (!isJsonObject<Json>(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
+  const template = isJsonObject<Json>(spec.template) ? spec.template : {};
   const errors = [
     ...validateSelectorMatchesTemplate(object, old),
     ...validatePodSpec(template.spec, 'spec.template.spec'),
   ];
-  const policy = isObject(template.spec) ? template.spec.restartPolicy : undefined;
+  const policy = isJsonObject<Json>(template.spec) ? template.spec.restartPolicy : undefined;
   if (policy !== 'Never' && policy !== 'OnFailure') {
     errors.push({
       type: 'FieldValueNotSupported',
@@ -285,10 +284,11 @@ function validateJob(object: Obj, old: Obj | undefined): FieldError[] {
 function podUpdateProblems(object: Obj, old: Obj): FieldError[] {
   // Pod specs are immutable but for container images and a few scheduling fields.
   const normalize = (spec: unknown): string => {
-    if (!isObject(spec)) return stableStringify(spec);
+    if (!isJsonObject<Json>(spec)) return stableStringify(spec);
     const copy = structuredClone(spec);
     for (const list of ['containers', 'initContainers']) {
-      if (Array.isArray(copy[list])) for (const c of copy[list]) if (isObject(c)) c.image = '';
+      if (Array.isArray(copy[list]))
+        for (const c of copy[list]) if (isJsonObject<Json>(c)) c.image = '';
     }
     copy.activeDeadlineSeconds = undefined;
     copy.tolerations = undefined;
@@ -312,19 +312,20 @@ function defaultService(
   context: StrategyContext | undefined,
   old: Obj | undefined,
 ): void {
-  const spec: Json = isObject(object.spec) ? object.spec : {};
+  const spec: Json = isJsonObject<Json>(object.spec) ? object.spec : {};
   object.spec = spec;
   spec.type ??= 'ClusterIP';
   spec.sessionAffinity ??= 'None';
   if (Array.isArray(spec.ports)) {
     for (const port of spec.ports) {
-      if (!isObject(port)) continue;
+      if (!isJsonObject<Json>(port)) continue;
       port.protocol ??= 'TCP';
       port.targetPort ??= port.port;
     }
   }
   if (spec.type !== 'ExternalName') {
-    const previous = old !== undefined && isObject(old.spec) ? old.spec.clusterIP : undefined;
+    const previous =
+      old !== undefined && isJsonObject<Json>(old.spec) ? old.spec.clusterIP : undefined;
     if (previous !== undefined) {
       spec.clusterIP ??= previous;
     } else if (spec.clusterIP === undefined || spec.clusterIP === '') {
@@ -341,7 +342,7 @@ const strategies: Record<string, Strategy> = {
   '/namespaces': {
     keepStatusOnCreate: true,
     prepareForCreate(object) {
-      const spec: Json = isObject(object.spec) ? object.spec : {};
+      const spec: Json = isJsonObject<Json>(object.spec) ? object.spec : {};
       spec.finalizers ??= ['kubernetes'];
       object.spec = spec;
       object.status = { phase: 'Active' };
@@ -362,7 +363,7 @@ const strategies: Record<string, Strategy> = {
   },
   '/pods': {
     prepareForCreate(object) {
-      const spec: Json = isObject(object.spec) ? object.spec : {};
+      const spec: Json = isJsonObject<Json>(object.spec) ? object.spec : {};
       object.spec = spec;
       defaultPodSpec(spec);
       object.status = { phase: 'Pending', qosClass: 'BestEffort' };
@@ -384,7 +385,7 @@ const strategies: Record<string, Strategy> = {
     validate(object, old) {
       const spec = object.spec;
       const errors: FieldError[] = [];
-      if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
+      if (!isJsonObject<Json>(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
       if (
         spec.type !== 'ExternalName' &&
         spec.clusterIP !== 'None' &&
@@ -394,7 +395,7 @@ const strategies: Record<string, Strategy> = {
       }
       if (Array.isArray(spec.ports)) {
         spec.ports.forEach((port: unknown, index: number) => {
-          if (!isObject(port)) return;
+          if (!isJsonObject<Json>(port)) return;
           if (typeof port.port !== 'number' || port.port < 1 || port.port > 65535) {
             errors.push({
               type: 'FieldValueInvalid',
@@ -418,7 +419,7 @@ const strategies: Record<string, Strategy> = {
       }
       if (
         old !== undefined &&
-        isObject(old.spec) &&
+        isJsonObject<Json>(old.spec) &&
         old.spec.clusterIP &&
         spec.clusterIP !== old.spec.clusterIP
       ) {
@@ -448,7 +449,11 @@ const strategies: Record<string, Strategy> = {
     prepareForUpdate(object, old) {
       defaultJob(object);
       // The selector and the labels it generated are the Job's for life.
-      if (isObject(object.spec) && isObject(old.spec) && old.spec.selector !== undefined)
+      if (
+        isJsonObject<Json>(object.spec) &&
+        isJsonObject<Json>(old.spec) &&
+        old.spec.selector !== undefined
+      )
         object.spec.selector = old.spec.selector;
     },
     completeCreate: generateJobSelector,
@@ -461,9 +466,9 @@ const strategies: Record<string, Strategy> = {
     ...workload,
     prepareForCreate(object) {
       if (
-        isObject(object.spec) &&
-        isObject(object.spec.template) &&
-        isObject(object.spec.template.spec)
+        isJsonObject<Json>(object.spec) &&
+        isJsonObject<Json>(object.spec.template) &&
+        isJsonObject<Json>(object.spec.template.spec)
       ) {
         defaultPodSpec(object.spec.template.spec);
       }
@@ -497,8 +502,8 @@ export function strategyFor(storageKey: string): Strategy {
 
 function normalizeSecret(object: Obj): void {
   object.type ??= 'Opaque';
-  if (isObject(object.stringData)) {
-    const data: Json = isObject(object.data) ? object.data : {};
+  if (isJsonObject<Json>(object.stringData)) {
+    const data: Json = isJsonObject<Json>(object.data) ? object.data : {};
     for (const [key, value] of Object.entries(object.stringData)) {
       data[key] = Buffer.from(String(value)).toString('base64');
     }
@@ -537,9 +542,9 @@ function validateCrd(object: Obj): FieldError[] {
   const crd = object as CustomResourceDefinitionObject;
   const errors: FieldError[] = [];
   const spec = crd.spec as unknown;
-  if (!isObject(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
+  if (!isJsonObject<Json>(spec)) return [{ type: 'FieldValueRequired', field: 'spec' }];
   const group = typeof spec.group === 'string' ? spec.group : '';
-  const names = isObject(spec.names) ? spec.names : {};
+  const names = isJsonObject<Json>(spec.names) ? spec.names : {};
   if (group === '') errors.push({ type: 'FieldValueRequired', field: 'spec.group' });
   else if (!group.includes('.'))
     errors.push({
@@ -576,7 +581,9 @@ function validateCrd(object: Obj): FieldError[] {
     });
     return errors;
   }
-  const storage = versions.filter((v: unknown) => isObject(v) && v.storage === true).length;
+  const storage = versions.filter(
+    (v: unknown) => isJsonObject<Json>(v) && v.storage === true,
+  ).length;
   if (storage !== 1) {
     errors.push({
       type: 'FieldValueInvalid',
@@ -586,10 +593,10 @@ function validateCrd(object: Obj): FieldError[] {
     });
   }
   versions.forEach((version: unknown, index: number) => {
-    if (!isObject(version)) return;
-    const schema = isObject(version.schema) ? version.schema.openAPIV3Schema : undefined;
+    if (!isJsonObject<Json>(version)) return;
+    const schema = isJsonObject<Json>(version.schema) ? version.schema.openAPIV3Schema : undefined;
     const at = `spec.versions[${index}].schema.openAPIV3Schema`;
-    if (!isObject(schema)) {
+    if (!isJsonObject<Json>(schema)) {
       errors.push({ type: 'FieldValueRequired', field: at, detail: 'schemas are required' });
       return;
     }
@@ -605,7 +612,7 @@ function defaultWebhooks(object: Obj): void {
   if (!Array.isArray(object.webhooks)) return;
   const mutating = object.kind === 'MutatingWebhookConfiguration';
   for (const webhook of object.webhooks) {
-    if (!isObject(webhook)) continue;
+    if (!isJsonObject<Json>(webhook)) continue;
     webhook.failurePolicy ??= 'Fail';
     webhook.matchPolicy ??= 'Equivalent';
     webhook.namespaceSelector ??= {};
@@ -613,8 +620,11 @@ function defaultWebhooks(object: Obj): void {
     webhook.timeoutSeconds ??= 10;
     if (mutating) webhook.reinvocationPolicy ??= 'Never';
     if (Array.isArray(webhook.rules))
-      for (const rule of webhook.rules) if (isObject(rule)) rule.scope ??= '*';
-    if (isObject(webhook.clientConfig) && isObject(webhook.clientConfig.service))
+      for (const rule of webhook.rules) if (isJsonObject<Json>(rule)) rule.scope ??= '*';
+    if (
+      isJsonObject<Json>(webhook.clientConfig) &&
+      isJsonObject<Json>(webhook.clientConfig.service)
+    )
       webhook.clientConfig.service.port ??= 443;
   }
 }
@@ -625,7 +635,7 @@ function validateWebhooks(object: Obj): FieldError[] {
   const names = new Set<string>();
   webhooks.forEach((webhook: unknown, index: number) => {
     const at = `webhooks[${index}]`;
-    if (!isObject(webhook)) return;
+    if (!isJsonObject<Json>(webhook)) return;
     if (typeof webhook.name !== 'string' || !webhook.name.includes('.')) {
       errors.push({
         type: 'FieldValueInvalid',
@@ -656,7 +666,7 @@ function validateWebhooks(object: Obj): FieldError[] {
         detail: 'must specify one of v1, v1beta1',
       });
     }
-    const client = isObject(webhook.clientConfig) ? webhook.clientConfig : {};
+    const client = isJsonObject<Json>(webhook.clientConfig) ? webhook.clientConfig : {};
     if ((client.url === undefined) === (client.service === undefined)) {
       errors.push({
         type: 'FieldValueRequired',

@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { PrinterColumn, ResourceType } from '../registry/resource-type.js';
 import { customColumnCell } from './custom-column-cell.js';
 import { humanDuration } from './human-duration.js';
@@ -6,8 +7,6 @@ import { type PrinterColumnPath, printerColumnPath } from './printer-column-path
 import type { TableRequest } from './table-request.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads a printer column's JSONPath (`.status.ready`, `.spec.ports[0].port`,
@@ -38,7 +37,7 @@ const computed: Record<string, (object: Json) => unknown> = {
   '@podReady': (o) => {
     const statuses = arr(get(o, 'status', 'containerStatuses'));
     const containers = arr(get(o, 'spec', 'containers'));
-    return `${statuses.filter((s) => isObject(s) && s.ready === true).length}/${containers.length}`;
+    return `${statuses.filter((s) => isJsonObject(s) && s.ready === true).length}/${containers.length}`;
   },
   '@podStatus': podStatus,
   '@podRestarts': (o) =>
@@ -76,8 +75,8 @@ const computed: Record<string, (object: Json) => unknown> = {
       : '<none>';
   },
   '@dataCount': (o) =>
-    Object.keys(isObject(o.data) ? o.data : {}).length +
-    Object.keys(isObject(o.binaryData) ? o.binaryData : {}).length,
+    Object.keys(isJsonObject(o.data) ? o.data : {}).length +
+    Object.keys(isJsonObject(o.binaryData) ? o.binaryData : {}).length,
   '@secretsCount': (o) => arr(o.secrets).length,
   '@webhooksCount': (o) => arr(o.webhooks).length,
   '@roleRef': (o) => `${String(get(o, 'roleRef', 'kind'))}/${String(get(o, 'roleRef', 'name'))}`,
@@ -90,7 +89,7 @@ const computed: Record<string, (object: Json) => unknown> = {
   },
   '@nodeRoles': (o) => {
     const labels = get(o, 'metadata', 'labels');
-    const roles = Object.keys(isObject(labels) ? labels : {})
+    const roles = Object.keys(isJsonObject(labels) ? labels : {})
       .filter((l) => l.startsWith('node-role.kubernetes.io/'))
       .map((l) => l.slice(24));
     return roles.length > 0 ? roles.join(',') : '<none>';
@@ -131,7 +130,7 @@ const computed: Record<string, (object: Json) => unknown> = {
   '@selector': (o) => {
     const selector = get(o, 'spec', 'selector');
     const parts = Object.entries(
-      isObject(get(selector, 'matchLabels')) ? (get(selector, 'matchLabels') as Json) : {},
+      isJsonObject(get(selector, 'matchLabels')) ? (get(selector, 'matchLabels') as Json) : {},
     ).map(([key, value]) => `${key}=${String(value)}`);
     for (const expression of arr(get(selector, 'matchExpressions'))) {
       const key = String(get(expression, 'key') ?? '');
@@ -163,7 +162,7 @@ function podStatus(o: Json): string {
   const conditions = arr(get(o, 'status', 'conditions'));
   const terminatedReason = (state: unknown, prefix: string): string | undefined => {
     const terminated = get(state, 'terminated');
-    if (!isObject(terminated)) return undefined;
+    if (!isJsonObject(terminated)) return undefined;
     if (typeof terminated.reason === 'string' && terminated.reason !== '')
       return `${prefix}${terminated.reason}`;
     return Number(terminated.signal ?? 0) !== 0
@@ -198,7 +197,7 @@ function podStatus(o: Json): string {
       const terminated = terminatedReason(state, '');
       if (typeof waiting === 'string' && waiting !== '') reason = waiting;
       else if (terminated !== undefined) reason = terminated;
-      else if (get(statuses[i], 'ready') === true && isObject(get(state, 'running')))
+      else if (get(statuses[i], 'ready') === true && isJsonObject(get(state, 'running')))
         hasRunning = true;
     }
     if (reason === 'Completed' && hasRunning)
@@ -216,7 +215,7 @@ function podStatus(o: Json): string {
 function get(value: unknown, ...path: string[]): unknown {
   let node = value;
   for (const part of path) {
-    if (!isObject(node)) return undefined;
+    if (!isJsonObject(node)) return undefined;
     node = node[part];
   }
   return node;

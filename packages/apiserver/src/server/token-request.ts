@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import type { BoundObject } from '../auth/service-account-token.js';
-import { isObject, type Json } from '../cluster/json.js';
+import type { Json } from '../cluster/json.js';
 import { timestamp } from './object-metadata.js';
 import { readRequestBody } from './read-request-body.js';
 import { sendJson } from './responses.js';
@@ -57,9 +58,9 @@ export function createTokenRequest(
   body: unknown,
   deps: TokenRequestDeps,
 ): Json {
-  if (!isObject(body))
+  if (!isJsonObject(body))
     throw StatusError.badRequest('the request body must be a TokenRequest object');
-  const meta = isObject(body.metadata) ? body.metadata : {};
+  const meta = isJsonObject(body.metadata) ? body.metadata : {};
   const invalid = (field: string, value: unknown, detail: string, objectName = name): StatusError =>
     StatusError.invalid(tokenRequestRef, objectName, [
       { type: 'FieldValueInvalid', field, value, detail },
@@ -74,7 +75,7 @@ export function createTokenRequest(
     );
   const account = deps.lookup('serviceaccounts', namespace, name);
   if (account === undefined) throw notFound('serviceaccounts', name);
-  const spec = isObject(body.spec) ? body.spec : {};
+  const spec = isJsonObject(body.spec) ? body.spec : {};
   const requestedAudiences = Array.isArray(spec.audiences)
     ? spec.audiences.filter((a): a is string => typeof a === 'string')
     : [];
@@ -106,7 +107,7 @@ export function createTokenRequest(
   if (errors.length > 0) throw StatusError.invalid(tokenRequestRef, '', errors);
 
   let boundObject: BoundObject | undefined;
-  const ref = isObject(spec.boundObjectRef) ? spec.boundObjectRef : undefined;
+  const ref = isJsonObject(spec.boundObjectRef) ? spec.boundObjectRef : undefined;
   if (ref !== undefined) {
     const kind = typeof ref.kind === 'string' ? ref.kind : '';
     const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
@@ -116,7 +117,7 @@ export function createTokenRequest(
     if (group === '' && kind === 'Pod') {
       object = deps.lookup('pods', namespace, refName);
       if (object === undefined) throw notFound('pods', refName);
-      const podSpec = isObject((object as Json).spec) ? ((object as Json).spec as Json) : {};
+      const podSpec = isJsonObject((object as Json).spec) ? ((object as Json).spec as Json) : {};
       if (podSpec.serviceAccountName !== name)
         throw StatusError.badRequest(
           `cannot bind token for serviceaccount ${JSON.stringify(name)} to pod running with different serviceaccount name.`,

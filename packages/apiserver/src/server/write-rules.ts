@@ -5,9 +5,9 @@
  * what admission is told. Used by {@link ResourceService}.
  */
 import type { KubernetesObject, ObjectMeta } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
-import { isObject } from '../cluster/json.js';
 import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import { builtinKindSchema } from '../schema/builtin-openapi.js';
 import { checkBuiltinObject } from '../schema/check-builtin-object.js';
@@ -34,7 +34,7 @@ export function decodeObject(
   body: unknown,
   namespace: string,
 ): KubernetesObject {
-  if (!isObject(body))
+  if (!isJsonObject(body))
     throw StatusError.badRequest('the body of the request must be a JSON object');
   const object = body as KubernetesObject;
   const apiVersion = apiVersionOf(type);
@@ -59,7 +59,7 @@ export function decodeObject(
   object.kind = type.kind;
   if (object.metadata === undefined || object.metadata === null) object.metadata = {};
   if (!type.custom) checkBuiltinTypes(type, object, undefined);
-  if (!isObject(object.metadata)) throw StatusError.badRequest('metadata must be an object');
+  if (!isJsonObject(object.metadata)) throw StatusError.badRequest('metadata must be an object');
   const meta = object.metadata as ObjectMeta;
   if (type.namespaced) {
     if (meta.namespace && namespace && meta.namespace !== namespace) {

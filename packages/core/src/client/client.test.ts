@@ -16,15 +16,12 @@ import {
   isInvalid,
   isNotFound,
 } from './api-error-helpers.js';
+import type { ConfigMap } from './built-in-kinds.js';
 import { Client, type ClientOptions, type ClientVerb } from './client.js';
 import { createOrUpdate } from './create-or-update.js';
 import { type LocalApiServer, startLocalApiServer } from './local-api-server.fixture.js';
 import type { ResourceDescriptor } from './resource-descriptor.js';
 import { retryOnConflict } from './retry-on-conflict.js';
-
-interface ConfigMap extends KubernetesObject {
-  data?: Record<string, string>;
-}
 
 interface Widget extends KubernetesObject {
   spec?: { size?: number; color?: string };

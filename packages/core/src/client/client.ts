@@ -1,7 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { DeleteOptions as ApiDeleteOptions, KubernetesObject, LabelSelector } from '@ops/api';
 import {
+  isJsonObject,
   labelSelectorFromObject,
+  matchesFieldSelector,
   type PatchType,
   parseLabelSelector,
   patchContentTypes,
@@ -13,11 +15,9 @@ import { isGone } from './api-error-helpers.js';
 import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
 import {
   type FieldSelectorInput,
+  fieldSelectorRequirements,
   fieldSelectorToString,
-  matchesFieldSelector,
-  parseFieldSelector,
 } from './field-selector.js';
-import { isRecord } from './is-record.js';
 import { KubeTransport } from './kube-transport.js';
 import type { ObjectKind, ObjectOf } from './object-kind.js';
 import { ResourceRequester, typedObject } from './resource-requester.js';
@@ -169,7 +169,7 @@ function toSelector(selector: string | Selector | LabelSelector): Selector {
 function refOf(target: ObjectRef | KubernetesObject, action: string): ObjectRef {
   if (
     typeof (target as ObjectRef).name === 'string' &&
-    !isRecord((target as KubernetesObject).metadata)
+    !isJsonObject((target as KubernetesObject).metadata)
   ) {
     const ref = target as ObjectRef;
     if (!ref.apiVersion || !ref.kind) {
@@ -350,7 +350,7 @@ export class Client {
     if (selector?.isNothing()) return empty;
     const paged = options.limit !== undefined || options.continue !== undefined;
     if (!paged && this.cache?.has(apiVersion, kind)) {
-      const fields = fieldText ? parseFieldSelector(fieldText) : [];
+      const fields = fieldText ? fieldSelectorRequirements(fieldText) : [];
       const items = this.cache
         .list(apiVersion, kind, {
           ...(namespace ? { namespace } : {}),
@@ -570,7 +570,7 @@ export class Client {
         `a JSON patch is an array of operations such as [{"op": "replace", "path": "/spec/replicas", "value": 2}]; got ${typeof patch}. Use patch type 'merge' to send an object`,
       );
     }
-    if (type !== 'json' && typeof patch !== 'string' && !isRecord(patch)) {
+    if (type !== 'json' && typeof patch !== 'string' && !isJsonObject(patch)) {
       throw badRequestError(
         `a ${type} patch is a JSON object; got ${Array.isArray(patch) ? 'an array (use patch type json for operations)' : typeof patch}`,
       );

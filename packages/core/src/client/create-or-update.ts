@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
+import { jsonEqual } from '@ops/api';
 import { badRequestError } from './api-error-from-response.js';
 import { isNotFound } from './api-error-helpers.js';
 import type { Client } from './client.js';
@@ -8,22 +9,6 @@ export type OperationResult = 'created' | 'updated' | 'unchanged';
 
 /** The part of a {@link Client} that {@link createOrUpdate} uses. */
 export type CreateOrUpdateClient = Pick<Client, 'get' | 'create' | 'update'>;
-
-/** Structural equality of JSON values (key order ignored; `undefined` members count as absent). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keysOf = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined);
-  const leftKeys = keysOf(left);
-  if (leftKeys.length !== keysOf(right).length) return false;
-  return leftKeys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]));
-}
 
 const identity = (obj: KubernetesObject) =>
   `${obj.apiVersion ?? ''} ${obj.kind ?? ''} ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;

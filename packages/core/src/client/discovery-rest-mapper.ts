@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 import { NoKindMatchError } from '../errors/no-kind-match-error.js';
 import {
   type ApiRequestContext,
@@ -5,7 +6,6 @@ import {
   apiErrorFromResponse,
   unexpectedResponseError,
 } from './api-error-from-response.js';
-import { isRecord } from './is-record.js';
 import type { KubeTransport, TransportResponse } from './kube-transport.js';
 import type { ResourceDescriptor } from './resource-descriptor.js';
 import type { RestMapper } from './rest-mapper.js';
@@ -162,7 +162,11 @@ export class DiscoveryRestMapper implements RestMapper {
         if (list === undefined) return undefined;
         const resources: ResourceDescriptor[] = [];
         for (const item of list) {
-          if (!isRecord(item) || typeof item.name !== 'string' || typeof item.kind !== 'string') {
+          if (
+            !isJsonObject(item) ||
+            typeof item.name !== 'string' ||
+            typeof item.kind !== 'string'
+          ) {
             continue;
           }
           if (item.name.includes('/')) continue;
@@ -202,12 +206,12 @@ export class DiscoveryRestMapper implements RestMapper {
       promise: this.get('/apis', 'groups').then((list) => {
         const groups = new Map<string, GroupEntry>();
         for (const item of list ?? []) {
-          if (!isRecord(item) || typeof item.name !== 'string') continue;
+          if (!isJsonObject(item) || typeof item.name !== 'string') continue;
           const versions = (Array.isArray(item.versions) ? item.versions : [])
-            .map((v) => (isRecord(v) && typeof v.version === 'string' ? v.version : undefined))
+            .map((v) => (isJsonObject(v) && typeof v.version === 'string' ? v.version : undefined))
             .filter((v): v is string => v !== undefined);
           const preferred =
-            isRecord(item.preferredVersion) && typeof item.preferredVersion.version === 'string'
+            isJsonObject(item.preferredVersion) && typeof item.preferredVersion.version === 'string'
               ? item.preferredVersion.version
               : undefined;
           groups.set(item.name, { name: item.name, versions, preferred });
@@ -263,7 +267,7 @@ export class DiscoveryRestMapper implements RestMapper {
     } catch {
       body = undefined;
     }
-    const list = isRecord(body) ? body[field] : undefined;
+    const list = isJsonObject(body) ? body[field] : undefined;
     if (!Array.isArray(list)) {
       const expected = field === 'resources' ? 'an APIResourceList' : 'an APIGroupList';
       throw unexpectedResponseError(response, context, `${expected} in JSON`);

@@ -1,5 +1,14 @@
 export type { Status, StatusCause, StatusDetails } from '@ops/api';
-export { type PatchType, patchContentTypes } from '@ops/api';
+// Declared in @ops/api; exported here as before, the comparison createOrUpdate makes.
+// Declared in @ops/api; exported here as before.
+export {
+  type FieldRequirement,
+  jsonEqual,
+  matchesFieldSelector,
+  type PatchType,
+  parseFieldSelector,
+  patchContentTypes,
+} from '@ops/api';
 export { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 export { BodyTooLongError } from '../errors/body-too-long-error.js';
 export { KubeConfigError, type KubeConfigErrorReason } from '../errors/kube-config-error.js';
@@ -23,6 +32,7 @@ export {
   isTooManyRequests,
   isUnauthorized,
 } from './api-error-helpers.js';
+export * from './built-in-kinds.js';
 export {
   type CallOptions,
   Client,
@@ -41,16 +51,13 @@ export {
 export {
   type CreateOrUpdateClient,
   createOrUpdate,
-  jsonEqual,
   type OperationResult,
 } from './create-or-update.js';
 export { DiscoveryRestMapper, parseApiVersion } from './discovery-rest-mapper.js';
 export {
-  type FieldRequirement,
   type FieldSelectorInput,
+  fieldSelectorRequirements,
   fieldSelectorToString,
-  matchesFieldSelector,
-  parseFieldSelector,
 } from './field-selector.js';
 export {
   KubeTransport,
@@ -65,7 +72,13 @@ export {
   type LoadKubeConfigOptions,
   loadKubeConfig,
 } from './load-kube-config.js';
-export { type ObjectKind, type ObjectOf, objectKind } from './object-kind.js';
+export {
+  type KindResource,
+  type ObjectKind,
+  type ObjectOf,
+  objectKind,
+  type ResourceKind,
+} from './object-kind.js';
 export type { Reader } from './reader.js';
 export {
   apiVersionOfDescriptor,

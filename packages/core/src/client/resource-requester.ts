@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import {
   type ApiRequestContext,
   apiErrorFromFailure,
@@ -6,7 +7,6 @@ import {
   unexpectedResponseError,
 } from './api-error-from-response.js';
 import type { ClientOptions, ClientVerb, ObjectList } from './client.js';
-import { isRecord } from './is-record.js';
 import type { KubeTransport, TransportRequest, TransportResponse } from './kube-transport.js';
 import {
   apiVersionOfDescriptor,
@@ -57,7 +57,7 @@ export class ResourceRequester {
       'list',
     );
     const list = body as Record<string, unknown>;
-    const metadata = isRecord(list.metadata) ? list.metadata : {};
+    const metadata = isJsonObject(list.metadata) ? list.metadata : {};
     const items = (list.items as unknown[]).map((item) => typedObject(item, descriptor) as T);
     const result: ObjectList<T> = {
       apiVersion: apiVersionOfDescriptor(descriptor),
@@ -145,7 +145,7 @@ export class ResourceRequester {
       throw unexpectedResponseError(response, context, 'a JSON object');
     }
     if (method === 'DELETE') return body;
-    if (!isRecord(body)) throw unexpectedResponseError(response, context, 'a JSON object');
+    if (!isJsonObject(body)) throw unexpectedResponseError(response, context, 'a JSON object');
     if (body.kind === 'Status' && body.status === 'Failure') {
       throw apiErrorFromResponse({ ...response, status: 500 }, context);
     }

@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import { badRequestError } from './api-error-from-response.js';
-import { isRecord } from './is-record.js';
 import type { ResourceDescriptor } from './resource-descriptor.js';
 import type { RestMapper } from './rest-mapper.js';
 
@@ -16,7 +16,7 @@ export async function writeTarget(
   action: string,
   needsName: boolean,
 ): Promise<{ descriptor: ResourceDescriptor; namespace: string | undefined; name: string }> {
-  if (!isRecord(obj) || !obj.apiVersion || !obj.kind) {
+  if (!isJsonObject(obj) || !obj.apiVersion || !obj.kind) {
     throw badRequestError(
       `cannot ${action} an object without apiVersion and kind; set both on the object (e.g. apiVersion: "v1", kind: "ConfigMap")`,
     );

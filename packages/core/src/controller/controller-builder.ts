@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
 import type { Informer } from '../cache/informer.js';
+import type { ObjectOf } from '../client/object-kind.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import type { Controller, ControllerOptions } from './controller.js';
 import {
@@ -64,19 +65,33 @@ export interface BuilderOptions {
 }
 
 /**
+ * The predicates of one watched kind, typed for its objects, as the controller holds them
+ * (for any object): the watch of a kind only delivers objects of that kind, so each predicate
+ * only ever sees the type it declared.
+ */
+function anyObjectPredicates<T extends KubernetesObject>(
+  predicates: Predicate<T>[] | undefined,
+): Predicate[] {
+  return (predicates ?? []) as Predicate[];
+}
+
+/**
  * Builds a controller the way controller-runtime's builder does:
  *
  * ```ts
  * manager.controller('application')
  *   .for(Application, { predicates: [generationChanged] })
- *   .owns({ apiVersion: 'apps/v1', kind: 'Deployment' })
- *   .watches({ apiVersion: 'v1', kind: 'ConfigMap' }, (cm) => [...])
+ *   .owns(deployments)
+ *   .watches(configMaps, (configMap) => [...])
  *   .withOptions({ maxConcurrentReconciles: 4 })
  *   .complete(reconcile);
  * ```
  *
  * `for` is required and names the reconciled kind; `owns` enqueues the controlling owner of
- * the owned kind's objects; `watches` enqueues whatever the map function returns.
+ * the owned kind's objects; `watches` enqueues whatever the map function returns. A kind is
+ * any `{ apiVersion, kind }`; a typed one (a built-in kind such as `deployments`, a
+ * `defineCustomResource` definition, an `objectKind<T>`) types the objects its predicates and
+ * map function receive (`ObjectOf<kind>`), an untyped one gives them as `KubernetesObject`.
  *
  * @throws {Error} from `complete` when `for` was not called, or called twice.
  */
@@ -97,7 +112,10 @@ export class ControllerBuilder {
   ) {}
 
   /** The kind this controller reconciles; each of its events enqueues the object itself. */
-  for(kind: KindRef, options: { predicates?: Predicate[]; namespace?: string } = {}): this {
+  for<K extends KindRef>(
+    kind: K,
+    options: { predicates?: Predicate<ObjectOf<K>>[]; namespace?: string } = {},
+  ): this {
     if (this.forKind !== undefined)
       throw new Error(
         `for() was already called with ${this.forKind.kind.kind}; a controller reconciles one kind`,
@@ -105,7 +123,7 @@ export class ControllerBuilder {
     this.forKind = {
       kind: { apiVersion: kind.apiVersion, kind: kind.kind },
       handler: enqueueForObject,
-      predicates: options.predicates ?? [],
+      predicates: anyObjectPredicates(options.predicates),
       ...(options.namespace ? { namespace: options.namespace } : {}),
     };
     return this;
@@ -115,25 +133,29 @@ export class ControllerBuilder {
    * A kind this controller creates and owns (controller owner references): its events
    * enqueue the owning object of the `for` kind.
    */
-  owns(kind: KindRef, options: { predicates?: Predicate[]; onlyController?: boolean } = {}): this {
+  owns<K extends KindRef>(
+    kind: K,
+    options: { predicates?: Predicate<ObjectOf<K>>[]; onlyController?: boolean } = {},
+  ): this {
     this.owned.push({
       kind: { apiVersion: kind.apiVersion, kind: kind.kind },
-      predicates: options.predicates ?? [],
+      predicates: anyObjectPredicates(options.predicates),
       onlyController: options.onlyController ?? true,
     });
     return this;
   }
 
   /** Any other kind: `map` turns each of its objects into the requests to reconcile. */
-  watches(
-    kind: KindRef,
-    map: (object: KubernetesObject) => Request[],
-    options: { predicates?: Predicate[]; namespace?: string } = {},
+  watches<K extends KindRef>(
+    kind: K,
+    map: (object: ObjectOf<K>) => Request[],
+    options: { predicates?: Predicate<ObjectOf<K>>[]; namespace?: string } = {},
   ): this {
     this.watched.push({
       kind: { apiVersion: kind.apiVersion, kind: kind.kind },
-      handler: enqueueMapped(map),
-      predicates: options.predicates ?? [],
+      // The watch of `kind` only delivers objects of `kind`: the map sees what it declared.
+      handler: enqueueMapped(map as (object: KubernetesObject) => Request[]),
+      predicates: anyObjectPredicates(options.predicates),
       ...(options.namespace ? { namespace: options.namespace } : {}),
     });
     return this;

@@ -1,4 +1,6 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../errors/api-error.js';
 import { TerminalError } from '../errors/terminal-error.js';
 import { ItemExponentialFailureRateLimiter } from '../queue/item-exponential-failure-rate-limiter.js';
 import { Controller } from './controller.js';
@@ -90,6 +92,54 @@ describe('Controller', () => {
     expect(calls.filter((c) => c === 'error')).toHaveLength(2);
     expect(controller.queue.numRequeues('ns/x')).toBe(0);
     await controller.stop();
+  });
+
+  it('logs a 409 Conflict at info without a stack, and other failures as errors with theirs', async () => {
+    const { calls, metrics } = recordingMetrics();
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line) => lines.push(JSON.parse(line)) });
+    const conflict = new ApiError(
+      409,
+      'Conflict',
+      'Operation cannot be fulfilled on widgets.example.com "x": the object has been modified; please apply your changes to the latest version and try again',
+      { kind: 'Status', code: 409, reason: 'Conflict' },
+    );
+    let attempts = 0;
+    const controller = new Controller({
+      name: 'writer',
+      metrics,
+      logger,
+      rateLimiter: fastRetries(),
+      reconciler: () => {
+        attempts++;
+        if (attempts === 1) throw conflict;
+        if (attempts === 2) throw new Error('the API server is down');
+      },
+    });
+    controller.start();
+    controller.enqueue({ namespace: 'ns', name: 'x' });
+    await until(() => calls.includes('success'));
+    await controller.stop();
+    const failures = lines.filter((line) => /retrying with backoff/.test(String(line.msg)));
+    expect(failures).toHaveLength(2);
+    const [first, second] = failures;
+    expect(first).toMatchObject({
+      level: 30,
+      controller: 'writer',
+      namespace: 'ns',
+      name: 'x',
+      reason: 'Conflict',
+      error: conflict.message,
+      retries: 1,
+      msg: 'reconcile hit a conflict (the object changed since it was read); retrying with backoff',
+    });
+    expect(JSON.stringify(first)).not.toContain('stack');
+    expect(second).toMatchObject({ level: 50, msg: 'reconcile failed; retrying with backoff' });
+    expect((second?.err as { stack?: string } | undefined)?.stack).toContain(
+      'Error: the API server is down',
+    );
+    // Both are retried and counted as errors, as controller-runtime counts them.
+    expect(calls.filter((c) => c === 'error')).toHaveLength(2);
   });
 
   it('does not retry a TerminalError, and counts programming errors as panics', async () => {

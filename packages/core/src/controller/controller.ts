@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import { isConflict } from '../client/api-error-helpers.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import { TerminalError } from '../errors/terminal-error.js';
 import type { ReconcileResult } from '../metrics/controller-metrics.js';
@@ -43,8 +44,10 @@ const programmingErrors = [TypeError, ReferenceError, RangeError, SyntaxError];
  * call the reconciler.
  *
  * Guarantees: a request is queued at most once and never reconciled by two workers at once;
- * a reconcile that throws is retried with per-key exponential backoff; a `TerminalError` is
- * not retried; success forgets the key's backoff; `requeueAfterMs` re-runs it after the delay;
+ * a reconcile that throws is retried with per-key exponential backoff and logged as an
+ * error with its stack, except a 409 Conflict (the object changed since it was read, expected
+ * with several writers), logged at info with its message only; a `TerminalError` is not
+ * retried; success forgets the key's backoff; `requeueAfterMs` re-runs it after the delay;
  * every outcome is counted and timed; errors and rejections never escape a worker.
  * `stop()` lets in-flight reconciles finish.
  */
@@ -175,6 +178,18 @@ export class Controller {
       if (terminal) {
         this.queue.forget(key);
         log.error({ err: error }, 'reconcile failed with a terminal error; not retrying');
+      } else if (isConflict(error)) {
+        // Someone wrote the object since it was read (409 Conflict): expected with several
+        // writers, and the retry reads it afresh. Worth a line, not an error with a stack.
+        this.queue.addRateLimited(key);
+        log.info(
+          {
+            reason: 'Conflict',
+            error: (error as Error).message,
+            retries: this.queue.numRequeues(key),
+          },
+          'reconcile hit a conflict (the object changed since it was read); retrying with backoff',
+        );
       } else {
         this.queue.addRateLimited(key);
         log.error(

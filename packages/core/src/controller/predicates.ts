@@ -1,18 +1,25 @@
 import type { KubernetesObject, LabelSelector } from '@ops/api';
 import { labelSelectorFromObject, parseLabelSelector } from '@ops/api';
 
-/** An event as predicates see it. `old` is set for updates only. */
-export interface ObjectEvent {
+/**
+ * An event as predicates see it, of objects of type `T` (the watched kind's type when the
+ * builder was given a typed kind such as `deployments`). `old` is set for updates only.
+ */
+export interface ObjectEvent<T extends KubernetesObject = KubernetesObject> {
   type: 'create' | 'update' | 'delete';
-  object: KubernetesObject;
-  old?: KubernetesObject;
+  object: T;
+  old?: T;
 }
 
 /**
  * Decides whether an event should enqueue a reconcile. Predicates filter noise; they must
- * never be needed for correctness (a reconcile must converge whatever events it saw).
+ * never be needed for correctness (a reconcile must converge whatever events it saw). A
+ * `Predicate` of any object (the ones below) fits every kind; a `Predicate<Deployment>`
+ * only a kind of Deployments.
  */
-export type Predicate = (event: ObjectEvent) => boolean;
+export type Predicate<T extends KubernetesObject = KubernetesObject> = (
+  event: ObjectEvent<T>,
+) => boolean;
 
 /**
  * Passes updates only when `metadata.generation` changed (spec edits), plus every create and
@@ -59,20 +66,20 @@ export function labelSelectorPredicate(selector: string | LabelSelector): Predic
     (event.old !== undefined && compiled.matches(event.old.metadata?.labels));
 }
 
-/** Passes when every predicate passes. */
+/** Passes when every predicate passes. Typed for the most specific object type given. */
 export const and =
-  (...predicates: Predicate[]): Predicate =>
+  <T extends KubernetesObject = KubernetesObject>(...predicates: Predicate<T>[]): Predicate<T> =>
   (event) =>
     predicates.every((predicate) => predicate(event));
 
-/** Passes when any predicate passes. */
+/** Passes when any predicate passes. Typed for the most specific object type given. */
 export const or =
-  (...predicates: Predicate[]): Predicate =>
+  <T extends KubernetesObject = KubernetesObject>(...predicates: Predicate<T>[]): Predicate<T> =>
   (event) =>
     predicates.some((predicate) => predicate(event));
 
 /** Passes when the predicate does not. */
 export const not =
-  (predicate: Predicate): Predicate =>
+  <T extends KubernetesObject = KubernetesObject>(predicate: Predicate<T>): Predicate<T> =>
   (event) =>
     !predicate(event);

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConfigMap, configMaps } from '../client/built-in-kinds.js';
 import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
-import { objectKind } from '../client/object-kind.js';
 import { FinalizerError } from '../errors/finalizer-error.js';
 import { withFinalizer } from './with-finalizer.js';
 
-interface ConfigMap extends KubernetesObject {
-  data?: Record<string, string>;
-}
-const configMaps = objectKind<ConfigMap>('v1', 'ConfigMap');
 const ours = 'example.com/cleanup';
 const theirs = 'other.example.com/keep';
 

@@ -12,12 +12,19 @@ export {
   type OperatorDefinition,
 } from './operator-definition.js';
 export {
+  type LogFormat,
+  logFormats,
   logLevels,
   type OperatorFlags,
   operatorUsage,
   parseOperatorFlags,
   type WebhookCertMode,
 } from './operator-flags.js';
+export {
+  type OperatorLoggerOptions,
+  operatorLogger,
+  resolveLogFormat,
+} from './operator-logger.js';
 export { type OperatorIo, runOperator } from './run-operator.js';
 export {
   type SelfManagedCertificateRbac,

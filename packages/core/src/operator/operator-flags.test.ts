@@ -49,6 +49,7 @@ describe('parseOperatorFlags', () => {
           '--webhook-cert-namespace=n',
           '--disable-webhooks',
           '--log-level=debug',
+          '--log-format=text',
           '-h',
         ],
         {},
@@ -69,6 +70,7 @@ describe('parseOperatorFlags', () => {
       webhookCertNamespace: 'n',
       webhooksEnabled: false,
       logLevel: 'debug',
+      logFormat: 'text',
     });
   });
 
@@ -87,6 +89,7 @@ describe('parseOperatorFlags', () => {
       WEBHOOK_CERT_NAMESPACE: 'env-ns',
       ENABLE_WEBHOOKS: 'false',
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
     };
     expect(parseOperatorFlags([], env)).toEqual({
       help: false,
@@ -103,10 +106,15 @@ describe('parseOperatorFlags', () => {
       webhookCertNamespace: 'env-ns',
       webhooksEnabled: false,
       logLevel: 'warn',
+      logFormat: 'json',
     });
-    const flagged = parseOperatorFlags(['--webhook-port=1', '--log-level=error'], env);
+    const flagged = parseOperatorFlags(
+      ['--webhook-port=1', '--log-level=error', '--log-format=text'],
+      env,
+    );
     expect(flagged.webhookPort).toBe(1);
     expect(flagged.logLevel).toBe('error');
+    expect(flagged.logFormat).toBe('text');
     expect(
       parseOperatorFlags([], { ENABLE_WEBHOOKS: 'true', LEADER_ELECT: 'FALSE' }),
     ).toMatchObject({ webhooksEnabled: true, leaderElect: false });
@@ -140,6 +148,9 @@ describe('parseOperatorFlags', () => {
     );
     expect(refusal(['--log-level=verbose'])).toBe(
       '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"',
+    );
+    expect(refusal([], { LOG_FORMAT: 'pretty' })).toBe(
+      'LOG_FORMAT (for --log-format) must be one of json, text, got "pretty"',
     );
     expect(refusal(['--webhook-cert-mode=cert-manager'])).toBe(
       '--webhook-cert-mode must be one of provided, self-managed, got "cert-manager"',
@@ -194,6 +205,8 @@ describe('operatorUsage', () => {
       '--disable-webhooks',
       '[ENABLE_WEBHOOKS=false]',
       '--log-level <level>',
+      '--log-format <format>',
+      '[LOG_FORMAT]',
       '-h, --help',
     ]) {
       expect(usage).toContain(line);

@@ -13,6 +13,12 @@ export type WebhookCertMode =
 /** The log levels `--log-level` takes (pino's). */
 export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
+/** The formats `--log-format` takes: one JSON object a line, or one text line for a person. */
+export const logFormats = ['json', 'text'] as const;
+
+/** A log format (`--log-format`). */
+export type LogFormat = (typeof logFormats)[number];
+
 /** The entry point's settings, from flags first, then environment variables, then defaults. */
 export interface OperatorFlags {
   /** `-h` / `--help` was given: print {@link operatorUsage} and do nothing else. */
@@ -52,6 +58,8 @@ export interface OperatorFlags {
   webhookCertNamespace?: string;
   /** `--log-level` / `LOG_LEVEL`, default `info`. */
   logLevel: (typeof logLevels)[number];
+  /** `--log-format` / `LOG_FORMAT`; unset: `text` when stdout is a terminal, else `json`. */
+  logFormat?: LogFormat;
 }
 
 interface FlagSpec {
@@ -155,6 +163,12 @@ const flagSpecs: Record<string, FlagSpec> = {
     env: 'LOG_LEVEL',
     description: 'trace, debug, info, warn, error (default info)',
   },
+  'log-format': {
+    type: 'string',
+    value: '<format>',
+    env: 'LOG_FORMAT',
+    description: 'json, or text: one line for a person (default text on a terminal, else json)',
+  },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 
@@ -178,7 +192,8 @@ export function operatorUsage(name: string): string {
  * @throws {OperatorFlagError} naming the flag (and the variable, when the value came from
  * the environment): an unknown flag, a positional argument, a missing value, a bind address
  * that is not `host:port`/`:port`/`0`, a port that is not a whole number from 0 to 65535, an
- * unknown log level or cert mode, an empty value, a --metrics-secure other than true/false, or a boolean variable other than
+ * unknown log level, log format or cert mode, an empty value, a --metrics-secure other than
+ * true/false, or a boolean variable other than
  * `true`/`false`.
  */
 export function parseOperatorFlags(
@@ -214,6 +229,7 @@ export function parseOperatorFlags(
   const port = pick('webhook-port', 'WEBHOOK_PORT');
   const level = pick('log-level', 'LOG_LEVEL');
   const mode = pick('webhook-cert-mode', 'WEBHOOK_CERT_MODE');
+  const format = pick('log-format', 'LOG_FORMAT');
   const flags: OperatorFlags = {
     help: values.help === true,
     metricsBindAddress: metrics
@@ -226,6 +242,7 @@ export function parseOperatorFlags(
     webhooksEnabled: !bool('disable-webhooks', 'ENABLE_WEBHOOKS', 'false'),
     webhookCertMode: mode ? parseOneOf(mode, ['provided', 'self-managed'] as const) : 'provided',
     logLevel: level ? parseOneOf(level, logLevels) : 'info',
+    ...(format ? { logFormat: parseOneOf(format, logFormats) } : {}),
   };
   const optional = {
     kubeconfig:

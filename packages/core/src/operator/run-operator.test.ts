@@ -50,6 +50,21 @@ function start(definition: OperatorDefinition, argv: string[], io: Partial<Opera
 
 const noServers = ['--metrics-bind-address=0', '--health-probe-bind-address=0'];
 
+/** A validating webhook refusing ConfigMaps labelled `forbidden`. */
+const denyForbidden = defineWebhook({
+  type: 'validating',
+  name: 'vconfigmap.demo.example.com',
+  path: '/validate-v1-configmap',
+  rules: [
+    { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] },
+  ],
+  handler: validatingWebhook<KubernetesObject>((object) =>
+    object.metadata?.labels?.forbidden
+      ? [{ field: 'metadata.labels', message: 'forbidden label' }]
+      : [],
+  ),
+});
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -135,22 +150,109 @@ describe('runOperator', () => {
     expect(run.output.stderr).toBe('');
   });
 
-  it('resolves 1 with the reason when startup fails', async () => {
-    const run = start(demo, [
+  it('logs one text line an entry on a terminal, and JSON with --log-format=json', async () => {
+    for (const [argv, expected] of [
+      [[], /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: starting the demo-operator \{"webhooks":false\}$/m],
+      [
+        ['--log-format=json'],
+        /^\{"level":30,.*"operator":"demo-operator".*"msg":"starting the demo-operator"\}$/m,
+      ],
+    ] as const) {
+      let manager: Manager | undefined;
+      const run = start(
+        {
+          ...demo,
+          setup: (added) => {
+            manager = added;
+          },
+        },
+        ['--kubeconfig', server.kubeconfigPath, ...noServers, ...argv],
+        { stdoutIsTTY: true, env: { NO_COLOR: '1' } },
+      );
+      await until(() => manager?.isLeader() === true, 'the manager to run');
+      run.stop();
+      expect(await run.exited).toBe(0);
+      expect(run.output.stdout).toMatch(expected);
+    }
+  });
+
+  it('starts no webhook server when the operator declares no webhook', async () => {
+    // The webhook port is taken and there is no certificate: a server would fail on both.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const address = taken.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    let manager: Manager | undefined;
+    const run = start(
+      {
+        ...demo,
+        setup: (added) => {
+          manager = added;
+        },
+      },
+      [
+        '--kubeconfig',
+        server.kubeconfigPath,
+        `--webhook-port=${port}`,
+        `--webhook-cert-dir=${join(work, 'missing')}`,
+        ...noServers,
+      ],
+    );
+    try {
+      await until(() => manager?.isLeader() === true, 'the manager to run');
+      run.stop();
+      expect(await run.exited).toBe(0);
+    } finally {
+      taken.close();
+    }
+    const started = run.output.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'starting the demo-operator');
+    expect(started).toMatchObject({ webhooks: false });
+    expect(started).not.toHaveProperty('webhookCertMode');
+    expect(run.output.stderr).toBe('');
+  });
+
+  it('says how to get a certificate, or to run with --disable-webhooks, when declared webhooks have none', async () => {
+    const certDir = join(work, 'missing');
+    const run = start({ ...demo, webhooks: [denyForbidden] }, [
       '--kubeconfig',
       server.kubeconfigPath,
+      '--webhook-port=0',
       '--webhook-cert-dir',
-      join(work, 'missing'),
+      certDir,
       ...noServers,
     ]);
     expect(await run.exited).toBe(1);
-    expect(run.output.stderr).toMatch(
-      /^demo-operator: webhook serving certificate directory .*missing does not exist or is not a directory\./,
+    expect(run.output.stderr).toBe(
+      `demo-operator: no webhook serving certificate in ${certDir} (tls.crt and tls.key), and the operator declares webhooks (vconfigmap.demo.example.com), served over HTTPS. ` +
+        'Locally, `ops-operator run` makes a CA and serving certificate and passes --webhook-cert-dir (or point --webhook-cert-dir at a directory holding tls.crt and tls.key); ' +
+        'in a cluster, mount the Secret cert-manager issues there (config/certmanager), make it with `ops-operator webhook-certs` without cert-manager, or run with --webhook-cert-mode=self-managed. ' +
+        'Or run without the webhooks: --disable-webhooks (ENABLE_WEBHOOKS=false).\n',
     );
+    // ...and so it runs.
+    let manager: Manager | undefined;
+    const disabled = start(
+      {
+        ...demo,
+        webhooks: [denyForbidden],
+        setup: (added) => {
+          manager = added;
+        },
+      },
+      ['--kubeconfig', server.kubeconfigPath, '--webhook-cert-dir', certDir, ...noServers],
+      { env: { ENABLE_WEBHOOKS: 'false' } },
+    );
+    await until(() => manager?.isLeader() === true, 'the manager to run');
+    disabled.stop();
+    expect(await disabled.exited).toBe(0);
+    expect(disabled.output.stderr).toBe('');
   });
 
   it('asks for --webhook-cert-namespace in self-managed mode outside a Pod', async () => {
-    const run = start(demo, [
+    const run = start({ ...demo, webhooks: [denyForbidden] }, [
       '--kubeconfig',
       server.kubeconfigPath,
       '--webhook-cert-mode=self-managed',
@@ -178,19 +280,6 @@ describe('runOperator', () => {
       metadata: { name: 'demo-operator-webhook-service', namespace },
       subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port }] }],
     } as KubernetesObject);
-    const denyForbidden = defineWebhook({
-      type: 'validating',
-      name: 'vconfigmap.demo.example.com',
-      path: '/validate-v1-configmap',
-      rules: [
-        { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] },
-      ],
-      handler: validatingWebhook<KubernetesObject>((object) =>
-        object.metadata?.labels?.forbidden
-          ? [{ field: 'metadata.labels', message: 'forbidden label' }]
-          : [],
-      ),
-    });
     await admin.create({
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',

@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { Client } from '../client/client.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
 import { OperatorFlagError } from '../errors/operator-flag-error.js';
+import { WebhookCertificateError } from '../errors/webhook-certificate-error.js';
 import { Manager, setupSignalHandler } from '../manager/manager.js';
 import { checkWebhookDeclarations } from '../webhook/webhook-declaration.js';
 import { defaultCertDir, WebhookServer } from '../webhook/webhook-server.js';
 import { certificateNamesOf, type OperatorDefinition } from './operator-definition.js';
 import { type OperatorFlags, operatorUsage, parseOperatorFlags } from './operator-flags.js';
+import { operatorLogger } from './operator-logger.js';
 import { SelfManagedCertificates } from './self-managed-certificates.js';
 
 /** The process around {@link runOperator}; each defaults to the real one. Inject for tests. */
@@ -16,8 +18,10 @@ export interface OperatorIo {
   argv?: readonly string[];
   /** Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Receives `--help` and the JSON log lines. Default: `process.stdout` (pino's own destination). */
+  /** Receives `--help` and the log lines. Default: `process.stdout` (pino's own destination for JSON). */
   stdout?: (text: string) => void;
+  /** Whether `stdout` is a terminal (text logs unless `--log-format`). Default `process.stdout.isTTY` with the real stdout, else false. */
+  stdoutIsTTY?: boolean;
   /** Receives the one-line error of a failed run. Default `process.stderr`. */
   stderr?: (text: string) => void;
   /** Stops the operator when aborted. Default: SIGTERM or SIGINT ({@link setupSignalHandler}). */
@@ -29,9 +33,12 @@ export interface OperatorIo {
 /**
  * The operator's entry point, controller-runtime's `ctrl.NewManager` together with
  * kubebuilder's `cmd/main.go`: reads the flags and environment variables (see
- * `operatorUsage`), makes the pino logger, the {@link Manager} (metrics, health probes,
- * leader election), the {@link WebhookServer} serving `definition.webhooks` (unless
- * disabled) with its certificate provided in the cert dir or, with
+ * `operatorUsage`), makes the pino logger (JSON lines, or one text line an entry on a
+ * terminal: `--log-format`), the {@link Manager} (metrics, health probes,
+ * leader election), the {@link WebhookServer} serving `definition.webhooks` (only when the
+ * definition declares webhooks, as controller-runtime starts its webhook server only when
+ * one is registered, and unless `--disable-webhooks`) with its certificate provided in the
+ * cert dir or, with
  * `--webhook-cert-mode=self-managed`, made and rotated by the operator itself (see
  * {@link SelfManagedCertificates}); lets `definition.setup` add controllers; then runs until
  * the signal aborts.
@@ -39,7 +46,10 @@ export interface OperatorIo {
  * Resolves to the process exit code and never calls `process.exit`: 0 after `--help` or a
  * clean stop; 1 after writing `<name>: <message>` to stderr when a flag is refused
  * (followed by a hint to `--help`) or startup or the run fails (a server cannot bind, the
- * caches do not sync, leader election is lost). An operator's `main.ts` is therefore
+ * caches do not sync, leader election is lost). Without a serving certificate for declared
+ * webhooks the message says how to get one (`ops-operator run` locally; cert-manager,
+ * `ops-operator webhook-certs` or `--webhook-cert-mode=self-managed` in a cluster) or to run
+ * without them (`--disable-webhooks`). An operator's `main.ts` is therefore
  * `process.exitCode = await runOperator({...})`.
  */
 export async function runOperator(
@@ -60,14 +70,21 @@ export async function runOperator(
     stdout(operatorUsage(definition.name));
     return 0;
   }
-  const options = { level: flags.logLevel, base: { operator: definition.name } };
-  const logger =
-    io.stdout === undefined ? pino(options) : pino(options, { write: (line) => stdout(line) });
+  const logger = operatorLogger(flags, {
+    name: definition.name,
+    ...(io.stdout === undefined ? {} : { write: stdout }),
+    isTTY: io.stdoutIsTTY ?? (io.stdout === undefined && process.stdout.isTTY === true),
+    env: io.env ?? process.env,
+  });
   try {
     await run(definition, flags, logger, io);
     return 0;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = WebhookCertificateError.isInstance(error)
+      ? certificateProblem(definition, error)
+      : error instanceof Error
+        ? error.message
+        : String(error);
     logger.error({ err: error }, `${definition.name} failed`);
     const hint = OperatorFlagError.isInstance(error) ? `\n${helpHint}` : '';
     stderr(`${definition.name}: ${message}\n${hint}`);
@@ -86,7 +103,8 @@ async function run(
   const kubeConfig = loadKubeConfig(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {});
   const certDir = flags.webhookCertDir ?? defaultCertDir();
   let webhookServer: WebhookServer | undefined;
-  if (flags.webhooksEnabled) {
+  // As controller-runtime: no webhook server (no port, no certificate) without a webhook.
+  if (flags.webhooksEnabled && webhooks.length > 0) {
     webhookServer = new WebhookServer({
       port: flags.webhookPort,
       certDir,
@@ -117,8 +135,8 @@ async function run(
   }
   logger.info(
     {
-      webhooks: flags.webhooksEnabled,
-      ...(flags.webhooksEnabled ? { webhookCertMode: flags.webhookCertMode } : {}),
+      webhooks: webhookServer !== undefined,
+      ...(webhookServer ? { webhookCertMode: flags.webhookCertMode } : {}),
     },
     `starting the ${definition.name}`,
   );
@@ -164,6 +182,23 @@ async function prepare(parts: {
 }
 
 const helpHint = 'Run with --help for the options.\n';
+
+/**
+ * The declared webhooks cannot be served for want of a certificate: what is missing, and the
+ * ways out, in an operator's words (flags and commands, not the server's options).
+ */
+function certificateProblem(
+  definition: OperatorDefinition,
+  error: WebhookCertificateError,
+): string {
+  const names = (definition.webhooks ?? []).map((webhook) => webhook.name).join(', ');
+  const ways =
+    `Locally, \`ops-operator run\` makes a CA and serving certificate and passes --webhook-cert-dir (or point --webhook-cert-dir at a directory holding tls.crt and tls.key); ` +
+    'in a cluster, mount the Secret cert-manager issues there (config/certmanager), make it with `ops-operator webhook-certs` without cert-manager, or run with --webhook-cert-mode=self-managed. ' +
+    'Or run without the webhooks: --disable-webhooks (ENABLE_WEBHOOKS=false).';
+  if (error.reason === 'InvalidCertificate') return `${error.message} ${ways}`;
+  return `no webhook serving certificate in ${error.certDir} (tls.crt and tls.key), and the operator declares webhooks (${names}), served over HTTPS. ${ways}`;
+}
 
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 

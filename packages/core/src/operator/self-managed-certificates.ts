@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import type { Logger } from 'pino';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error-helpers.js';
 import type { Client } from '../client/client.js';
@@ -415,7 +416,7 @@ function injectionTargets(names: SelfManagedCertificateNames): InjectionTarget[]
   const webhooks = (object: Record<string, unknown>) =>
     (Array.isArray(object.webhooks) ? (object.webhooks as Record<string, unknown>[]) : [])
       .map((webhook) => webhook.clientConfig)
-      .filter(isRecord);
+      .filter(isJsonObject);
   const targets: InjectionTarget[] = [];
   const admission = 'admissionregistration.k8s.io/v1';
   if (names.mutatingConfiguration !== undefined) {
@@ -440,20 +441,18 @@ function injectionTargets(names: SelfManagedCertificateNames): InjectionTarget[]
       kind: 'CustomResourceDefinition',
       name,
       clientConfigs: (object) => {
-        const conversion = isRecord(object.spec) ? object.spec.conversion : undefined;
+        const conversion = isJsonObject(object.spec) ? object.spec.conversion : undefined;
         const webhook =
-          isRecord(conversion) && conversion.strategy === 'Webhook'
+          isJsonObject(conversion) && conversion.strategy === 'Webhook'
             ? conversion.webhook
             : undefined;
-        return isRecord(webhook) && isRecord(webhook.clientConfig) ? [webhook.clientConfig] : [];
+        return isJsonObject(webhook) && isJsonObject(webhook.clientConfig)
+          ? [webhook.clientConfig]
+          : [];
       },
     });
   }
   return targets;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function base64(text: string): string {

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 import {
   type AdmissionOperation,
   type AdmissionRequest,
@@ -18,7 +19,7 @@ export type ParsedAdmissionReview =
  * unchecked. Never throws: problems come back as `ok: false` with a message for the client.
  */
 export function parseAdmissionReview(body: unknown): ParsedAdmissionReview {
-  if (!isRecord(body)) {
+  if (!isJsonObject(body)) {
     return {
       ok: false,
       message: `request body is not an AdmissionReview: expected a JSON object, got ${jsonType(body)}`,
@@ -38,7 +39,7 @@ export function parseAdmissionReview(body: unknown): ParsedAdmissionReview {
     };
   }
   const request = body.request;
-  if (!isRecord(request)) {
+  if (!isJsonObject(request)) {
     return { ok: false, message: 'AdmissionReview has no request object' };
   }
   if (typeof request.uid !== 'string' || request.uid === '') {
@@ -67,7 +68,7 @@ export function parseAdmissionReview(body: unknown): ParsedAdmissionReview {
         'AdmissionReview request.resource must be an object with string group, version and resource',
     };
   }
-  if (request.userInfo !== undefined && !isRecord(request.userInfo)) {
+  if (request.userInfo !== undefined && !isJsonObject(request.userInfo)) {
     return { ok: false, uid, message: 'AdmissionReview request.userInfo must be an object' };
   }
   return {
@@ -76,12 +77,8 @@ export function parseAdmissionReview(body: unknown): ParsedAdmissionReview {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function hasStrings(value: unknown, keys: readonly string[]): boolean {
-  return isRecord(value) && keys.every((key) => typeof value[key] === 'string');
+  return isJsonObject(value) && keys.every((key) => typeof value[key] === 'string');
 }
 
 function jsonType(value: unknown): string {

@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
+import { isJsonObject } from '@ops/api';
 import {
   type AdmissionHandler,
   admissionAllowed,
@@ -62,7 +63,7 @@ export function validatingWebhook<T extends object = KubernetesObject>(
     if (operation === 'CONNECT') return admissionAllowed();
     const field = operation === 'DELETE' ? 'oldObject' : 'object';
     const obj = admissionRequest[field];
-    if (!isObject(obj)) {
+    if (!isJsonObject(obj)) {
       return admissionErrored(
         400,
         `AdmissionReview request.${field} must be an object for a ${operation} request`,
@@ -71,7 +72,7 @@ export function validatingWebhook<T extends object = KubernetesObject>(
     let oldObj: KubernetesObject | undefined;
     if (operation === 'UPDATE') {
       const old = admissionRequest.oldObject;
-      if (!isObject(old)) {
+      if (!isJsonObject(old)) {
         return admissionErrored(
           400,
           'AdmissionReview request.oldObject must be an object for an UPDATE request',
@@ -109,8 +110,4 @@ export function validatingWebhook<T extends object = KubernetesObject>(
       warnings,
     );
   };
-}
-
-function isObject(value: unknown): value is KubernetesObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -60,6 +60,18 @@ export const selectors: Scenario = {
       labelSelector: 'env=prod',
     });
     await list('fieldSelector unknown field', configMaps, { fieldSelector: 'data.key=a' });
+    for (const [label, fieldSelector] of [
+      ['without an operator', 'metadata.name'],
+      ['with an invalid escape', 'metadata.name=a\\b'],
+      ['with an escaped !', 'metadata.name!=a\\!b'],
+      ['ending in a backslash', 'metadata.name=a\\'],
+      ['with an unescaped =', 'metadata.name=a=b'],
+      ['with an escaped comma', 'metadata.name=a\\,b'],
+      ['with empty terms', ',metadata.name=a,'],
+      ['with spaces around the operator', ' metadata.name = a'],
+    ] as const) {
+      await list(`fieldSelector ${label}`, configMaps, { fieldSelector });
+    }
     const pods = `/api/v1/namespaces/${ns}/pods`;
     await list('pods by status.phase', pods, { fieldSelector: 'status.phase=Pending' });
     await list('pods by spec.nodeName', pods, { fieldSelector: 'spec.nodeName=' });

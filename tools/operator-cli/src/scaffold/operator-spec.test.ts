@@ -37,6 +37,8 @@ describe('operatorSpec', () => {
       kindPlural: 'MyJobs',
       operatorCamel: 'myjobOperator',
       webhooks: false,
+      layout: 'workspace',
+      packageManager: 'pnpm',
     });
   });
 

@@ -15,9 +15,30 @@ export interface OperatorSpecInput {
   plural?: string | undefined;
   namespaced?: boolean | undefined;
   cluster?: boolean | undefined;
-  /** Scaffold admission webhooks (an example defaulting webhook and their config). */
+  /** Scaffold admission webhooks (defaulting and validating webhooks for the kind, and their config). */
   webhooks?: boolean | undefined;
+  /** Default `workspace`: see {@link OperatorSpec.layout}. */
+  layout?: ProjectLayout | undefined;
+  /** Default `pnpm`: see {@link OperatorSpec.packageManager}. */
+  packageManager?: PackageManager | undefined;
+  /**
+   * The name is an existing operator's (`create api`, `create webhook`): it is taken as it
+   * is, not held to the rules of a new one.
+   */
+  existing?: boolean | undefined;
 }
+
+/**
+ * Where an operator lives: `workspace`, a package of this repository's pnpm workspace
+ * (`operators/<name>`, `workspace:*` dependencies, the root's shared tsup, vitest and
+ * tsconfig settings); `standalone`, a project of its own in any directory (`ops-operator
+ * init`), depending on the published `@ops/*` packages by semver range, with every setting
+ * in the project.
+ */
+export type ProjectLayout = 'workspace' | 'standalone';
+
+/** The package manager a project's scripts, Dockerfile, workflow and README use. */
+export type PackageManager = 'npm' | 'pnpm';
 
 /** A checked request and the names derived from it. */
 export interface OperatorSpec {
@@ -45,9 +66,11 @@ export interface OperatorSpec {
   /**
    * Whether it serves admission webhooks: config/webhook, config/certmanager,
    * config/default-no-certmanager and config/self-managed-certs, the manager's webhook port
-   * and certificate volume, and an example defaulting webhook for the kind.
+   * and certificate volume, and defaulting and validating webhooks for the kind.
    */
   webhooks: boolean;
+  layout: ProjectLayout;
+  packageManager: PackageManager;
 }
 
 /**
@@ -101,12 +124,12 @@ export function operatorSpec(input: OperatorSpecInput): OperatorSpec {
       'the operator name is missing: ops-operator new <name> --group <group> --version <version> --kind <Kind>, e.g. ops-operator new myjob-operator --group batch.example.com --version v1 --kind MyJob',
     );
   }
-  if (!namePattern.test(name)) {
+  if (!input.existing && !namePattern.test(name)) {
     refuse(
       `the operator name "${name}" must be lower-case letters, digits and single hyphens, start with a letter and end in "-operator" (it is the package, directory, image and namespace name), e.g. myjob-operator`,
     );
   }
-  if (name.length > maxOperatorNameLength) {
+  if (!input.existing && name.length > maxOperatorNameLength) {
     refuse(
       `the operator name "${name}" is ${name.length} characters; at most ${maxOperatorNameLength} fit (kustomize prefixes "${name}-" to its Service names, which Kubernetes limits to 63): choose a shorter name`,
     );
@@ -171,5 +194,7 @@ export function operatorSpec(input: OperatorSpecInput): OperatorSpec {
     kindPlural: pluralize(kind),
     operatorCamel: camelCase(name),
     webhooks: input.webhooks === true,
+    layout: input.layout ?? 'workspace',
+    packageManager: input.packageManager ?? 'pnpm',
   };
 }

@@ -19,8 +19,10 @@ const versions: Record<string, string> = {
   typescript: '6.6.6',
   vitest: '5.5.5',
   yaml: '2.2.2',
+  '@biomejs/biome': '2.0.0',
 };
 const versionOf = (dependency: string) => {
+  if (dependency.startsWith('@ops/')) return 'workspace:*';
   const version = versions[dependency];
   if (version === undefined) throw new Error(`no version of ${dependency}`);
   return version;
@@ -34,7 +36,7 @@ describe('renderTemplates', () => {
     kind: 'BackupPolicy',
     cluster: true,
   });
-  const files = renderTemplates('operator', spec, versionOf);
+  const files = renderOperatorTemplates(spec, versionOf);
   const file = (path: string) => {
     const found = files.find((candidate) => candidate.path === path);
     if (found === undefined)
@@ -73,7 +75,7 @@ describe('renderTemplates', () => {
   });
 
   it('puts a namespace into the sample of a namespaced kind', () => {
-    const namespaced = renderTemplates('operator', { ...spec, scope: 'Namespaced' }, versionOf);
+    const namespaced = renderOperatorTemplates({ ...spec, scope: 'Namespaced' }, versionOf);
     const sample = namespaced.find((f) => f.path.startsWith('config/samples/storage_'));
     expect(YAML.parse(sample?.content ?? '').metadata.namespace).toBe('default');
   });
@@ -146,8 +148,9 @@ describe('renderOperatorTemplates with --webhooks', () => {
   it('adds the example webhook and the webhook config, and leaves no marker', () => {
     expect(files.map((f) => f.path)).toEqual(
       expect.arrayContaining([
-        'src/webhook/backup-policy-defaulter.ts',
-        'src/webhook/backup-policy-defaulter.test.ts',
+        'src/webhook/backup-policy.ts',
+        'src/webhook/backup-policy.test.ts',
+        'test/backup-policy-webhook.e2e.test.ts',
         'config/webhook/kustomization.yaml',
         'config/webhook/service.yaml',
         'config/certmanager/certificate-webhook.yaml',
@@ -179,12 +182,92 @@ describe('renderOperatorTemplates with --webhooks', () => {
     expect(kustomization.resources).toEqual(
       expect.arrayContaining(['../webhook', '../certmanager']),
     );
-    expect(file('src/operator.ts')).toContain('webhooks: [backupPolicyDefaulter],');
-    expect(file('src/webhook/backup-policy-defaulter.ts')).toContain(
+    expect(file('src/operator.ts')).toContain(
+      'webhooks: [backupPolicyDefaulter, backupPolicyValidator],',
+    );
+    expect(file('src/webhook/backup-policy.ts')).toContain(
       "mutateBackupPolicyPath = '/mutate-storage-example-org-v1beta1-backuppolicy'",
     );
     expect(JSON.parse(file('package.json')).scripts['webhook-local']).toBe(
       'ops-operator webhook-local',
+    );
+  });
+});
+
+describe('renderOperatorTemplates for a standalone project (init)', () => {
+  const input = {
+    name: 'backup-operator',
+    group: 'storage.example.org',
+    version: 'v1beta1',
+    kind: 'BackupPolicy',
+    layout: 'standalone',
+  } as const;
+  const published = (dependency: string) =>
+    dependency.startsWith('@ops/') ? '^0.1.0' : versionOf(dependency);
+  const render = (packageManager: 'npm' | 'pnpm') =>
+    renderOperatorTemplates(operatorSpec({ ...input, packageManager }), published);
+  const npm = render('npm');
+  const file = (files: typeof npm, path: string) =>
+    files.find((candidate) => candidate.path === path)?.content ?? '';
+
+  it('depends on the published packages by semver range and points at nothing outside', () => {
+    const manifest = JSON.parse(file(npm, 'package.json'));
+    expect(manifest.dependencies['@ops/core']).toBe('^0.1.0');
+    expect(manifest.devDependencies).toMatchObject({
+      '@ops/envtest': '^0.1.0',
+      '@ops/operator-cli': '^0.1.0',
+      '@biomejs/biome': '2.0.0',
+    });
+    for (const { path, content } of npm) {
+      expect(`${path}\n${content}`, path).not.toMatch(/workspace:|\.\.\/\.\.\/|pnpm-workspace/);
+      // Only the workflow has braces: GitHub's `${{ ... }}` expressions.
+      const braces = path.endsWith('.yml')
+        ? content.replace(/\$\{\{ [\w.' !=]+ \}\}/g, '')
+        : content;
+      expect(
+        `${path}\n${braces.replace(/\{\{(is_default_branch|version)\}\}/g, '')}`,
+        path,
+      ).not.toMatch(/\{\{|\}\}/);
+    }
+    expect(JSON.parse(file(npm, 'tsconfig.json')).compilerOptions.strict).toBe(true);
+    expect(file(npm, 'tsup.config.ts')).toContain("entry: { main: 'src/main.ts'");
+  });
+
+  it('builds the image from the project and writes its own workflow, lint and ignore files', () => {
+    const paths = npm.map((f) => f.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '.github/workflows/image.yml',
+        '.gitignore',
+        '.dockerignore',
+        'biome.json',
+      ]),
+    );
+    expect(file(npm, 'Dockerfile')).toContain('COPY package.json package-lock.json ./');
+    expect(file(npm, 'Dockerfile')).toContain('COPY --from=build /workspace/dist/main.js');
+    const workflow = YAML.parse(file(npm, '.github/workflows/image.yml'));
+    expect(workflow.jobs.test.steps.map((step: { run?: string }) => step.run)).toContain('npm ci');
+    expect(workflow.jobs.image.steps.at(-1).with.context).toBe('.');
+    const owner = ['$', '{{ github.repository_owner }}'].join('');
+    expect(file(npm, '.github/workflows/image.yml')).toContain(owner);
+  });
+
+  it('writes the scripts, Dockerfile and README for the package manager chosen', () => {
+    expect(JSON.parse(file(npm, 'package.json')).scripts.lint).toContain('npm run manifests:check');
+    expect(file(npm, 'README.md')).toContain('npm run install-crds');
+    const pnpm = render('pnpm');
+    expect(JSON.parse(file(pnpm, 'package.json')).scripts.lint).toContain(
+      'pnpm run manifests:check',
+    );
+    expect(file(pnpm, 'Dockerfile')).toContain('pnpm install --frozen-lockfile');
+    // pnpm's settings (esbuild's install script allowed) for pnpm only.
+    expect(YAML.parse(file(pnpm, 'pnpm-workspace.yaml'))).toEqual({
+      allowBuilds: { esbuild: true },
+    });
+    expect(npm.some((f) => f.path === 'pnpm-workspace.yaml')).toBe(false);
+    expect(file(pnpm, 'README.md')).toContain('pnpm exec ops-operator create api');
+    expect(YAML.parse(file(pnpm, '.github/workflows/image.yml')).jobs.test.steps[1].uses).toBe(
+      'pnpm/action-setup@v4',
     );
   });
 });
@@ -196,6 +279,11 @@ describe('fillSections', () => {
     const text =
       'a\n{{#on}}\nb\n{{/on}}\n{{^on}}\nc\n{{/on}}\n{{#off}}\nd\n{{/off}}\ne {{^off}}f{{/off}}\n';
     expect(fillSections(text, flags, 'x.tmpl')).toBe('a\nb\ne f\n');
+  });
+
+  it('fills a section of another flag inside a kept one', () => {
+    const text = '{{#on}}\na\n{{^off}}\nb\n{{/off}}\n{{/on}}\n';
+    expect(fillSections(text, flags, 'x.tmpl')).toBe('a\nb\n');
   });
 
   it('refuses an unknown flag and an unbalanced marker, naming the template', () => {

@@ -52,12 +52,48 @@ export function placeholderValues(spec: OperatorSpec): Record<string, string> {
     sampleFile: `${spec.group.split('.')[0]}_${spec.version}_${spec.singular}.yaml`,
     sampleNamespace: namespaced ? '\n  namespace: default' : '',
     sampleNamespaceInline: namespaced ? ", namespace: 'default'" : '',
+    ...packageManagerValues(spec.packageManager),
+    // Literal text a placeholder cannot be: a path starting with a dot (npm pack leaves out
+    // .gitignore), and GitHub Actions' own `${{ ... }}` expressions.
+    dot: '.',
+    open: '{{',
+    close: '}}',
   };
+}
+
+/**
+ * The commands of `packageManager` the templates name: `{{pm}}` (npm, pnpm), `{{run}}` (npm
+ * run, pnpm run), `{{exec}}` (npx, pnpm exec), `{{install}}` (npm install, pnpm install),
+ * `{{ciInstall}}` (the lockfile's install, for CI and images) and `{{lockfile}}`.
+ */
+export function packageManagerValues(packageManager: 'npm' | 'pnpm'): Record<string, string> {
+  return packageManager === 'npm'
+    ? {
+        pm: 'npm',
+        run: 'npm run',
+        exec: 'npx',
+        install: 'npm install',
+        ciInstall: 'npm ci',
+        lockfile: 'package-lock.json',
+      }
+    : {
+        pm: 'pnpm',
+        run: 'pnpm run',
+        exec: 'pnpm exec',
+        install: 'pnpm install',
+        ciInstall: 'pnpm install --frozen-lockfile',
+        lockfile: 'pnpm-lock.yaml',
+      };
 }
 
 /** The switches of `{{#flag}}`/`{{^flag}}` sections. */
 export function sectionFlags(spec: OperatorSpec): Record<string, boolean> {
-  return { webhooks: spec.webhooks, namespaced: spec.scope === 'Namespaced' };
+  return {
+    webhooks: spec.webhooks,
+    namespaced: spec.scope === 'Namespaced',
+    workspace: spec.layout === 'workspace',
+    pnpm: spec.packageManager === 'pnpm',
+  };
 }
 
 const sectionPattern =
@@ -66,7 +102,8 @@ const sectionPattern =
 /**
  * Keeps or drops `text`'s sections: `{{#flag}}...{{/flag}}` is kept when `flags[flag]` is
  * true, `{{^flag}}...{{/flag}}` when it is false. A marker alone on its line takes its line
- * break with it, so sections leave no blank lines. Sections do not nest.
+ * break with it, so sections leave no blank lines. A section may hold sections of other flags
+ * (not of its own).
  *
  * @throws {Error} on a flag it does not know, or a section left open (a template bug, named
  * with `where`).
@@ -76,11 +113,16 @@ export function fillSections(
   flags: Readonly<Record<string, boolean>>,
   where: string,
 ): string {
-  const filled = text.replace(sectionPattern, (_, sign: string, flag: string, body: string) => {
-    const value = flags[flag];
-    if (value === undefined) throw new Error(`${where}: unknown section {{${sign}${flag}}}`);
-    return value === (sign === '#') ? body : '';
-  });
+  let filled = text;
+  // A section of another flag inside a kept one is filled by the next pass.
+  for (let previous = ''; previous !== filled; ) {
+    previous = filled;
+    filled = filled.replace(sectionPattern, (_, sign: string, flag: string, body: string) => {
+      const value = flags[flag];
+      if (value === undefined) throw new Error(`${where}: unknown section {{${sign}${flag}}}`);
+      return value === (sign === '#') ? body : '';
+    });
+  }
   const open = /\{\{[#^/]([a-zA-Z]+)\}\}/.exec(filled);
   if (open !== null) throw new Error(`${where}: unbalanced section marker ${open[0]}`);
   return filled;
@@ -108,7 +150,8 @@ export function fillPlaceholders(
 
 /**
  * Every file of templates/`template` (a directory, e.g. `operator`) filled for `spec`, in a
- * stable order; paths are relative to the directory the files go to.
+ * stable order; paths are relative to the directory the files go to. A template whose
+ * sections leave nothing (e.g. all `{{#pnpm}}...{{/pnpm}}` for an npm project) writes no file.
  */
 export function renderTemplates(
   template: string,
@@ -127,14 +170,12 @@ export function renderTemplates(
       else if (entry.name.endsWith('.tmpl')) {
         const where = relative(directory, path);
         const target = relative(base, path).slice(0, -'.tmpl'.length).split(sep).join('/');
+        const filled = fillSections(readFileSync(path, 'utf8'), flags, where);
+        // A template that is one section, dropped, is a file only some projects have.
+        if (filled === '') continue;
         files.push({
           path: fillPlaceholders(target, values, versionOf, where),
-          content: fillPlaceholders(
-            fillSections(readFileSync(path, 'utf8'), flags, where),
-            values,
-            versionOf,
-            where,
-          ),
+          content: fillPlaceholders(filled, values, versionOf, where),
         });
       }
     }
@@ -144,17 +185,65 @@ export function renderTemplates(
 }
 
 /**
- * The files of a new operator: templates/operator, plus templates/operator-webhooks when
- * `spec.webhooks` (files only webhooks need; the shared files switch with `{{#webhooks}}`
- * sections), in a stable order.
+ * The files one kind adds to an operator (`ops-operator create api`): templates/api, its API
+ * type, controller, sample, editor and viewer roles and end-to-end test.
+ */
+export function renderApiTemplates(
+  spec: OperatorSpec,
+  directory: string = templatesDirectory(),
+): TemplateFile[] {
+  return renderTemplates('api', spec, noVersions, directory);
+}
+
+/**
+ * The files of a kind's admission webhooks (`ops-operator create webhook`): templates/webhook,
+ * its defaulting and validating webhooks, their unit test and their end-to-end test.
+ */
+export function renderWebhookTemplates(
+  spec: OperatorSpec,
+  directory: string = templatesDirectory(),
+): TemplateFile[] {
+  return renderTemplates('webhook', spec, noVersions, directory);
+}
+
+/**
+ * The operator-wide webhook configuration (templates/operator-webhooks): config/webhook,
+ * config/certmanager, config/default-no-certmanager and config/self-managed-certs.
+ */
+export function renderWebhookConfigTemplates(
+  spec: OperatorSpec,
+  directory: string = templatesDirectory(),
+): TemplateFile[] {
+  return renderTemplates('operator-webhooks', spec, noVersions, directory);
+}
+
+function noVersions(dependency: string): string {
+  throw new Error(`a kind's templates name no dependency versions, but ask for ${dependency}`);
+}
+
+/**
+ * The files of a new operator, in a stable order: the project (templates/operator), its first
+ * kind (templates/api, as `create api` writes it), and when `spec.webhooks` the kind's
+ * webhooks and their configuration (templates/webhook and templates/operator-webhooks, as
+ * `create webhook` writes them); a standalone project also gets templates/standalone (its
+ * workflow, lint config, ignore files). The shared files switch with `{{#webhooks}}`,
+ * `{{#workspace}}` and `{{#pnpm}}` sections.
  */
 export function renderOperatorTemplates(
   spec: OperatorSpec,
   versionOf: (dependency: string) => string,
   directory: string = templatesDirectory(),
 ): TemplateFile[] {
-  const files = renderTemplates('operator', spec, versionOf, directory);
-  if (spec.webhooks)
-    files.push(...renderTemplates('operator-webhooks', spec, versionOf, directory));
+  const files = [
+    ...renderTemplates('operator', spec, versionOf, directory),
+    ...renderApiTemplates(spec, directory),
+  ];
+  if (spec.webhooks) {
+    files.push(...renderWebhookConfigTemplates(spec, directory));
+    files.push(...renderWebhookTemplates(spec, directory));
+  }
+  if (spec.layout === 'standalone') {
+    files.push(...renderTemplates('standalone', spec, versionOf, directory));
+  }
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }

@@ -4,7 +4,9 @@
  * second copy of version numbers, and never changes what the lockfile resolves).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { OperatorCliError } from '../errors/operator-cli-error.js';
 import { findUpwards } from '../operator-project.js';
@@ -121,4 +123,72 @@ export function workspaceVersion(
     );
   }
   return versions[0] as string;
+}
+
+/** The published packages a standalone operator depends on, besides this CLI. */
+export const publishedOpsPackages = [
+  '@ops/core',
+  '@ops/envtest',
+  '@ops/manifests',
+  '@ops/apiserver',
+] as const;
+
+/**
+ * The versions a standalone operator (`ops-operator init`) depends on, from the package.json
+ * files that ship with this CLI: `^<version>` of each `@ops/*` package (this CLI's and its
+ * dependencies' own versions, as installed beside it), and for any other dependency the exact
+ * version those packages use themselves ({@link workspaceVersion} over their manifests), so
+ * a new project builds with what the packages were built and tested with.
+ *
+ * @throws {OperatorCliError} when an `@ops/*` package cannot be resolved from this CLI, or
+ * (from the returned function) a dependency none of them pins.
+ */
+export function publishedVersions(
+  resolveManifest: (name: string) => string = defaultManifestPath,
+): (dependency: string) => string {
+  const manifests = new Map<string, WorkspacePackage>();
+  for (const name of ['@ops/operator-cli', ...publishedOpsPackages]) {
+    let path: string;
+    try {
+      path = resolveManifest(name);
+    } catch (error) {
+      throw new OperatorCliError(
+        `cannot find ${name} beside @ops/operator-cli (${error instanceof Error ? error.message : String(error)}): reinstall @ops/operator-cli`,
+      );
+    }
+    manifests.set(name, {
+      directory: dirname(path),
+      manifest: JSON.parse(readFileSync(path, 'utf8')),
+    });
+  }
+  const packages = [...manifests.values()];
+  return (dependency) => {
+    const own = manifests.get(dependency);
+    if (own !== undefined) return `^${(own.manifest as { version: string }).version}`;
+    return workspaceVersion(packages, dependency);
+  };
+}
+
+const require = createRequire(import.meta.url);
+
+function defaultManifestPath(name: string): string {
+  if (name === '@ops/operator-cli') {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const root = findUpwards(here, (directory) => existsSync(join(directory, 'package.json')));
+    if (root === undefined) throw new Error(`no package.json above ${here}`);
+    return join(root, 'package.json');
+  }
+  return require.resolve(`${name}/package.json`);
+}
+
+/**
+ * The versions an operator in this repository's pnpm workspace depends on: `workspace:*`
+ * for the `@ops/*` packages, otherwise the one exact version the workspace uses
+ * ({@link workspaceVersion}).
+ */
+export function workspaceVersions(
+  packages: readonly WorkspacePackage[],
+): (dependency: string) => string {
+  return (dependency) =>
+    dependency.startsWith('@ops/') ? 'workspace:*' : workspaceVersion(packages, dependency);
 }

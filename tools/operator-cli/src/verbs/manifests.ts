@@ -1,13 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chartDirectory } from '../helm-chart.js';
 import { kustomize } from '../kubectl.js';
-import {
-  dashboardPath,
-  grafanaDashboard,
-  observabilityHeader,
-  prometheusOverlay,
-} from '../observability.js';
+import { grafanaDashboard, observabilityHeader, prometheusOverlay } from '../observability.js';
 import type { OperatorProject } from '../operator-project.js';
 import { runCommand } from '../run-command.js';
 import { parseVerbOptions, type Verb } from '../verb.js';
@@ -73,43 +67,56 @@ config/prometheus) and the Grafana dashboard grafana/controller-runtime-metrics.
 
 Options:
   --check   build nothing, write nothing: exit 1 with a diff when a file is out of date
-            (for lint; the operator must have been built); the chart and the monitoring
-            files are checked when the operator has them (chart/Chart.yaml, grafana/)`,
+            (for lint; the operator must have been built)`,
   async run(argv, context) {
     const { check } = parseVerbOptions(this, argv, { check: { type: 'boolean' } });
     const project = context.project();
     if (!check) await buildOperator(project, context.env);
-    const status = await generateOperatorManifests(project, {
+    return generateOperatorArtifacts(project, {
       check: check === true,
+      env: context.env,
       stdout: context.stdout,
       stderr: context.stderr,
     });
-    if (status !== 0) return status;
-    // With --check, what the operator has: a scaffold without a chart or dashboard passes.
-    let failed = 0;
-    if (!check || existsSync(join(project.root, chartDirectory, 'Chart.yaml'))) {
-      const chart = await writeHelmChart(project, { check: check === true, env: context.env });
-      failed |= reportChart(chart, check === true, context);
-    }
-    if (!check || existsSync(join(project.root, dashboardPath))) {
-      const monitoring = await syncGeneratedFiles(
-        project.root,
-        [
-          ...prometheusOverlay(
-            project,
-            await kustomize(project.root, 'config/default', context.env),
-          ),
-          grafanaDashboard(project),
-        ],
-        { check: check === true, staleIn: [], header: observabilityHeader },
-      );
-      failed |= reportChart(
-        monitoring,
-        check === true,
-        context,
-        'monitoring (config/prometheus, grafana)',
-      );
-    }
-    return failed;
   },
 };
+
+/**
+ * Everything `manifests` generates for a built operator, in order: the CRDs and RBAC
+ * (ops-manifests, {@link generateOperatorManifests}), then the Helm chart in chart/ from
+ * `kubectl kustomize config/default`, the config/prometheus overlay and the Grafana dashboard.
+ * With `check`, writes nothing and compares. Resolves with the exit status: 0 done / up to
+ * date, 1 out of date (`check`; what differs is printed), 2 an ops-manifests error. `new`,
+ * `init` and `create` call it too, so a scaffolded operator starts with every generated file
+ * and `manifests --check` checks them all.
+ */
+export async function generateOperatorArtifacts(
+  project: OperatorProject,
+  options: {
+    check?: boolean;
+    env?: NodeJS.ProcessEnv;
+    stdout: (text: string) => void;
+    stderr: (text: string) => void;
+  },
+): Promise<number> {
+  const check = options.check === true;
+  const status = await generateOperatorManifests(project, {
+    check,
+    stdout: options.stdout,
+    stderr: options.stderr,
+  });
+  if (status !== 0) return status;
+  const context = { stdout: options.stdout, stderr: options.stderr };
+  const chart = await writeHelmChart(project, { check, env: options.env });
+  let failed = reportChart(chart, check, context);
+  const monitoring = await syncGeneratedFiles(
+    project.root,
+    [
+      ...prometheusOverlay(project, await kustomize(project.root, 'config/default', options.env)),
+      grafanaDashboard(project),
+    ],
+    { check, staleIn: [], header: observabilityHeader },
+  );
+  failed |= reportChart(monitoring, check, context, 'monitoring (config/prometheus, grafana)');
+  return failed;
+}

@@ -14,10 +14,10 @@ import {
 import {
   findWorkspaceRoot,
   workspacePackages,
-  workspaceVersion,
+  workspaceVersions,
 } from '../scaffold/workspace-versions.js';
 import type { Verb } from '../verb.js';
-import { generateOperatorManifests } from './manifests.js';
+import { generateOperatorArtifacts } from './manifests.js';
 
 /** What {@link scaffoldOperator} writes and runs. */
 export interface ScaffoldOptions {
@@ -78,7 +78,7 @@ export async function scaffoldOperator(
       `${existsSync(directory) ? directory : taken?.directory} already exists (or a workspace package is named ${spec.name}); nothing was written. Choose another name, or remove it first.`,
     );
   }
-  const versionOf = (dependency: string) => workspaceVersion(packages, dependency);
+  const versionOf = workspaceVersions(packages);
   const operatorFiles = renderOperatorTemplates(spec, versionOf);
   const workspaceFiles = renderTemplates('workspace', spec, versionOf);
   for (const file of workspaceFiles) {
@@ -109,43 +109,78 @@ export async function scaffoldOperator(
   );
   if (options.skipInstall) return { directory, files: written };
 
-  const pnpm = pnpmCommand(env);
-  const resume = `operators/${spec.name} is written. Fix the cause above, then run pnpm install and pnpm --dir operators/${spec.name} run manifests.`;
+  await finishProject(directory, {
+    packageManager: pnpmCommand(env),
+    packageManagerName: 'pnpm',
+    installDirectory: workspace,
+    env,
+    log,
+    resume: `operators/${spec.name} is written. Fix the cause above, then run pnpm install and pnpm --dir operators/${spec.name} run manifests.`,
+  });
+  return { directory, files: written };
+}
+
+/** How {@link finishProject} runs the package manager, and where. */
+export interface FinishOptions {
+  /** The package manager's command (`pnpm`, `npm`, or node and its script). */
+  packageManager: { command: string; args: string[] };
+  /** Its name, for messages: `npm` or `pnpm`. */
+  packageManagerName: 'npm' | 'pnpm';
+  /** Where `install` runs: the workspace root, or the project itself. */
+  installDirectory: string;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  /** Appended to an error: what to run once its cause is fixed. */
+  resume: string;
+}
+
+/**
+ * Makes a freshly written operator work: `install` (in the workspace or the project), format
+ * with the biome installed there (when there is one), build, and render its generated
+ * manifests (config/crd/bases, config/rbac/role.yaml, and the webhook files) with
+ * ops-manifests.
+ *
+ * @throws {OperatorCliError} when a step fails, with {@link FinishOptions.resume} added.
+ */
+export async function finishProject(directory: string, options: FinishOptions): Promise<void> {
+  const { packageManager: pm, packageManagerName: name, installDirectory, env, log } = options;
   try {
-    log('pnpm install (links the new operator into the workspace; the lockfile gains it)');
-    await runCommand(pnpm.command, [...pnpm.args, 'install'], {
-      cwd: workspace,
+    log(`${name} install`);
+    await runCommand(pm.command, [...pm.args, 'install'], {
+      cwd: installDirectory,
       env,
-      what: 'pnpm',
-      install: 'Install pnpm (https://pnpm.io/installation), or run ops-operator new through pnpm.',
+      what: name,
+      install: `Install ${name}, or run ops-operator through it.`,
     });
-    const biome = join(workspace, 'node_modules', '.bin', 'biome');
+    const biome = join(installDirectory, 'node_modules', '.bin', 'biome');
     if (existsSync(biome)) {
-      await runCommand(biome, ['format', '--write', directory], {
-        cwd: workspace,
+      await runCommand(biome, ['check', '--write', directory], {
+        cwd: installDirectory,
         env,
         capture: true,
       });
     }
-    log(`building operators/${spec.name} and rendering its manifests with ops-manifests`);
-    await runCommand(pnpm.command, [...pnpm.args, 'run', 'build'], {
+    log('building the operator and rendering its manifests with ops-manifests');
+    await runCommand(pm.command, [...pm.args, 'run', 'build'], {
       cwd: directory,
       env,
-      what: 'pnpm',
+      what: name,
     });
-    const status = await generateOperatorManifests(readOperatorProject(directory), {
+    const status = await generateOperatorArtifacts(readOperatorProject(directory), {
+      env,
       stdout: log,
       stderr: log,
     });
-    if (status !== 0) throw new OperatorCliError(`ops-manifests exited with status ${status}`);
+    if (status !== 0)
+      throw new OperatorCliError(`ops-operator manifests exited with status ${status}`);
   } catch (error) {
     if (!OperatorCliError.isInstance(error)) throw error;
-    throw new OperatorCliError(`${error.message}\n${resume}`, { cause: error });
+    throw new OperatorCliError(`${error.message}\n${options.resume}`, { cause: error });
   }
-  return { directory, files: written };
 }
 
-async function writeFiles(root: string, files: readonly TemplateFile[]): Promise<void> {
+/** Writes `files` under `root`, creating each exclusively (an existing file is an error). */
+export async function writeFiles(root: string, files: readonly TemplateFile[]): Promise<void> {
   for (const file of files) {
     const path = join(root, file.path);
     await mkdir(dirname(path), { recursive: true });
@@ -167,7 +202,7 @@ TypeBox schema), a controller that sets the Ready condition with its RBAC, src/m
 src/operator.ts, src/manifests.ts, the config/ kustomize tree (crd, rbac, manager, default,
 samples), a Dockerfile, an end-to-end test on the local API server, a README, and the image
 workflow .github/workflows/<name>.yml. Dependencies take the versions the workspace uses.
-With --webhooks, also an example defaulting webhook for the kind (src/webhook/) served over
+With --webhooks, also defaulting and validating webhooks for the kind (src/webhook/) served over
 TLS, and its config: config/webhook, config/certmanager, config/default-no-certmanager
 (self-managed certificates) and config/self-managed-certs.
 Then runs pnpm install, formats, builds and renders config/crd/bases and
@@ -181,7 +216,7 @@ with ops-manifests. Nothing existing is overwritten.
   --namespaced    the kind's objects live in namespaces (the default)
   --cluster       the kind is cluster-scoped
   --plural        the resource name (default: the kind in lower case, made plural)
-  --webhooks      admission webhooks: an example defaulting webhook and their config
+  --webhooks      admission webhooks: defaulting and validating webhooks and their config
   --workspace     the workspace root (default: found from the current directory up)
   --skip-install  write the files only (no install, build or manifests)
 

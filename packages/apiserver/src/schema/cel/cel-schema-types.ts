@@ -1,3 +1,4 @@
+import { isJsonObject, jsonEqual } from '@ops/api';
 /**
  * The CEL view of a structural schema, as kube-apiserver builds it
  * (k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model/schemas.go, SchemaDeclType,
@@ -17,13 +18,7 @@
 
 import type { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '@ops/api';
-import {
-  additionalPropertiesSchema,
-  isRecord,
-  itemsSchema,
-  jsonEqual,
-  propertyEntries,
-} from '../json-value.js';
+import { additionalPropertiesSchema, itemsSchema, propertyEntries } from '../json-value.js';
 import { celDuration } from './cel-environment.js';
 import { escapeCelName } from './cel-name.js';
 
@@ -150,7 +145,7 @@ export function celValueOf(
     const items = itemsSchema(schema);
     return value.map((item) => celValueOf(items, item, items ? isEmbedded(items) : false));
   }
-  if (isRecord(value)) {
+  if (isJsonObject(value)) {
     const additional = additionalPropertiesSchema(schema);
     if (additional) {
       const map: Record<string, unknown> = {};
@@ -195,7 +190,7 @@ function formattedValue(schema: JSONSchemaProps, value: string): unknown {
 function dynValueOf(value: unknown): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
   if (Array.isArray(value)) return value.map(dynValueOf);
-  if (isRecord(value)) {
+  if (isJsonObject(value)) {
     const object: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) object[key] = dynValueOf(item);
     return object;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 /**
  * Compiles the `x-kubernetes-validations` rules of a CRD version's schema, as kube-apiserver
  * does when the CRD is written (k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/
@@ -13,7 +14,6 @@ import type { FieldError } from '../../api/field-error.js';
 import {
   additionalPropertiesSchema,
   asSchema,
-  isRecord,
   itemsSchema,
   propertyEntries,
 } from '../json-value.js';
@@ -118,7 +118,7 @@ export function normalizeFieldPath(path: string, schema: JSONSchemaProps): strin
       name = token.slice(2, -2).replace(/\\(.)/g, '$1');
     else return undefined;
     if (node === undefined) return undefined;
-    if (isRecord(node.properties)) {
+    if (isJsonObject(node.properties)) {
       const child = asSchema(node.properties[name]);
       if (!child) return undefined;
       normalized = normalized === '' ? name : `${normalized}.${name}`;
@@ -177,7 +177,7 @@ function ruleProblems(
   let optionalEnv: Environment | undefined;
   const compiled: CompiledRule[] = [];
   rules.forEach((entry: unknown, index) => {
-    if (!isRecord(entry) || typeof entry.rule !== 'string' || entry.rule.trim() === '') return;
+    if (!isJsonObject(entry) || typeof entry.rule !== 'string' || entry.rule.trim() === '') return;
     const rule = entry as unknown as ValidationRule;
     const at = `${path === '' ? '' : `${path}.`}x-kubernetes-validations[${index}]`;
     const invalid = (field: string, detail: string): FieldError => ({
@@ -379,7 +379,7 @@ function hasRules(schema: unknown): boolean {
  * exceeds its budget), `oldSelf` on uncorrelatable nodes, and rules under `allOf`/`anyOf`.
  */
 export function compileValidationRules(schema: JSONSchemaProps): CompiledValidationRules {
-  if (!isRecord(schema) || !hasRules(schema)) return { problems: [] };
+  if (!isJsonObject(schema) || !hasRules(schema)) return { problems: [] };
   const typed = createCelEnvironment();
   const types = new SchemaTypes(typed);
   types.typeOf(schema, true);

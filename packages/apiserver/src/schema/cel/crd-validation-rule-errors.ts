@@ -1,5 +1,5 @@
+import { isJsonObject, jsonEqual } from '@ops/api';
 import type { FieldError } from '../../api/field-error.js';
-import { isRecord, jsonEqual } from '../json-value.js';
 import { validationRulesOf } from './validation-rules-of.js';
 
 /**
@@ -12,7 +12,9 @@ import { validationRulesOf } from './validation-rules-of.js';
  */
 export function crdValidationRuleErrors(versions: readonly unknown[]): FieldError[] {
   const schemas = versions.map((version) =>
-    isRecord(version) && isRecord(version.schema) && isRecord(version.schema.openAPIV3Schema)
+    isJsonObject(version) &&
+    isJsonObject(version.schema) &&
+    isJsonObject(version.schema.openAPIV3Schema)
       ? version.schema.openAPIV3Schema
       : undefined,
   );

@@ -1,3 +1,4 @@
+import { isJsonObject, jsonEqual } from '@ops/api';
 /**
  * Evaluation of compiled `x-kubernetes-validations` rules against a custom resource, as
  * kube-apiserver's CEL validator does on create, update and status update
@@ -7,7 +8,6 @@
 import { Optional } from '@marcbachmann/cel-js';
 import type { FieldError } from '../../api/field-error.js';
 import { formatFieldError } from '../../api/field-error.js';
-import { isRecord, jsonEqual } from '../json-value.js';
 import { celValueOf } from './cel-schema-types.js';
 import type { CompiledRule, RuleNode } from './compile-validation-rules.js';
 
@@ -146,9 +146,9 @@ function walkNode(
     });
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isJsonObject(value)) return;
   const correlatable = node.schema['x-kubernetes-map-type'] !== 'atomic';
-  const oldMap = correlatable && isRecord(old) ? old : undefined;
+  const oldMap = correlatable && isJsonObject(old) ? old : undefined;
   for (const [key, item] of Object.entries(value)) {
     const child = node.properties.get(key) ?? node.additionalProperties;
     if (!child) continue;
@@ -171,10 +171,10 @@ function correlatedItems(node: RuleNode, old: unknown): ((item: unknown) => unkn
     return undefined;
   }
   return (item) =>
-    isRecord(item)
+    isJsonObject(item)
       ? old.find(
           (candidate) =>
-            isRecord(candidate) && keys.every((key) => jsonEqual(candidate[key], item[key])),
+            isJsonObject(candidate) && keys.every((key) => jsonEqual(candidate[key], item[key])),
         )
       : undefined;
 }

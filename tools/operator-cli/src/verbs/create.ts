@@ -1,0 +1,494 @@
+/**
+ * `ops-operator create api` and `ops-operator create webhook`: kubebuilder's verbs of the
+ * same names for an operator that exists (standalone or in this repository's workspace).
+ * Both write from the templates `init` and `new` use, plan every change before writing any,
+ * never overwrite a file, and say "nothing changed" when run again.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { OperatorCliError } from '../errors/operator-cli-error.js';
+import { findUpwards, type OperatorProject } from '../operator-project.js';
+import { runCommand } from '../run-command.js';
+import {
+  kebabCase,
+  type OperatorSpec,
+  type OperatorSpecInput,
+  operatorSpec,
+  type PackageManager,
+} from '../scaffold/operator-spec.js';
+import {
+  packageManagerValues,
+  placeholderValues,
+  renderApiTemplates,
+  renderTemplates,
+  renderWebhookConfigTemplates,
+  renderWebhookTemplates,
+  type TemplateFile,
+} from '../scaffold/operator-templates.js';
+import {
+  addImport,
+  addKustomizeResource,
+  addLineAfter,
+  addToArray,
+  applyTemplateChange,
+  type EditResult,
+} from '../scaffold/source-edits.js';
+import type { Verb, VerbContext } from '../verb.js';
+import { detectPackageManager } from './init.js';
+import { buildOperator, generateOperatorArtifacts } from './manifests.js';
+
+/** Every change a `create` verb makes, planned before anything is written. */
+export interface CreatePlan {
+  /** New files (relative to the operator), written exclusively. */
+  create: TemplateFile[];
+  /** Existing files, with their new content. */
+  edit: TemplateFile[];
+  /** What is there already (files and insertions), for the report. */
+  present: string[];
+}
+
+/** What a `create` verb did. */
+export interface CreateResult {
+  /** The files it wrote or changed, relative to the operator; empty when nothing changed. */
+  changed: string[];
+  /** What was there already. */
+  present: string[];
+}
+
+/** How an existing operator is laid out: what its templates are filled with. */
+export function projectSettings(
+  project: OperatorProject,
+  env: NodeJS.ProcessEnv,
+): Pick<OperatorSpecInput, 'layout' | 'packageManager' | 'name' | 'existing'> {
+  const manifest = JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  const workspace = manifest.dependencies?.['@ops/core']?.startsWith('workspace:') === true;
+  let packageManager: PackageManager;
+  const lockfileAt = (file: string) =>
+    findUpwards(project.root, (directory) => existsSync(join(directory, file))) !== undefined;
+  if (workspace || lockfileAt('pnpm-lock.yaml')) packageManager = 'pnpm';
+  else if (lockfileAt('package-lock.json')) packageManager = 'npm';
+  else packageManager = detectPackageManager(undefined, env);
+  return {
+    name: project.name,
+    existing: true,
+    layout: workspace ? 'workspace' : 'standalone',
+    packageManager,
+  };
+}
+
+/** The name `src/operator.ts` exports its OperatorDefinition under, or undefined. */
+export function operatorExport(operatorSource: string): string | undefined {
+  return /^export const (\w+)\s*:\s*OperatorDefinition\b/m.exec(operatorSource)?.[1];
+}
+
+function readText(project: OperatorProject, path: string): string {
+  const full = join(project.root, path);
+  if (!existsSync(full)) {
+    throw new OperatorCliError(
+      `${full} does not exist: ops-operator create works on an operator laid out as ops-operator init writes it (src/operator.ts, src/manifests.ts, config/)`,
+    );
+  }
+  return readFileSync(full, 'utf8');
+}
+
+/** Collects edits to existing files and new files, refusing once with every problem. */
+class Planner {
+  readonly plan: CreatePlan = { create: [], edit: [], present: [] };
+  readonly problems: string[] = [];
+  readonly #texts = new Map<string, string>();
+
+  constructor(readonly project: OperatorProject) {}
+
+  text(path: string): string {
+    const known = this.#texts.get(path);
+    if (known !== undefined) return known;
+    const text = readText(this.project, path);
+    this.#texts.set(path, text);
+    return text;
+  }
+
+  /** Writes `file` unless it exists (then it is the user's, kept as it is). */
+  add(file: TemplateFile): void {
+    if (existsSync(join(this.project.root, file.path))) this.plan.present.push(file.path);
+    else this.plan.create.push(file);
+  }
+
+  edit(path: string, what: string, change: (text: string) => EditResult): void {
+    const result = change(this.text(path));
+    if (result.kind === 'present') this.plan.present.push(`${path}: ${what}`);
+    else if (result.kind === 'missing') this.problems.push(result.instruction);
+    else this.#texts.set(path, result.text);
+  }
+
+  finish(): CreatePlan {
+    if (this.problems.length > 0) {
+      throw new OperatorCliError(
+        `nothing was written: these files were changed so that ops-operator cannot find where to add to them. Make these changes by hand, then run it again:\n${this.problems.join('\n')}`,
+      );
+    }
+    for (const [path, text] of this.#texts) {
+      if (text !== readFileSync(join(this.project.root, path), 'utf8')) {
+        this.plan.edit.push({ path, content: text });
+      }
+    }
+    return this.plan;
+  }
+}
+
+/**
+ * The changes `create api` makes for `spec`'s kind: its API type, controller, sample, editor
+ * and viewer roles and end-to-end test (templates/api), the controller's registration in
+ * src/operator.ts, the resource and its rules in src/manifests.ts, and the CRD, roles and
+ * sample in their kustomizations.
+ *
+ * @throws {OperatorCliError} when the kind exists in another version (conversion is not
+ * scaffolded), or a file lost the place to insert (with the exact lines to add).
+ */
+export function planCreateApi(project: OperatorProject, spec: OperatorSpec): CreatePlan {
+  const apiDirectory = join(project.root, 'src', 'api');
+  if (existsSync(apiDirectory)) {
+    for (const version of readdirSync(apiDirectory)) {
+      if (
+        version !== spec.version &&
+        existsSync(join(apiDirectory, version, `${spec.kindFile}.ts`))
+      ) {
+        throw new OperatorCliError(
+          `${spec.kind} exists in ${version} (src/api/${version}/${spec.kindFile}.ts): a second version of a kind needs a conversion, which ops-operator does not scaffold. Choose another kind, or add the version to the existing defineCustomResource's versions by hand.`,
+        );
+      }
+    }
+  }
+  const planner = new Planner(project);
+  for (const file of renderApiTemplates({ ...spec, webhooks: false })) planner.add(file);
+  const values = placeholderValues(spec);
+  planner.edit('src/operator.ts', `imports add${spec.kind}Controller`, (text) =>
+    addImport(
+      text,
+      `import { add${spec.kind}Controller } from './controller/${spec.kindFile}.js';`,
+    ),
+  );
+  planner.edit('src/operator.ts', `setup calls add${spec.kind}Controller`, (text) =>
+    addLineAfter(
+      text,
+      `add${spec.kind}Controller(manager);`,
+      /^\s*add\w+Controller\(manager\);\s*$/,
+      new RegExp(`\\badd${spec.kind}Controller\\(`),
+      `src/operator.ts: its setup has no line "addXController(manager);" to add after. Make setup a method that adds every controller, e.g.\n  setup(manager) {\n    addYourKindController(manager);\n    add${spec.kind}Controller(manager);\n  },`,
+    ),
+  );
+  planner.edit('src/manifests.ts', `imports ${spec.kindCamel}Resource`, (text) =>
+    addImport(
+      text,
+      `import { ${spec.kindCamel}Resource } from './api/${spec.version}/${spec.kindFile}.js';`,
+    ),
+  );
+  planner.edit('src/manifests.ts', `imports ${spec.kindCamel}Rbac`, (text) =>
+    addImport(text, `import { ${spec.kindCamel}Rbac } from './controller/${spec.kindFile}.js';`),
+  );
+  planner.edit('src/manifests.ts', `customResources has ${spec.kindCamel}Resource`, (text) =>
+    addToArray(
+      text,
+      /export const customResources\s*=\s*\[/,
+      `${spec.kindCamel}Resource`,
+      'src/manifests.ts',
+    ),
+  );
+  planner.edit('src/manifests.ts', `rbac has ${spec.kindCamel}Rbac`, (text) =>
+    addToArray(
+      text,
+      /export const rbac\s*=\s*\{[\s\S]*?rules:\s*\[/,
+      `...${spec.kindCamel}Rbac`,
+      'src/manifests.ts',
+    ),
+  );
+  const kustomize = (path: string, entry: string) =>
+    planner.edit(path, `lists ${entry}`, (text) => addKustomizeResource(text, entry, path));
+  kustomize('config/crd/kustomization.yaml', `bases/${spec.group}_${spec.plural}.yaml`);
+  kustomize('config/rbac/kustomization.yaml', `${spec.singular}_editor_role.yaml`);
+  kustomize('config/rbac/kustomization.yaml', `${spec.singular}_viewer_role.yaml`);
+  kustomize('config/samples/kustomization.yaml', values.sampleFile as string);
+  return planner.finish();
+}
+
+/** A kind of the operator, as its API file declares it. */
+export interface DeclaredKind {
+  group: string;
+  plural: string;
+  scope: 'Namespaced' | 'Cluster';
+}
+
+/**
+ * The group, plural and scope of `kind` in `version`, read from
+ * src/api/<version>/<kind-file>.ts.
+ *
+ * @throws {OperatorCliError} when there is no such file (naming the kinds there are, and
+ * `create api`), or it does not declare them as `create api` writes them.
+ */
+export function declaredKind(
+  project: OperatorProject,
+  version: string,
+  kind: string,
+): DeclaredKind {
+  const path = join('src', 'api', version, `${kebabCase(kind)}.ts`);
+  const full = join(project.root, path);
+  if (!existsSync(full)) {
+    const directory = join(project.root, 'src', 'api', version);
+    const known = existsSync(directory)
+      ? readdirSync(directory).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      : [];
+    throw new OperatorCliError(
+      `the operator has no kind ${kind} in ${version} (no ${path}${known.length > 0 ? `; src/api/${version} has ${known.join(', ')}` : ''}): create it first with ops-operator create api --group <group> --version ${version} --kind ${kind}`,
+    );
+  }
+  const source = readFileSync(full, 'utf8');
+  const field = (name: string) => new RegExp(`\\b${name}:\\s*'([^']+)'`).exec(source)?.[1];
+  const group = field('group');
+  const plural = field('plural');
+  const scope = field('scope');
+  if (
+    group === undefined ||
+    plural === undefined ||
+    (scope !== 'Namespaced' && scope !== 'Cluster')
+  ) {
+    throw new OperatorCliError(
+      `${path} does not declare group, plural and scope as string literals in its defineCustomResource (as create api writes them): ops-operator cannot tell which resource the webhooks are for`,
+    );
+  }
+  return { group, plural, scope };
+}
+
+/**
+ * The changes `create webhook` makes for `spec`'s kind: its defaulting and validating
+ * webhooks with their unit and end-to-end tests (templates/webhook), their registration in
+ * src/operator.ts; and when the operator had no webhooks, their configuration
+ * (templates/operator-webhooks) and what the project's files switch on with webhooks
+ * (config/default, config/manager, src/manifests.ts, package.json), applied as the
+ * templates' difference.
+ *
+ * @throws {OperatorCliError} when src/operator.ts exports no OperatorDefinition, or a file
+ * lost the place to insert (with the exact lines to add or remove).
+ */
+export function planCreateWebhook(project: OperatorProject, spec: OperatorSpec): CreatePlan {
+  const planner = new Planner(project);
+  const exported = operatorExport(planner.text('src/operator.ts'));
+  if (exported === undefined) {
+    throw new OperatorCliError(
+      'src/operator.ts exports no `export const <name>: OperatorDefinition = {...}`: ops-operator create webhook registers the webhooks in it',
+    );
+  }
+  const webhookSpec: OperatorSpec = { ...spec, webhooks: true, operatorCamel: exported };
+  for (const file of renderWebhookTemplates(webhookSpec)) planner.add(file);
+  const hadWebhooks = existsSync(join(project.root, 'config', 'webhook', 'kustomization.yaml'));
+  if (!hadWebhooks) {
+    for (const file of renderWebhookConfigTemplates(webhookSpec)) planner.add(file);
+    const without = renderTemplates('operator', { ...webhookSpec, webhooks: false }, keepVersion);
+    const withWebhooks = renderTemplates('operator', webhookSpec, keepVersion);
+    for (const path of [
+      'config/default/kustomization.yaml',
+      'config/manager/manager.yaml',
+      'src/manifests.ts',
+      'package.json',
+    ]) {
+      const before = without.find((file) => file.path === path)?.content ?? '';
+      const after = withWebhooks.find((file) => file.path === path)?.content ?? '';
+      planner.edit(path, 'serves webhooks', (text) =>
+        applyTemplateChange(text, before, after, path),
+      );
+    }
+  }
+  const names = [`${spec.kindCamel}Defaulter`, `${spec.kindCamel}Validator`];
+  planner.edit('src/operator.ts', `imports ${names.join(', ')}`, (text) =>
+    addImport(text, `import { ${names.join(', ')} } from './webhook/${spec.kindFile}.js';`),
+  );
+  for (const name of names) {
+    planner.edit('src/operator.ts', `webhooks has ${name}`, (text) =>
+      /^\s*webhooks\s*:\s*\[/m.test(text)
+        ? addToArray(text, /webhooks\s*:\s*\[/, name, 'src/operator.ts')
+        : addLineAfter(
+            text,
+            `webhooks: [${name}],`,
+            /^\s*leaderElectionId\s*:/,
+            /^\s*webhooks\s*:/,
+            `src/operator.ts: add to the OperatorDefinition the line\n  webhooks: [${names.join(', ')}],`,
+          ),
+    );
+  }
+  return planner.finish();
+}
+
+/** package.json's versions stay as they are: the difference applied only touches scripts. */
+function keepVersion(dependency: string): string {
+  return `<${dependency}>`;
+}
+
+/**
+ * Writes `plan` (new files exclusively, then the edits), formats what it wrote with the
+ * biome installed for the operator when there is one, and (unless `skipManifests` or nothing
+ * changed) builds the operator and renders its manifests.
+ */
+export async function applyPlan(
+  project: OperatorProject,
+  plan: CreatePlan,
+  options: { skipManifests?: boolean; env: NodeJS.ProcessEnv; log: (line: string) => void },
+): Promise<CreateResult> {
+  for (const file of plan.create) {
+    const path = join(project.root, file.path);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, file.content, { flag: 'wx' });
+  }
+  for (const file of plan.edit) await writeFile(join(project.root, file.path), file.content);
+  const changed = [...plan.create, ...plan.edit].map((file) => file.path).sort();
+  if (changed.length === 0) return { changed, present: plan.present };
+  const biomeRoot = findUpwards(project.root, (directory) =>
+    existsSync(join(directory, 'node_modules', '.bin', 'biome')),
+  );
+  const code = changed.filter((path) => /\.(ts|json)$/.test(path));
+  if (biomeRoot !== undefined && code.length > 0) {
+    await runCommand(
+      join(biomeRoot, 'node_modules', '.bin', 'biome'),
+      ['check', '--write', ...code.map((path) => join(project.root, path))],
+      { cwd: project.root, env: options.env, capture: true },
+    );
+  }
+  if (!options.skipManifests) {
+    options.log('building the operator and rendering its manifests');
+    await buildOperator(project, options.env);
+    const status = await generateOperatorArtifacts(project, {
+      env: options.env,
+      stdout: options.log,
+      stderr: options.log,
+    });
+    if (status !== 0)
+      throw new OperatorCliError(`ops-operator manifests exited with status ${status}`);
+  }
+  return { changed, present: plan.present };
+}
+
+export const createHelp = `Usage: ops-operator create api --group <group> --version <version> --kind <Kind>
+                             [--namespaced | --cluster] [--plural <plural>] [--skip-manifests]
+       ops-operator create webhook --version <version> --kind <Kind> [--skip-manifests]
+
+Run in an operator (standalone or in this repository), as kubebuilder's verbs of the same names.
+
+create api      a kind, in a new or the same group/version: src/api/<version>/<kind>.ts (the
+                TypeBox schema), src/controller/<kind>.ts (reconciler, RBAC, add<Kind>Controller),
+                its sample, editor and viewer roles and test/<kind>.e2e.test.ts; registers the
+                controller in src/operator.ts, the resource and its rules in src/manifests.ts,
+                and the CRD, roles and sample in config/crd, config/rbac and config/samples.
+create webhook  defaulting and validating webhooks for an existing kind: src/webhook/<kind>.ts,
+                its unit test and test/<kind>-webhook.e2e.test.ts, registered in
+                src/operator.ts. When the operator had none: config/webhook,
+                config/certmanager (cert-manager), config/default-no-certmanager and
+                config/self-managed-certs (self-managed certificates), the manager's webhook
+                port and certificate volume, and the webhook-local and webhook-certs scripts.
+
+Then builds and renders config/crd/bases, config/rbac/role.yaml and config/webhook (as
+ops-operator manifests). Nothing is overwritten: an existing file is kept as it is, and an
+edit whose place is gone is refused before anything is written, with the lines to add by
+hand. Running it again changes nothing and says so.
+
+  --group           the API group, a DNS domain (batch.example.com)
+  --version         the API version (v1, v1alpha1, v2beta1)
+  --kind            the kind, PascalCase (MyJob)
+  --namespaced      the kind's objects live in namespaces (the default)
+  --cluster         the kind is cluster-scoped
+  --plural          the resource name (default: the kind in lower case, made plural)
+  --skip-manifests  write the files only (no build, no manifests)`;
+
+export const createVerb: Verb = {
+  name: 'create',
+  summary: 'add a kind (create api) or its webhooks (create webhook) to this operator',
+  workspace: true,
+  help: createHelp,
+  async run(argv, context) {
+    const [what, ...rest] = argv;
+    if (what !== 'api' && what !== 'webhook') {
+      throw new OperatorCliError(
+        `create ${what === undefined ? 'needs' : `"${what}" is not`} api or webhook: ops-operator create api ... or ops-operator create webhook ...\n\n${this.help}`,
+      );
+    }
+    let values: ReturnType<typeof parseCreateArguments>['values'];
+    try {
+      values = parseCreateArguments(rest).values;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new OperatorCliError(`create ${what}: ${message}\n\n${this.help}`);
+    }
+    const project = context.project();
+    const settings = projectSettings(project, context.env);
+    let spec: OperatorSpec;
+    if (what === 'api') {
+      spec = operatorSpec({ ...values, ...settings });
+    } else {
+      if (values.version === undefined || values.kind === undefined) {
+        throw new OperatorCliError(
+          `create webhook: --version and --kind name the kind, e.g. --version v1 --kind MyJob\n\n${this.help}`,
+        );
+      }
+      const declared = declaredKind(project, values.version, values.kind);
+      if (values.group !== undefined && values.group !== declared.group) {
+        throw new OperatorCliError(
+          `create webhook: ${values.kind} is in group ${declared.group}, not ${values.group}`,
+        );
+      }
+      spec = operatorSpec({
+        ...settings,
+        group: declared.group,
+        version: values.version,
+        kind: values.kind,
+        plural: declared.plural,
+        cluster: declared.scope === 'Cluster',
+      });
+    }
+    const plan = what === 'api' ? planCreateApi(project, spec) : planCreateWebhook(project, spec);
+    const result = await applyPlan(project, plan, {
+      skipManifests: values['skip-manifests'] === true,
+      env: context.env,
+      log: (line) => context.stderr(`create ${what}: ${line.replace(/\n$/, '')}\n`),
+    });
+    report(context, what, spec, result);
+    return 0;
+  },
+};
+
+function report(
+  context: VerbContext,
+  what: 'api' | 'webhook',
+  spec: OperatorSpec,
+  result: CreateResult,
+): void {
+  const subject = `${spec.kind} (${spec.group}/${spec.version})${what === 'webhook' ? ' webhooks' : ''}`;
+  if (result.changed.length === 0) {
+    context.stdout(`${subject}: already in ${spec.name}; nothing changed.\n`);
+    return;
+  }
+  const commands = packageManagerValues(spec.packageManager);
+  context.stdout(
+    `${subject}: wrote or changed ${result.changed.length} files:\n${result.changed.map((path) => `  ${path}`).join('\n')}\n` +
+      (result.present.length > 0
+        ? `kept as they were: ${result.present.length} (${result.present.slice(0, 5).join('; ')}${result.present.length > 5 ? '; ...' : ''})\n`
+        : '') +
+      `Next: ${commands.pm} test\n`,
+  );
+}
+
+function parseCreateArguments(argv: readonly string[]) {
+  return parseArgs({
+    args: argv[0] === '--' ? argv.slice(1) : [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      group: { type: 'string' },
+      version: { type: 'string' },
+      kind: { type: 'string' },
+      plural: { type: 'string' },
+      namespaced: { type: 'boolean' },
+      cluster: { type: 'boolean' },
+      'skip-manifests': { type: 'boolean' },
+    },
+  });
+}
