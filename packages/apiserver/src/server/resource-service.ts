@@ -40,6 +40,16 @@ import {
   validateObject,
 } from './write-rules.js';
 
+/**
+ * The `metadata.resourceVersion` a patch body carries (the precondition kube-apiserver
+ * checks), or undefined when it has none.
+ */
+function resourceVersionOfPatch(patch: unknown): string | undefined {
+  if (!isJsonObject(patch) || !isJsonObject(patch.metadata)) return undefined;
+  const version = patch.metadata.resourceVersion;
+  return typeof version === 'string' ? version : undefined;
+}
+
 /** Who is asking, and how. */
 export interface RequestContext {
   user: AuthenticatedUser;
@@ -265,12 +275,7 @@ export class ResourceService {
     if (patchType === 'strategic' && schema === undefined) {
       throw StatusError.unsupportedMediaType('application/strategic-merge-patch+json');
     }
-    const patchVersion =
-      isJsonObject(patch) &&
-      isJsonObject(patch.metadata) &&
-      typeof patch.metadata.resourceVersion === 'string'
-        ? patch.metadata.resourceVersion
-        : undefined;
+    const patchVersion = resourceVersionOfPatch(patch);
     return this.guaranteedUpdate(
       type,
       namespace,
