@@ -1,3 +1,4 @@
+export type { GeneratedFile } from '@ops/manifests';
 export { ensureClusterWebhookSecret } from './cluster-webhook-secret.js';
 export { OperatorCliError } from './errors/operator-cli-error.js';
 export { type ChartFile, chartDirectory, helmLabels, renderHelmChart } from './helm-chart.js';
@@ -16,7 +17,6 @@ export { setManagerImage } from './manager-image.js';
 export {
   dashboardMetrics,
   dashboardPath,
-  type GeneratedFile,
   grafanaDashboard,
   prometheusOverlay,
 } from './observability.js';

@@ -4,15 +4,11 @@
  * manager's metrics Service) and a Grafana dashboard of controller-runtime's metrics
  * (kubebuilder's grafana/v1-alpha plugin) in `grafana/`.
  */
+
+import type { GeneratedFile } from '@ops/manifests';
 import YAML from 'yaml';
 import type { K8sObject } from './kubectl.js';
 import type { OperatorProject } from './operator-project.js';
-
-/** A generated file, its path relative to the operator root. */
-export interface GeneratedFile {
-  path: string;
-  content: string;
-}
 
 /** The first line of the generated YAML files. */
 export const observabilityHeader =
