@@ -3,7 +3,8 @@
 // date with config/default, `helm lint --strict` clean, and `helm template` with its defaults
 // the very objects `kubectl kustomize config/default` renders but for Helm's labels (and the
 // Namespace, which `helm install --create-namespace` makes unless namespace.create is set).
-// Helm comes from $HELM (scripts/ensure-helm.sh installs Helm 4 from npm), else PATH.
+// Helm comes from $HELM (scripts/ensure-helm.sh installs Helm 4 from npm and sets it), else
+// the copy that script installed under .cache/tools, else PATH.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -17,8 +18,9 @@ import { readOperatorProject } from '../src/operator-project.js';
 import { writeHelmChart } from '../src/verbs/helm.js';
 
 const run = promisify(execFile);
-const helm = process.env.HELM || 'helm';
 const repositoryRoot = join(import.meta.dirname, '..', '..', '..');
+const installedHelm = join(repositoryRoot, '.cache', 'tools', 'helm-4', 'helm', 'helm');
+const helm = process.env.HELM || (existsSync(installedHelm) ? installedHelm : 'helm');
 const operators = readdirSync(join(repositoryRoot, 'operators')).filter((name) =>
   existsSync(join(repositoryRoot, 'operators', name, 'chart', 'Chart.yaml')),
 );
