@@ -151,9 +151,10 @@ describe('balancer-operator, end to end', () => {
       'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
     ]);
     expect(readyStatus).toBe('True');
-    expect(await h.events(name)).toContain(
-      'Created: Created Service balancer-sample-v1-backend, Service balancer-sample-v2-backend, Service balancer-sample-v3-backend, ConfigMap balancer-sampleproxy-config, Deployment balancer-sampleproxy, Service balancer-sample',
-    );
+    // An Event is written after the status it explains: wait for it rather than read it once.
+    const created =
+      'Created: Created Service balancer-sample-v1-backend, Service balancer-sample-v2-backend, Service balancer-sample-v3-backend, ConfigMap balancer-sampleproxy-config, Deployment balancer-sampleproxy, Service balancer-sample';
+    await eventually(async () => (await h.events(name)).includes(created));
   });
 
   it('generates an nginx.conf that a real nginx accepts (nginx -t)', async () => {
@@ -288,8 +289,8 @@ describe('balancer-operator, end to end', () => {
       (b) => b.status?.obsoleteBackendsNum === 0,
     );
     expect(after.status?.activeBackendsNum).toBe(2);
-    expect(await h.events(name)).toContain(
-      `DeletedService: Deleted obsolete backend Service ${held}`,
+    await eventually(async () =>
+      (await h.events(name)).includes(`DeletedService: Deleted obsolete backend Service ${held}`),
     );
   });
 
@@ -321,7 +322,9 @@ describe('balancer-operator, end to end', () => {
     expect(untouched.metadata?.labels).toEqual({ owner: 'someone-else' });
     expect(untouched.spec?.selector).toEqual({ app: 'other' });
     expect(untouched.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
-    expect((await h.events(name)).some((event) => event.startsWith('NameConflict: '))).toBe(true);
+    await eventually(async () =>
+      (await h.events(name)).some((event) => event.startsWith('NameConflict: ')),
+    );
 
     await h.admin.delete(untouched);
     const resolved = await h.ready(name);

@@ -149,7 +149,8 @@ describe('myjob-operator, end to end', () => {
     expect(completedCondition(conflicted)?.message).toContain('not controlled by MyJob taken');
     const untouched = await harness.pod('taken');
     expect(untouched.metadata?.ownerReferences).toBeUndefined();
-    expect(await harness.eventReasons('taken')).toContain('PodConflict');
+    // The Event is written after the status it explains: wait for it rather than read it once.
+    await eventually(async () => (await harness.eventReasons('taken')).includes('PodConflict'));
     await harness.admin.delete(untouched);
     const ours = await eventually(async () => {
       const pod = await harness.pod('taken').catch(() => undefined);

@@ -6,10 +6,17 @@
  * directory, outside the repository, and an environment with nothing of the repository's
  * pnpm in it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 import { type PackedPackage, packAll } from './pack-all.js';
 import { ReadmeShell } from './readme-shell.js';
@@ -103,8 +110,16 @@ export function userEnvironment(
     }
     user[name] = value;
   }
+  // kubectl as the test command found it, on PATH through a directory of its own: prepending
+  // its directory (/usr/bin, say) would also put that directory's node before the pinned one.
   const kubectl = env.KUBECTL;
-  if (kubectl) user.PATH = `${dirname(kubectl)}${delimiter}${user.PATH ?? ''}`;
+  if (kubectl) {
+    const bin = join(work, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const link = join(bin, 'kubectl');
+    if (!existsSync(link)) symlinkSync(kubectl, link);
+    user.PATH = `${bin}${delimiter}${user.PATH ?? ''}`;
+  }
   return {
     ...user,
     ...registry.env,

@@ -198,3 +198,17 @@ export function operatorSpec(input: OperatorSpecInput): OperatorSpec {
     packageManager: input.packageManager ?? 'pnpm',
   };
 }
+
+/**
+ * The command-line options that name a kind (`--group`, `--version`, `--kind`, `--plural`,
+ * `--namespaced`, `--cluster`), as `init`, `new` and `create` all read them with
+ * `node:util`'s `parseArgs`.
+ */
+export const kindArgumentOptions = {
+  group: { type: 'string' },
+  version: { type: 'string' },
+  kind: { type: 'string' },
+  plural: { type: 'string' },
+  namespaced: { type: 'boolean' },
+  cluster: { type: 'boolean' },
+} as const;

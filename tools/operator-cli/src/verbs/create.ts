@@ -13,6 +13,7 @@ import { findUpwards, type OperatorProject } from '../operator-project.js';
 import { runCommand } from '../run-command.js';
 import {
   kebabCase,
+  kindArgumentOptions,
   type OperatorSpec,
   type OperatorSpecInput,
   operatorSpec,
@@ -482,12 +483,7 @@ function parseCreateArguments(argv: readonly string[]) {
     strict: true,
     allowPositionals: false,
     options: {
-      group: { type: 'string' },
-      version: { type: 'string' },
-      kind: { type: 'string' },
-      plural: { type: 'string' },
-      namespaced: { type: 'boolean' },
-      cluster: { type: 'boolean' },
+      ...kindArgumentOptions,
       'skip-manifests': { type: 'boolean' },
     },
   });

@@ -3,7 +3,12 @@ import { mkdir } from 'node:fs/promises';
 import { basename, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OperatorCliError } from '../errors/operator-cli-error.js';
-import { type OperatorSpec, operatorSpec, type PackageManager } from '../scaffold/operator-spec.js';
+import {
+  kindArgumentOptions,
+  type OperatorSpec,
+  operatorSpec,
+  type PackageManager,
+} from '../scaffold/operator-spec.js';
 import { packageManagerValues, renderOperatorTemplates } from '../scaffold/operator-templates.js';
 import { publishedVersions } from '../scaffold/workspace-versions.js';
 import type { Verb } from '../verb.js';
@@ -197,12 +202,7 @@ function parseInitArguments(argv: readonly string[]) {
     allowPositionals: true,
     options: {
       name: { type: 'string' },
-      group: { type: 'string' },
-      version: { type: 'string' },
-      kind: { type: 'string' },
-      plural: { type: 'string' },
-      namespaced: { type: 'boolean' },
-      cluster: { type: 'boolean' },
+      ...kindArgumentOptions,
       webhooks: { type: 'boolean' },
       'package-manager': { type: 'string' },
       'skip-install': { type: 'boolean' },

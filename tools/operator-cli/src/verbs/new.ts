@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { OperatorCliError } from '../errors/operator-cli-error.js';
 import { readOperatorProject } from '../operator-project.js';
 import { runCommand } from '../run-command.js';
-import { type OperatorSpec, operatorSpec } from '../scaffold/operator-spec.js';
+import { kindArgumentOptions, type OperatorSpec, operatorSpec } from '../scaffold/operator-spec.js';
 import {
   renderOperatorTemplates,
   renderTemplates,
@@ -258,12 +258,7 @@ function parseNewArguments(argv: readonly string[]) {
     strict: true,
     allowPositionals: true,
     options: {
-      group: { type: 'string' },
-      version: { type: 'string' },
-      kind: { type: 'string' },
-      plural: { type: 'string' },
-      namespaced: { type: 'boolean' },
-      cluster: { type: 'boolean' },
+      ...kindArgumentOptions,
       webhooks: { type: 'boolean' },
       workspace: { type: 'string' },
       'skip-install': { type: 'boolean' },
