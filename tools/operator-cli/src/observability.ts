@@ -90,10 +90,15 @@ ${YAML.stringify(kustomization)}`,
 /** Grafana's reference to the dashboard's `datasource` variable. */
 const datasource = { type: 'prometheus', uid: `\${datasource}` };
 
-/** A panel: its title, unit and PromQL queries (`$sel` is replaced by the label filter). */
+/**
+ * A panel: its title, unit and PromQL queries, whose `$sel` is replaced by the dashboard's
+ * label filter of the panel's `by`: the `controller` label (controller-runtime's controller
+ * metrics), the workqueue's `name` (workqueue metrics) or the `webhook` path (webhook metrics).
+ */
 interface PanelSpec {
   title: string;
   unit: string;
+  by: 'controller' | 'name' | 'webhook';
   queries: { expr: string; legend: string }[];
 }
 
@@ -103,11 +108,12 @@ const quantiles = (metric: string, by: string): PanelSpec['queries'] =>
     legend: `p${Number(q) * 100} {{${by}}}`,
   }));
 
-/** controller-runtime's metrics, as kubebuilder's grafana plugin charts them. */
-const panels: PanelSpec[] = [
+/** controller-runtime's controller and workqueue metrics, as kubebuilder's grafana plugin charts them. */
+const controllerPanels: PanelSpec[] = [
   {
     title: 'Reconciles per second, by result',
     unit: 'ops',
+    by: 'controller',
     queries: [
       {
         expr: 'sum(rate(controller_runtime_reconcile_total{$sel}[5m])) by (controller, result)',
@@ -118,6 +124,7 @@ const panels: PanelSpec[] = [
   {
     title: 'Reconcile errors per second',
     unit: 'ops',
+    by: 'controller',
     queries: [
       {
         expr: 'sum(rate(controller_runtime_reconcile_errors_total{$sel}[5m])) by (controller)',
@@ -132,11 +139,13 @@ const panels: PanelSpec[] = [
   {
     title: 'Reconcile duration (p50, p90, p99)',
     unit: 's',
+    by: 'controller',
     queries: quantiles('controller_runtime_reconcile_time_seconds', 'controller'),
   },
   {
     title: 'Active workers of max concurrent reconciles',
     unit: 'short',
+    by: 'controller',
     queries: [
       {
         expr: 'sum(controller_runtime_active_workers{$sel}) by (controller)',
@@ -151,15 +160,17 @@ const panels: PanelSpec[] = [
   {
     title: 'Workqueue depth',
     unit: 'short',
-    queries: [{ expr: 'sum(workqueue_depth{$qsel}) by (name)', legend: '{{name}}' }],
+    by: 'name',
+    queries: [{ expr: 'sum(workqueue_depth{$sel}) by (name)', legend: '{{name}}' }],
   },
   {
     title: 'Workqueue adds and retries per second',
     unit: 'ops',
+    by: 'name',
     queries: [
-      { expr: 'sum(rate(workqueue_adds_total{$qsel}[5m])) by (name)', legend: '{{name}} adds' },
+      { expr: 'sum(rate(workqueue_adds_total{$sel}[5m])) by (name)', legend: '{{name}} adds' },
       {
-        expr: 'sum(rate(workqueue_retries_total{$qsel}[5m])) by (name)',
+        expr: 'sum(rate(workqueue_retries_total{$sel}[5m])) by (name)',
         legend: '{{name}} retries',
       },
     ],
@@ -167,44 +178,98 @@ const panels: PanelSpec[] = [
   {
     title: 'Workqueue latency: time queued (p50, p90, p99)',
     unit: 's',
+    by: 'name',
     queries: quantiles('workqueue_queue_duration_seconds', 'name'),
   },
   {
     title: 'Workqueue work duration (p50, p90, p99)',
     unit: 's',
+    by: 'name',
     queries: quantiles('workqueue_work_duration_seconds', 'name'),
   },
   {
     title: 'Longest running processor and unfinished work',
     unit: 's',
+    by: 'name',
     queries: [
       {
-        expr: 'max(workqueue_longest_running_processor_seconds{$qsel}) by (name)',
+        expr: 'max(workqueue_longest_running_processor_seconds{$sel}) by (name)',
         legend: '{{name}} longest',
       },
       {
-        expr: 'sum(workqueue_unfinished_work_seconds{$qsel}) by (name)',
+        expr: 'sum(workqueue_unfinished_work_seconds{$sel}) by (name)',
         legend: '{{name}} unfinished',
       },
     ],
   },
 ];
 
+/** controller-runtime's admission webhook metrics (`@ops/core`'s WebhookServer records them). */
+const webhookPanels: PanelSpec[] = [
+  {
+    title: 'Webhook latency (p50, p90, p99)',
+    unit: 's',
+    by: 'webhook',
+    queries: quantiles('controller_runtime_webhook_latency_seconds', 'webhook'),
+  },
+  {
+    title: 'Webhook requests per second, by HTTP code',
+    unit: 'ops',
+    by: 'webhook',
+    queries: [
+      {
+        expr: 'sum(rate(controller_runtime_webhook_requests_total{$sel}[5m])) by (webhook, code)',
+        legend: '{{webhook}} {{code}}',
+      },
+    ],
+  },
+  {
+    title: 'Webhook requests in flight',
+    unit: 'short',
+    by: 'webhook',
+    queries: [
+      {
+        expr: 'sum(controller_runtime_webhook_requests_in_flight{$sel}) by (webhook)',
+        legend: '{{webhook}}',
+      },
+    ],
+  },
+];
+
+/** The label filter of a panel's `by`, from the dashboard's variables. */
+const selectors: Record<PanelSpec['by'], string> = {
+  controller: 'job=~"$job", controller=~"$controller"',
+  name: 'job=~"$job", name=~"$controller"',
+  webhook: 'job=~"$job", webhook=~"$webhook"',
+};
+
+/** A dashboard variable listing the values of `label` on `metric` in the chosen jobs. */
+const labelVariable = (name: string, label: string, metric: string) => ({
+  name,
+  label,
+  type: 'query',
+  datasource: datasource,
+  query: `label_values(${metric}{job=~"$job"}, ${name})`,
+  includeAll: true,
+  multi: true,
+  refresh: 2,
+});
+
 /**
  * The Grafana dashboard of the operator's controller-runtime metrics (reconcile rate by
  * result, errors, duration percentiles, workers, workqueue depth, adds, retries, latency and
- * work duration), with `datasource`, `job` and `controller` variables, as JSON (Grafana's
- * schema 39). Import it in Grafana, or mount it with the Grafana sidecar.
+ * work duration; and, when the operator has webhooks, webhook latency percentiles, requests
+ * by HTTP code and requests in flight), with `datasource`, `job` and `controller` variables
+ * (and `webhook` with webhooks), as JSON (Grafana's schema 39). Import it in Grafana, or
+ * mount it with the Grafana sidecar.
  */
 export function grafanaDashboard(project: OperatorProject): GeneratedFile {
-  const selectors = {
-    $sel: 'job=~"$job", controller=~"$controller"',
-    $qsel: 'job=~"$job", name=~"$controller"',
-  };
+  const webhooks = project.webhooks !== undefined;
+  const panels = webhooks ? [...controllerPanels, ...webhookPanels] : controllerPanels;
   const dashboard = {
     title: `${project.name}: controller-runtime`,
     uid: `${project.name}-controller-runtime`.slice(0, 40),
-    description: `Reconciles and workqueues of ${project.name} (controller-runtime metric names). Generated by ops-operator manifests.`,
+    description: `Reconciles${webhooks ? ', workqueues and admission webhooks' : ' and workqueues'} of ${project.name} (controller-runtime metric names). Generated by ops-operator manifests.`,
     tags: [project.name, 'controller-runtime'],
     editable: true,
     schemaVersion: 39,
@@ -223,16 +288,10 @@ export function grafanaDashboard(project: OperatorProject): GeneratedFile {
           multi: true,
           refresh: 2,
         },
-        {
-          name: 'controller',
-          label: 'Controller',
-          type: 'query',
-          datasource: datasource,
-          query: 'label_values(controller_runtime_reconcile_total{job=~"$job"}, controller)',
-          includeAll: true,
-          multi: true,
-          refresh: 2,
-        },
+        labelVariable('controller', 'Controller', 'controller_runtime_reconcile_total'),
+        ...(webhooks
+          ? [labelVariable('webhook', 'Webhook', 'controller_runtime_webhook_requests_total')]
+          : []),
       ],
     },
     panels: panels.map((panel, index) => ({
@@ -245,12 +304,16 @@ export function grafanaDashboard(project: OperatorProject): GeneratedFile {
       targets: panel.queries.map((query, at) => ({
         refId: String.fromCharCode(65 + at),
         datasource: datasource,
-        expr: query.expr.replace('$qsel', selectors.$qsel).replace('$sel', selectors.$sel),
+        expr: query.expr.replace('$sel', selectors[panel.by]),
         legendFormat: query.legend,
       })),
     })),
   };
-  return { path: dashboardPath, content: `${JSON.stringify(dashboard, null, 2)}\n` };
+  return {
+    path: dashboardPath,
+    content: `${JSON.stringify(dashboard, null, 2)}
+`,
+  };
 }
 
 /**

@@ -181,23 +181,33 @@ describe('operator charts', () => {
       ]);
     });
 
-    it("ships a Grafana dashboard of controller-runtime's metrics, valid JSON Grafana imports", async () => {
+    it("ships a Grafana dashboard of controller-runtime's metrics (webhooks' too, when it has them), valid JSON Grafana imports", async () => {
       const text = await readFile(join(root, dashboardPath), 'utf8');
       const dashboard = JSON.parse(text);
+      const webhooks = project.webhooks !== undefined;
       expect(dashboard).toMatchObject({ title: `${name}: controller-runtime`, schemaVersion: 39 });
       expect(dashboard.uid.length).toBeLessThanOrEqual(40);
       expect(dashboard.templating.list.map((variable: { name: string }) => variable.name)).toEqual([
         'datasource',
         'job',
         'controller',
+        ...(webhooks ? ['webhook'] : []),
       ]);
       const ids = dashboard.panels.map((panel: { id: number }) => panel.id);
       expect(new Set(ids).size).toBe(ids.length);
       for (const panel of dashboard.panels) {
         expect(panel.type).toBe('timeseries');
         expect(panel.targets.length).toBeGreaterThan(0);
-        for (const target of panel.targets)
-          expect(target.expr).toMatch(/\{job=~"\$job", (controller|name)=~"\$controller"\}/);
+        // Each family filtered by the label it has: workqueues by name, webhooks by path.
+        for (const target of panel.targets) {
+          const metric = target.expr.match(/([a-z_:]+)\{/)?.[1] ?? '';
+          const label = metric.startsWith('workqueue_')
+            ? 'name=~"\\$controller"'
+            : metric.startsWith('controller_runtime_webhook_')
+              ? 'webhook=~"\\$webhook"'
+              : 'controller=~"\\$controller"';
+          expect(target.expr).toMatch(new RegExp(`\\{job=~"\\$job", ${label}\\}`));
+        }
       }
       expect(dashboardMetrics(dashboard)).toEqual([
         'controller_runtime_active_workers',
@@ -206,6 +216,13 @@ describe('operator charts', () => {
         'controller_runtime_reconcile_time_seconds',
         'controller_runtime_reconcile_total',
         'controller_runtime_terminal_reconcile_errors_total',
+        ...(webhooks
+          ? [
+              'controller_runtime_webhook_latency_seconds',
+              'controller_runtime_webhook_requests_in_flight',
+              'controller_runtime_webhook_requests_total',
+            ]
+          : []),
         'workqueue_adds_total',
         'workqueue_depth',
         'workqueue_longest_running_processor_seconds',

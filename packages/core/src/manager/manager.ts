@@ -54,7 +54,11 @@ export interface ManagerOptions {
   metricsSecureServing?: boolean | { certDir?: string; certName?: string; keyName?: string };
   /** `/healthz` and `/readyz` (default `{ port: 8081 }`). */
   healthProbeBindAddress?: BindAddress;
-  /** The admission webhook server to run with the manager (it is not leader-elected). */
+  /**
+   * The admission webhook server to run with the manager (it is not leader-elected). Its
+   * requests are recorded in the manager's {@link Manager.metrics} (controller-runtime's
+   * `controller_runtime_webhook_*`), so it cannot also serve another manager.
+   */
   webhookServer?: WebhookServer;
   /** Only run controllers while holding a Lease (default false). */
   leaderElection?: boolean;
@@ -130,6 +134,8 @@ export class Manager {
   private leading = false;
 
   constructor(options: ManagerOptions = {}) {
+    // First: a server another manager records into is refused before anything is opened.
+    options.webhookServer?.instrument(this.metrics);
     this.options = options;
     this.kubeConfig = options.kubeConfig ?? loadKubeConfig();
     this.log = options.logger ?? pino({ level: 'info' });

@@ -31,6 +31,16 @@ export {
 } from './metrics-serving-certificate.js';
 export { type GaugeReader, PolledGauge, type PolledGaugeOptions } from './polled-gauge.js';
 export {
+  initialWebhookCodes,
+  type WebhookMetricFamilies,
+  WebhookMetrics,
+  type WebhookRequestObservation,
+  webhookInFlightMetricName,
+  webhookLatencyBuckets,
+  webhookLatencyMetricName,
+  webhookRequestsMetricName,
+} from './webhook-metrics.js';
+export {
   PrometheusWorkqueueMetricsProvider,
   workqueueDurationBuckets,
 } from './workqueue-metrics-provider.js';
