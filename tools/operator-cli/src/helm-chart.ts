@@ -36,16 +36,26 @@ export const helmLabels = [
   'app.kubernetes.io/managed-by',
 ];
 
+/** The ways the chart's `webhook.certificates` value provides the webhook serving certificate. */
+export type WebhookCertificateMode = 'cert-manager' | 'secret' | 'self-managed';
+
 /**
  * The chart of `project` from its rendered `config/default` objects: `Chart.yaml` (version
  * and appVersion: the operator's package version), `values.yaml` (defaults reproduce the
  * kustomize render), `crds/`, `templates/` and `templates/NOTES.txt`.
+ *
+ * `selfManaged`, the render of `config/default-no-certmanager` when that overlay runs the
+ * manager with `--webhook-cert-mode=self-managed`, adds the chart's `self-managed` webhook
+ * certificate mode: its objects that config/default lacks (the RBAC of the operator's own
+ * Secret and webhook configurations) templated for that mode, the flag, no certificate
+ * volume, and the (empty) Secret the operator fills, so that `helm uninstall` removes it.
  *
  * @throws {OperatorCliError} when the render has no manager Deployment (`controller-manager`).
  */
 export function renderHelmChart(
   project: OperatorProject,
   objects: readonly K8sObject[],
+  selfManaged?: readonly K8sObject[],
 ): ChartFile[] {
   const namespace = project.namespace;
   const deployment = objects.find(
@@ -67,15 +77,27 @@ export function renderHelmChart(
     );
   }
   const webhooks = objects.some((object) => object.kind.endsWith('WebhookConfiguration'));
+  const modes: WebhookCertificateMode[] =
+    webhooks && selfManaged !== undefined
+      ? ['cert-manager', 'secret', 'self-managed']
+      : ['cert-manager', 'secret'];
+  const selfManagedObjects =
+    webhooks && selfManaged !== undefined
+      ? selfManagedAdditions(project, objects, selfManaged)
+      : [];
   const metricsService = objects.find(
     (object) =>
       object.kind === 'Service' &&
       String(object.metadata?.name).endsWith('controller-manager-metrics-service'),
   );
   const values = defaultValues(project, metricsService, deployment, container, webhooks);
+  const valueNotes = { ...valueComments, webhook: webhookComment(modes) };
   const files: ChartFile[] = [
     { path: 'Chart.yaml', content: chartYaml(project) },
-    { path: 'values.yaml', content: `${chartHeader}\n${valuesComments}${valuesYaml(values)}` },
+    {
+      path: 'values.yaml',
+      content: `${chartHeader}\n${valuesComments}${valuesYaml(values, valueNotes)}`,
+    },
     {
       path: '.helmignore',
       content: '# Patterns Helm leaves out of the packaged chart.\n.DS_Store\n*.tgz\n',
@@ -84,7 +106,8 @@ export function renderHelmChart(
     { path: 'templates/NOTES.txt', content: notes(project, webhooks) },
   ];
   const used = new Set<string>();
-  for (const object of objects) {
+  const selfManagedOnly = new Set(selfManagedObjects);
+  for (const object of [...objects, ...selfManagedObjects]) {
     if (object.kind === 'CustomResourceDefinition') {
       files.push({
         path: `crds/${object.metadata.name}.yaml`,
@@ -99,8 +122,13 @@ export function renderHelmChart(
     files.push({
       path: `templates/${name}.yaml`,
       content:
-        (object === deployment && webhooks ? certificatesCheck : '') +
-        template(object, { project, namespace, deploymentName: deployment.metadata.name }),
+        (object === deployment && webhooks ? certificatesCheck(modes) : '') +
+        template(object, {
+          project,
+          namespace,
+          deploymentName: deployment.metadata.name,
+          selfManaged: selfManagedOnly.has(object),
+        }),
     });
   }
   return files
@@ -193,13 +221,19 @@ const valueComments: Record<string, string> = {
     " create: also template the Namespace (with config/default's Pod Security labels), named after\n the release's; false: helm install --create-namespace, or an existing namespace.",
   metrics:
     " secure: HTTPS, each scrape's token authenticated and authorized by the API server (bind the\n ClusterRole <name>-metrics-reader to the scraper); false: plain HTTP to anyone.\n portName: the metrics Service port's name; empty: https when secure, else http.",
-  webhook:
-    ' certificates: cert-manager (its Issuer and Certificate; its cainjector fills the caBundle) or\n secret (a kubernetes.io/tls Secret named secretName that you provide, its CA as caBundle:\n base64 PEM).',
 };
 
-function valuesYaml(values: Record<string, unknown>): string {
+/** The comment of the `webhook` values, naming the certificate modes the chart has. */
+function webhookComment(modes: readonly WebhookCertificateMode[]): string {
+  const selfManaged = modes.includes('self-managed')
+    ? ";\n self-managed: the operator makes its own CA and serving certificate (--webhook-cert-mode=\n self-managed), keeps them in a Secret of the release's namespace (templated empty, so\n helm uninstall removes it), injects the CA into its webhook configurations and renews both;\n no cert-manager needed, secretName and caBundle unused"
+    : '';
+  return ` certificates: how the webhook server gets its serving certificate.\n cert-manager: its Issuer and Certificate (cert-manager must be installed), its cainjector\n fills the caBundle;\n secret: a kubernetes.io/tls Secret named secretName that you provide (tls.crt, tls.key), its\n CA as caBundle (base64 PEM)${selfManaged}.`;
+}
+
+function valuesYaml(values: Record<string, unknown>, comments: Record<string, string>): string {
   const document = new YAML.Document(values);
-  for (const [path, comment] of Object.entries(valueComments)) {
+  for (const [path, comment] of Object.entries(comments)) {
     const keys = path.split('.');
     const parent = keys.length === 1 ? document.contents : document.getIn(keys.slice(0, -1));
     if (!YAML.isMap(parent)) continue;
@@ -212,10 +246,50 @@ function valuesYaml(values: Record<string, unknown>): string {
 }
 
 /** Refuses a webhook.certificates the chart does not know, naming the ones it does. */
-const certificatesCheck = `{{- if not (has .Values.webhook.certificates (list "cert-manager" "secret")) }}
-{{- fail (printf "webhook.certificates must be cert-manager or secret, got %q" .Values.webhook.certificates) }}
+function certificatesCheck(modes: readonly WebhookCertificateMode[]): string {
+  const listed = modes.map((mode) => JSON.stringify(mode)).join(' ');
+  const named = `${modes.slice(0, -1).join(', ')} or ${modes.at(-1)}`;
+  return `{{- if not (has .Values.webhook.certificates (list ${listed})) }}
+{{- fail (printf "webhook.certificates must be ${named}, got %q" .Values.webhook.certificates) }}
 {{- end }}
 `;
+}
+
+/**
+ * What the self-managed mode adds to config/default: the objects of `selfManaged` (the render
+ * of config/default-no-certmanager) that `objects` lack, and an empty Opaque Secret named as
+ * the Secret the operator's Role lets it update (the operator fills it; templated, it goes
+ * with the release).
+ */
+function selfManagedAdditions(
+  project: OperatorProject,
+  objects: readonly K8sObject[],
+  selfManaged: readonly K8sObject[],
+): K8sObject[] {
+  const key = (object: K8sObject) =>
+    `${object.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name}`;
+  const present = new Set(objects.map(key));
+  const added = selfManaged.filter((object) => !present.has(key(object)));
+  const role = added.find((object) => object.kind === 'Role');
+  const secretName: unknown = (role?.rules ?? []).find(
+    (rule: K8sObject) => rule.resources?.includes('secrets') && rule.resourceNames?.length,
+  )?.resourceNames?.[0];
+  if (role === undefined || typeof secretName !== 'string') return added;
+  return [
+    ...added,
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        // Filled by the operator: its CA (ca.crt, ca.key) and serving pair (tls.crt, tls.key).
+        labels: { 'app.kubernetes.io/name': project.name },
+        name: secretName,
+        namespace: role.metadata.namespace,
+      },
+      type: 'Opaque',
+    },
+  ];
+}
 
 function helpersTpl(project: OperatorProject): string {
   return `{{/* ${chartHeader.slice(2)} */}}
@@ -245,6 +319,8 @@ interface TemplateContext {
   project: OperatorProject;
   namespace: string;
   deploymentName: string;
+  /** Only in the self-managed webhook certificate mode. */
+  selfManaged: boolean;
 }
 
 /** One object as a template: namespace, labels and values put in; conditional where it must be. */
@@ -257,7 +333,9 @@ function template(source: K8sObject, context: TemplateContext): string {
     blocks.push(text);
     return `${blockMarker}${blocks.length - 1}`;
   };
-  let condition: string | undefined;
+  let condition: string | undefined = context.selfManaged
+    ? 'eq .Values.webhook.certificates "self-managed"'
+    : undefined;
 
   const labels = { ...(object.metadata.labels ?? {}) };
   delete labels['app.kubernetes.io/managed-by'];
@@ -294,14 +372,20 @@ function template(source: K8sObject, context: TemplateContext): string {
       const inject = annotations['cert-manager.io/inject-ca-from'];
       if (inject !== undefined) {
         delete annotations['cert-manager.io/inject-ca-from'];
-        object.metadata.annotations = {
-          ...annotations,
-          [`${blockMarker}inject`]: block(
-            `{{- if eq .Values.webhook.certificates "cert-manager" }}
-cert-manager.io/inject-ca-from: ${String(inject).replace(namespace, '{{ .Release.Namespace }}')}
-{{- end }}`,
-          ),
-        };
+        const injection = `cert-manager.io/inject-ca-from: ${String(inject).replace(namespace, '{{ .Release.Namespace }}')}`;
+        const ifCertManager = '{{- if eq .Values.webhook.certificates "cert-manager" }}';
+        if (Object.keys(annotations).length === 0) {
+          // Its only annotation: no annotations at all in the other modes.
+          delete object.metadata.annotations;
+          object.metadata[`${blockMarker}inject`] = block(
+            `${ifCertManager}\nannotations:\n  ${injection}\n{{- end }}`,
+          );
+        } else {
+          object.metadata.annotations = {
+            ...annotations,
+            [`${blockMarker}inject`]: block(`${ifCertManager}\n${injection}\n{{- end }}`),
+          };
+        }
       }
       for (const webhook of object.webhooks ?? []) {
         webhook.clientConfig[`${blockMarker}ca`] = block(
@@ -385,6 +469,9 @@ function deploymentTemplate(object: K8sObject, block: (text: string) => string):
   object.spec.replicas = block('{{ .Values.manager.replicas }}');
   const podSpec = object.spec.template.spec;
   const container = podSpec.containers.find((c: K8sObject) => c.name === 'manager');
+  const certVolume: K8sObject | undefined = (podSpec.volumes ?? []).find(
+    (volume: K8sObject) => volume.secret?.secretName === 'webhook-server-cert',
+  );
   container.image = block(
     '{{ printf "%s:%s" .Values.manager.image.repository (.Values.manager.image.tag | default .Chart.AppVersion) | quote }}',
   );
@@ -402,6 +489,7 @@ function deploymentTemplate(object: K8sObject, block: (text: string) => string):
       lines.push(`- ${JSON.stringify(arg)}`);
   }
   if (!args.some((arg) => arg.startsWith('--metrics-bind-address='))) lines.push(metricsArgs);
+  if (certVolume !== undefined) lines.push(selfManagedArg);
   lines.push(
     '{{- if ne .Values.manager.logLevel "info" }}',
     '- --log-level={{ .Values.manager.logLevel }}',
@@ -429,9 +517,43 @@ function deploymentTemplate(object: K8sObject, block: (text: string) => string):
       )
       .join('\n'),
   );
-  for (const volume of podSpec.volumes ?? []) {
-    if (volume.secret?.secretName === 'webhook-server-cert') {
-      volume.secret.secretName = block('{{ .Values.webhook.secretName }}');
-    }
+  if (certVolume !== undefined) {
+    // The certificate's volume and mount, but in the self-managed mode (the operator writes
+    // its own certificate into its cert dir): in config/default's order.
+    const unlessSelfManaged = (item: K8sObject, text: string) =>
+      item === certVolume || item.name === certVolume.name
+        ? `{{- if ne .Values.webhook.certificates "self-managed" }}\n${text}{{- end }}\n`
+        : text;
+    const secretName = 'WEBHOOK_SECRET_NAME';
+    podSpec.volumes = block(
+      podSpec.volumes
+        .map((volume: K8sObject) =>
+          unlessSelfManaged(
+            volume,
+            YAML.stringify(
+              [
+                volume === certVolume
+                  ? { ...volume, secret: { ...volume.secret, secretName } }
+                  : volume,
+              ],
+              { lineWidth: 0 },
+            ).replace(secretName, '{{ .Values.webhook.secretName }}'),
+          ),
+        )
+        .join('')
+        .trimEnd(),
+    );
+    container.volumeMounts = block(
+      (container.volumeMounts ?? [])
+        .map((mount: K8sObject) =>
+          unlessSelfManaged(mount, YAML.stringify([mount], { lineWidth: 0 })),
+        )
+        .join('')
+        .trimEnd(),
+    );
   }
 }
+
+/** The flag of the self-managed webhook certificate mode, last among config/default's. */
+const selfManagedArg =
+  '{{- if eq .Values.webhook.certificates "self-managed" }}\n- --webhook-cert-mode=self-managed\n{{- end }}';

@@ -246,7 +246,9 @@ describe('operator charts', () => {
       ).rejects.toThrow(/webhook.caBundle: the base64 PEM CA of the Secret's certificate/);
       await expect(
         helmTemplate(root, project.namespace, ['webhook.certificates=self-signed']),
-      ).rejects.toThrow(/webhook.certificates must be cert-manager or secret, got "self-signed"/);
+      ).rejects.toThrow(
+        /webhook.certificates must be cert-manager, secret or self-managed, got "self-signed"/,
+      );
       const templated = await helmTemplate(root, project.namespace, [
         'webhook.certificates=secret',
         'webhook.secretName=my-tls',
@@ -268,6 +270,60 @@ describe('operator charts', () => {
         name: 'webhook-certs',
         secret: { secretName: 'my-tls' },
       });
+    });
+
+    it("templates, with webhook.certificates=self-managed, what config/default-no-certmanager renders but for Helm's labels, plus the operator's Secret, when it has webhooks", async () => {
+      if (project.webhooks === undefined) {
+        const { stdout } = await run(helm, ['show', 'values', 'chart'], { cwd: root });
+        expect(stdout).not.toContain('self-managed');
+        return;
+      }
+      const rendered = await kustomize(root, 'config/default-no-certmanager');
+      const manager = rendered.find((object) => object.kind === 'Deployment');
+      expect(manager?.spec.template.spec.containers[0].args).toContain(
+        '--webhook-cert-mode=self-managed',
+      );
+      const [repository, tag] = String(manager?.spec.template.spec.containers[0].image).split(':');
+      const templated = await helmTemplate(root, project.namespace, [
+        `manager.image.repository=${repository}`,
+        `manager.image.tag=${tag}`,
+        'webhook.certificates=self-managed',
+      ]);
+      // The Secret the operator fills with its CA and serving pair: templated empty, so that
+      // helm uninstall removes it; named as the one its Role lets it update.
+      const role = templated.find(
+        (object) =>
+          object.kind === 'Role' && object.metadata.name.endsWith('self-managed-certs-role'),
+      );
+      const secretName: string = role?.rules[1].resourceNames[0];
+      expect(role?.rules[1]).toEqual({
+        apiGroups: [''],
+        resources: ['secrets'],
+        resourceNames: [`${project.namePrefix}webhook-server-cert`],
+        verbs: ['get', 'update'],
+      });
+      const secret = templated.find((object) => object.kind === 'Secret');
+      expect(secret).toEqual({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          labels: {
+            'app.kubernetes.io/name': name,
+            'helm.sh/chart': `${name}-${project.version}`,
+            'app.kubernetes.io/instance': 'release',
+            'app.kubernetes.io/managed-by': 'Helm',
+          },
+          name: secretName,
+          namespace: project.namespace,
+        },
+        type: 'Opaque',
+      });
+      expect(
+        comparable(
+          templated.filter((object) => object !== secret),
+          helmLabels,
+        ),
+      ).toEqual(comparable(rendered, ['app.kubernetes.io/managed-by']));
     });
   });
 });

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { chartDirectory, chartHeader, renderHelmChart } from '../helm-chart.js';
 import { kustomize } from '../kubectl.js';
 import type { OperatorProject } from '../operator-project.js';
+import { usesSelfManagedCertificates } from '../self-managed-certificates.js';
 import { parseVerbOptions, type Verb } from '../verb.js';
+import { noCertManagerOverlay } from './webhook-local.js';
 
 /** What {@link writeHelmChart} found: the files that differ (or were written) and why. */
 export interface HelmChartResult {
@@ -16,7 +19,9 @@ export interface HelmChartResult {
 /**
  * Renders config/default (`kubectl kustomize`) and writes the operator's Helm chart to
  * `chart/` (see `renderHelmChart`), removing generated files it no longer makes; with
- * `check`, writes nothing and reports what differs.
+ * `check`, writes nothing and reports what differs. An operator with webhooks whose
+ * config/default-no-certmanager runs it with `--webhook-cert-mode=self-managed` gets the
+ * chart's self-managed certificate mode from that overlay's render.
  *
  * @throws {OperatorCliError} when kubectl is missing or config/default does not render, or
  * as `renderHelmChart`.
@@ -26,7 +31,12 @@ export async function writeHelmChart(
   options: { check?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<HelmChartResult> {
   const objects = await kustomize(project.root, 'config/default', options.env);
-  return syncGeneratedFiles(project.root, renderHelmChart(project, objects), {
+  let selfManaged: Awaited<ReturnType<typeof kustomize>> | undefined;
+  if (project.webhooks && existsSync(join(project.root, noCertManagerOverlay))) {
+    const rendered = await kustomize(project.root, noCertManagerOverlay, options.env);
+    if (usesSelfManagedCertificates(rendered)) selfManaged = rendered;
+  }
+  return syncGeneratedFiles(project.root, renderHelmChart(project, objects, selfManaged), {
     check: options.check === true,
     staleIn: [`${chartDirectory}/templates`, `${chartDirectory}/crds`],
     header: chartHeader,
@@ -77,7 +87,9 @@ Renders config/default with kubectl kustomize and writes the operator's Helm cha
 chart/, as kubebuilder's helm plugin does: the CRDs in chart/crds/ (Helm installs them first
 and never deletes them), every other object as a template with the release's namespace and
 Helm's labels, and values for the image, replicas, resources, leader election, metrics
-(secure or not), webhook certificates (cert-manager or a provided Secret), nodeSelector,
+(secure or not), webhook certificates (cert-manager, a provided Secret, or made by the
+operator itself when config/default-no-certmanager runs it with
+--webhook-cert-mode=self-managed), nodeSelector,
 tolerations, affinity and the Pod's security contexts. Chart.yaml's version and appVersion
 are the operator's package.json version. \`ops-operator manifests\` regenerates it;
 \`manifests --check\` fails when it is out of date.

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { kustomize } from '../kubectl.js';
 import { grafanaDashboard, observabilityHeader, prometheusOverlay } from '../observability.js';
-import type { OperatorProject } from '../operator-project.js';
+import { type OperatorProject, readOperatorProject } from '../operator-project.js';
 import { runCommand } from '../run-command.js';
 import { parseVerbOptions, type Verb } from '../verb.js';
 import { reportChart, syncGeneratedFiles, writeHelmChart } from './helm.js';
@@ -106,14 +106,17 @@ export async function generateOperatorArtifacts(
     stderr: options.stderr,
   });
   if (status !== 0) return status;
+  // Read again: the manifests just written (config/webhook/manifests.yaml) may declare the
+  // webhooks a new operator's project did not have yet, and the chart and dashboard follow them.
+  const generated = check ? project : readOperatorProject(project.root);
   const context = { stdout: options.stdout, stderr: options.stderr };
-  const chart = await writeHelmChart(project, { check, env: options.env });
+  const chart = await writeHelmChart(generated, { check, env: options.env });
   let failed = reportChart(chart, check, context);
   const monitoring = await syncGeneratedFiles(
     project.root,
     [
-      ...prometheusOverlay(project, await kustomize(project.root, 'config/default', options.env)),
-      grafanaDashboard(project),
+      ...prometheusOverlay(generated, await kustomize(project.root, 'config/default', options.env)),
+      grafanaDashboard(generated),
     ],
     { check, staleIn: [], header: observabilityHeader },
   );
