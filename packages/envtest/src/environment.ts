@@ -388,19 +388,27 @@ export class Environment {
   /**
    * Runs Helm (\`$HELM\`, else \`helm\` from PATH; the project's tests use Helm 4 from
    * scripts/ensure-helm.sh) against this control plane as its admin: \`args\` then
-   * \`--kubeconfig <this kubeconfig>\`, from \`cwd\` (a chart's parent directory). Resolves with
+   * \`--kubeconfig <this kubeconfig>\`, from \`cwd\` (a chart's parent directory), with \`env\`
+   * over this process's environment (\`HELM_PLUGINS\` for a post-renderer, say). Resolves with
    * its stdout.
    *
    * @throws {Error} naming the command with Helm's stderr when it fails or cannot be run.
    */
-  helm(args: readonly string[], options: { cwd?: string } = {}): Promise<string> {
+  helm(
+    args: readonly string[],
+    options: { cwd?: string; env?: Readonly<Record<string, string>> } = {},
+  ): Promise<string> {
     const helm = process.env.HELM || 'helm';
     const argv = [...args, '--kubeconfig', this.kubeconfigPath];
     return new Promise((resolve, reject) => {
       execFile(
         helm,
         argv,
-        { ...(options.cwd ? { cwd: options.cwd } : {}), maxBuffer: 64 * 1024 * 1024 },
+        {
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+          ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+          maxBuffer: 64 * 1024 * 1024,
+        },
         (error, stdout, stderr) => {
           if (error === null) resolve(stdout);
           else
