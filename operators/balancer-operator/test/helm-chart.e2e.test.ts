@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, type KubernetesObject, Manager } from '@ops/core';
 import {
   chartLifecycle,
+  cleanChartLifecycle,
   Environment,
   eventually,
   installChartOperator,
@@ -107,17 +108,7 @@ describe('balancer-operator, installed with its Helm chart', () => {
       ],
       kept: [crd],
     });
-    expect(seen).toEqual({
-      replicasAfterUpgrade: 2,
-      replicasAfterRollback: 1,
-      history: [
-        [1, 'superseded'],
-        [2, 'superseded'],
-        [3, 'deployed'],
-      ],
-      releasesAfterUninstall: [],
-      // crds/: Helm never deletes them, so the Balancers survive an uninstall.
-      keptAfterUninstall: { [crd]: true },
-    });
+    // crds/: Helm never deletes them, so the custom resources survive an uninstall.
+    expect(seen).toEqual(cleanChartLifecycle([crd]));
   });
 });

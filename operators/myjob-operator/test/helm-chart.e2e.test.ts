@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Manager } from '@ops/core';
 import {
   chartLifecycle,
+  cleanChartLifecycle,
   Environment,
   eventually,
   installChartOperator,
@@ -93,17 +94,7 @@ describe('myjob-operator, installed with its Helm chart', () => {
       ],
       kept: [crd],
     });
-    expect(seen).toEqual({
-      replicasAfterUpgrade: 2,
-      replicasAfterRollback: 1,
-      history: [
-        [1, 'superseded'],
-        [2, 'superseded'],
-        [3, 'deployed'],
-      ],
-      releasesAfterUninstall: [],
-      // crds/: Helm never deletes them, so the MyJobs survive an uninstall.
-      keptAfterUninstall: { [crd]: true },
-    });
+    // crds/: Helm never deletes them, so the custom resources survive an uninstall.
+    expect(seen).toEqual(cleanChartLifecycle([crd]));
   });
 });

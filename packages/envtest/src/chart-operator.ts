@@ -144,6 +144,24 @@ export interface ChartLifecycle {
 }
 
 /**
+ * What {@link chartLifecycle} reports for a release that upgrades to two replicas, rolls back
+ * to one (revisions 1 and 2 superseded, 3 deployed), and uninstalls leaving only `kept`.
+ */
+export function cleanChartLifecycle(kept: readonly string[]): ChartLifecycle {
+  return {
+    replicasAfterUpgrade: 2,
+    replicasAfterRollback: 1,
+    history: [
+      [1, 'superseded'],
+      [2, 'superseded'],
+      [3, 'deployed'],
+    ],
+    releasesAfterUninstall: [],
+    keptAfterUninstall: Object.fromEntries(kept.map((path) => [path, true])),
+  };
+}
+
+/**
  * Takes an installed release through `helm upgrade --set manager.replicas=2` (plus
  * `upgradeArgs`: the values and post-renderer it was installed with, as `helm upgrade` starts
  * again from the chart's defaults), then `afterUpgrade` (what the test checks on the upgraded

@@ -1,19 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { get } from 'node:http';
 import { join } from 'node:path';
+import type { OperatorDefinition, runOperator } from '@ops/core';
 import { type ChartInstallOptions, installChart, installedManagerArgs } from './chart-operator.js';
 import { freePort } from './free-port.js';
 import { webhooksByUrlPostRenderer } from './webhooks-by-url-post-renderer.js';
-
-/** What {@link installWebhookChartOperator} gives the operator's entry point besides its flags. */
-export interface WebhookChartOperatorIo {
-  /** Aborted by {@link WebhookChartOperator.stop}. */
-  signal: AbortSignal;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** The release's namespace (in a Pod, read from the service account's namespace file). */
-  podNamespace: () => string;
-}
 
 /** Options of {@link installWebhookChartOperator}. */
 export interface WebhookChartOperatorOptions extends Omit<ChartInstallOptions, 'helmEnv'> {
@@ -21,13 +12,13 @@ export interface WebhookChartOperatorOptions extends Omit<ChartInstallOptions, '
   directory: string;
   /** The manager Deployment's API path, whose flags the operator runs with. */
   deployment: string;
+  /** The operator, as its `main.ts` gives it to `runOperator`. */
+  definition: OperatorDefinition;
   /**
-   * Runs the operator's entry point until `io.signal` aborts, resolving with its exit code:
-   * `(argv, io) => runOperator(definition, { ...io, argv, env: {} })`, with a definition whose
-   * self-managed certificates add `127.0.0.1` to their hosts (the URL the webhooks are called
-   * at). Passed in so that this package does not carry a second copy of `@ops/core`.
+   * `@ops/core`'s `runOperator`: passed in so that this package does not carry a second copy
+   * of `@ops/core`.
    */
-  run: (argv: string[], io: WebhookChartOperatorIo) => Promise<number>;
+  runOperator: typeof runOperator;
 }
 
 /** An operator with webhooks installed by {@link installWebhookChartOperator}, running. */
@@ -52,8 +43,9 @@ export interface WebhookChartOperator {
  * An operator with admission webhooks as its Helm chart ships it, on a control plane that
  * cannot reach a Service (no kube-proxy): installs the chart with `helmArgs` and a post-renderer
  * ({@link webhooksByUrlPostRenderer}) pointing the webhook configurations at this process by
- * URL (everything else as the chart renders it), then runs the operator's entry point (`run`)
- * with the flags of the installed Deployment, as the ServiceAccount the chart made (under the
+ * URL (everything else as the chart renders it), then runs the operator's entry point
+ * (`runOperator(definition)`, its self-managed certificates also valid for 127.0.0.1) with the
+ * flags of the installed Deployment, as the ServiceAccount the chart made (under the
  * chart's RBAC only), its webhook server on that URL's port, its health probes off and its
  * metrics on plain HTTP (the secured page is proven on its own). With the chart's
  * `webhook.certificates=self-managed`, the operator makes its certificate and injects its CA
@@ -64,7 +56,7 @@ export interface WebhookChartOperator {
 export async function installWebhookChartOperator(
   options: WebhookChartOperatorOptions,
 ): Promise<WebhookChartOperator> {
-  const { directory, deployment, run, ...chart } = options;
+  const { directory, deployment, definition, runOperator, ...chart } = options;
   const webhookPort = await freePort();
   const metricsPort = await freePort();
   const plugins = join(directory, 'helm-plugins');
@@ -80,21 +72,32 @@ export async function installWebhookChartOperator(
   const args = await installedManagerArgs(chart.env, deployment);
   const output: string[] = [];
   const stopping = new AbortController();
-  const exited = run(
-    [
-      ...args.filter((arg) => !arg.includes('bind-address')),
-      `--metrics-bind-address=127.0.0.1:${metricsPort}`,
-      '--metrics-secure=false',
-      '--health-probe-bind-address=0',
-      `--kubeconfig=${identity.kubeconfigPath}`,
-      `--leader-election-namespace=${chart.namespace}`,
-      `--webhook-port=${webhookPort}`,
-      `--webhook-cert-dir=${certDir}`,
-    ],
+  const selfManaged = definition.selfManagedCertificates ?? {};
+  const exited = runOperator(
     {
+      ...definition,
+      // The address in the webhook configurations' URL, besides the Service's names.
+      selfManagedCertificates: {
+        ...selfManaged,
+        extraHosts: [...(selfManaged.extraHosts ?? []), '127.0.0.1'],
+      },
+    },
+    {
+      argv: [
+        ...args.filter((arg) => !arg.includes('bind-address')),
+        `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+        '--metrics-secure=false',
+        '--health-probe-bind-address=0',
+        `--kubeconfig=${identity.kubeconfigPath}`,
+        `--leader-election-namespace=${chart.namespace}`,
+        `--webhook-port=${webhookPort}`,
+        `--webhook-cert-dir=${certDir}`,
+      ],
+      env: {},
       signal: stopping.signal,
       stdout: (text) => output.push(text),
       stderr: (text) => output.push(text),
+      // In a Pod, read from the service account's namespace file.
       podNamespace: () => chart.namespace,
     },
   );

@@ -7,6 +7,7 @@ export {
   type ChartOperator,
   type ChartOperatorOptions,
   chartLifecycle,
+  cleanChartLifecycle,
   type InstalledChart,
   installChart,
   installChartOperator,
@@ -15,7 +16,6 @@ export {
 export {
   installWebhookChartOperator,
   type WebhookChartOperator,
-  type WebhookChartOperatorIo,
   type WebhookChartOperatorOptions,
 } from './chart-webhook-operator.js';
 export {

@@ -16,6 +16,7 @@ export { type MainIo, main, operatorVerbs, usage, verbs } from './main.js';
 export { setManagerImage } from './manager-image.js';
 export {
   dashboardMetrics,
+  dashboardMetricsMissing,
   dashboardPath,
   grafanaDashboard,
   prometheusOverlay,

@@ -5,6 +5,8 @@
  * (kubebuilder's grafana/v1-alpha plugin) in `grafana/`.
  */
 
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { GeneratedFile } from '@ops/manifests';
 import YAML from 'yaml';
 import type { K8sObject } from './kubectl.js';
@@ -333,4 +335,22 @@ export function dashboardMetrics(dashboard: {
     }
   }
   return [...names].sort();
+}
+
+/**
+ * The metrics the Grafana dashboard of the operator at `root` ({@link dashboardPath}) queries,
+ * and those of them a `/metrics` page (`page`, Prometheus's text format) does not type
+ * (`# TYPE <name> `): what the dashboard would chart as empty. Both sorted.
+ *
+ * @throws {Error} when the dashboard cannot be read or is not JSON.
+ */
+export async function dashboardMetricsMissing(
+  root: string,
+  page: string,
+): Promise<{ queried: string[]; missing: string[] }> {
+  const dashboard = JSON.parse(await readFile(join(root, dashboardPath), 'utf8')) as Parameters<
+    typeof dashboardMetrics
+  >[0];
+  const queried = dashboardMetrics(dashboard);
+  return { queried, missing: queried.filter((metric) => !page.includes(`# TYPE ${metric} `)) };
 }
