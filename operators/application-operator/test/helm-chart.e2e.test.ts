@@ -76,6 +76,16 @@ describe('application-operator, installed with its Helm chart (self-managed cert
     expect(operator.installed).toContain('STATUS: deployed');
     expect(operator.installed).toContain('Webhook certificates: self-managed');
     expect(operator.args).toContain('--webhook-cert-mode=self-managed');
+    // Helm 4 applies a new release with server-side apply: its field manager's Apply entry.
+    const installedDeployment = await admin.get<KubernetesObject>({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'application-operator-controller-manager',
+      namespace,
+    });
+    expect(installedDeployment.metadata?.managedFields).toContainEqual(
+      expect.objectContaining({ manager: 'helm', operation: 'Apply' }),
+    );
 
     // The sample (OPERATORS.md's) without `enabled`: the mutating webhook defaults it.
     const sample = YAML.parse(
