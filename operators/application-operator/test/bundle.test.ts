@@ -70,6 +70,34 @@ function watch(child: ChildProcess) {
   return { output, exited };
 }
 
+/** GET https://127.0.0.1:<port>/metrics (self-signed: not verified) with a bearer token. */
+function scrapeMetrics(
+  port: number,
+  token: string | undefined,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/metrics',
+        rejectUnauthorized: false,
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 async function httpStatus(url: string): Promise<number> {
   const response = await fetch(url);
   await response.text();
@@ -141,7 +169,7 @@ describe('the bundle in an empty directory', () => {
       );
     });
 
-    it('reconciles an Application into its Deployment, serves probes and metrics, and exits 0 on SIGTERM', async () => {
+    it('reconciles an Application into its Deployment, serves probes and secured metrics, and exits 0 on SIGTERM', async () => {
       const [metricsPort, healthPort] = [await freePort(), await freePort()];
       const child = spawn(
         process.execPath,
@@ -169,8 +197,14 @@ describe('the bundle in an empty directory', () => {
           },
         );
         expect(await httpStatus(`http://127.0.0.1:${healthPort}/healthz`)).toBe(200);
-        const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-        expect(metrics).toContain('# TYPE');
+        // Secure by default: HTTPS (self-signed), the caller's token reviewed by the API server.
+        const admin = await scrapeMetrics(metricsPort, cluster.server.adminToken);
+        expect(admin.status).toBe(200);
+        expect(admin.body).toContain('# TYPE controller_runtime_reconcile_total counter');
+        const anonymous = await scrapeMetrics(metricsPort, undefined);
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.body).toMatch(/^Unauthorized: no bearer token/);
+        expect((await scrapeMetrics(metricsPort, 'forged')).status).toBe(401);
 
         const created = await cluster.request(
           'POST',

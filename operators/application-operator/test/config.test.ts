@@ -134,6 +134,9 @@ describe('config/default (with cert-manager)', () => {
         `RoleBinding/${prefix}leader-election-rolebinding`,
         `ClusterRole/${prefix}application-editor-role`,
         `ClusterRole/${prefix}application-viewer-role`,
+        `ClusterRole/${prefix}metrics-auth-role`,
+        `ClusterRoleBinding/${prefix}metrics-auth-rolebinding`,
+        `ClusterRole/${prefix}metrics-reader`,
         `Deployment/${prefix}controller-manager`,
         `Service/${prefix}controller-manager-metrics-service`,
         `Service/${prefix}webhook-service`,
@@ -227,10 +230,10 @@ describe('config/default (with cert-manager)', () => {
     expect(manager.args).toEqual([
       '--leader-elect',
       '--health-probe-bind-address=:8081',
-      '--metrics-bind-address=:8080',
+      '--metrics-bind-address=:8443',
     ]);
     expect(manager.ports).toEqual([
-      { containerPort: 8080, name: 'metrics', protocol: 'TCP' },
+      { containerPort: 8443, name: 'metrics', protocol: 'TCP' },
       { containerPort: 8081, name: 'health', protocol: 'TCP' },
       { containerPort: 9443, name: 'webhook-server', protocol: 'TCP' },
     ]);
@@ -288,7 +291,7 @@ describe('config/default (with cert-manager)', () => {
     ]);
   });
 
-  it('exposes the webhook server (443 -> 9443) and metrics (8080) to the manager Pods', () => {
+  it('exposes the webhook server (443 -> 9443) and metrics (8443) to the manager Pods', () => {
     const deployment = find(objects, 'Deployment', `${prefix}controller-manager`);
     const podLabels = deployment.spec.template.metadata.labels;
     const webhook = find(objects, 'Service', `${prefix}webhook-service`);
@@ -296,7 +299,7 @@ describe('config/default (with cert-manager)', () => {
     expect(podLabels).toMatchObject(webhook.spec.selector);
     const metrics = find(objects, 'Service', `${prefix}controller-manager-metrics-service`);
     expect(metrics.spec.ports).toEqual([
-      { name: 'http', port: 8080, protocol: 'TCP', targetPort: 8080 },
+      { name: 'https', port: 8443, protocol: 'TCP', targetPort: 8443 },
     ]);
     expect(podLabels).toMatchObject(metrics.spec.selector);
   });
@@ -379,7 +382,7 @@ describe('config/default-no-certmanager (self-managed webhook certificates)', ()
     expect(manager.args).toEqual([
       '--leader-elect',
       '--health-probe-bind-address=:8081',
-      '--metrics-bind-address=:8080',
+      '--metrics-bind-address=:8443',
       '--webhook-cert-mode=self-managed',
     ]);
     // The certificate is written under /tmp (the default cert dir), an emptyDir.
@@ -477,10 +480,10 @@ describe('generated manifests (manifests:check)', () => {
     return { status, stdout, stderr };
   }
 
-  it('config/crd/bases, config/rbac/role.yaml, config/webhook/manifests.yaml and config/self-managed-certs/role.yaml are what dist/manifests.js generates', async () => {
+  it('config/crd/bases, config/rbac/role.yaml and metrics_*.yaml, config/webhook/manifests.yaml and config/self-managed-certs/role.yaml are what dist/manifests.js generates', async () => {
     const result = await check(operatorRoot);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('ops-manifests: 4 file(s) up to date\n');
+    expect(result.stdout).toBe('ops-manifests: 7 file(s) up to date\n');
     expect(result.status).toBe(0);
   });
 

@@ -230,10 +230,10 @@ describe('docker-build and docker-buildx', () => {
     const noBuildx = await cli(['docker-buildx'], env('docker-no-buildx'));
     expect(noBuildx.code).toBe(1);
     expect(noBuildx.stderr).toContain('buildx is not available: install the buildx plugin');
-    const usage = await cli(['docker-push']);
+    const usage = await cli(['docker-login']);
     expect(usage.code).toBe(1);
     expect(usage.stderr).toContain(
-      'ops-operator: unknown verb "docker-push"\n\nUsage: ops-operator',
+      'ops-operator: unknown verb "docker-login"\n\nUsage: ops-operator',
     );
     expect(usage.stderr).toContain('  docker-buildx    build IMG for linux/amd64 and linux/arm64');
   });

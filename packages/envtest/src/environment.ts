@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -383,6 +384,44 @@ export class Environment {
     options: WebhookUrlOptions,
   ): Promise<KubernetesObject[]> {
     return applyObjects(this.kubeConfig, webhooksByUrl(objects, options));
+  }
+
+  /**
+   * Runs Helm (\`$HELM\`, else \`helm\` from PATH; the project's tests use Helm 4 from
+   * scripts/ensure-helm.sh) against this control plane as its admin: \`args\` then
+   * \`--kubeconfig <this kubeconfig>\`, from \`cwd\` (a chart's parent directory), with \`env\`
+   * over this process's environment (\`HELM_PLUGINS\` for a post-renderer, say). Resolves with
+   * its stdout.
+   *
+   * @throws {Error} naming the command with Helm's stderr when it fails or cannot be run.
+   */
+  helm(
+    args: readonly string[],
+    options: { cwd?: string; env?: Readonly<Record<string, string>> } = {},
+  ): Promise<string> {
+    const helm = process.env.HELM || 'helm';
+    const argv = [...args, '--kubeconfig', this.kubeconfigPath];
+    return new Promise((resolve, reject) => {
+      execFile(
+        helm,
+        argv,
+        {
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+          ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+          maxBuffer: 64 * 1024 * 1024,
+        },
+        (error, stdout, stderr) => {
+          if (error === null) resolve(stdout);
+          else
+            reject(
+              new Error(
+                `${helm} ${args.join(' ')} failed: ${stderr.trim() || error.message}${(error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (install Helm 4 or set HELM to its path: scripts/ensure-helm.sh does)' : ''}`,
+                { cause: error },
+              ),
+            );
+        },
+      );
+    });
   }
 
   /** Stops the control plane and removes its files. Safe to call twice. */

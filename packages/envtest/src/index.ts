@@ -2,6 +2,23 @@ export { applyObjects } from './apply-objects.js';
 export { type BinaryControlPlane, startBinaryControlPlane } from './binary-control-plane.js';
 export { configMap, deployment, namespace, pod } from './builders.js';
 export {
+  type ChartInstallOptions,
+  type ChartLifecycle,
+  type ChartOperator,
+  type ChartOperatorOptions,
+  chartLifecycle,
+  cleanChartLifecycle,
+  type InstalledChart,
+  installChart,
+  installChartOperator,
+  installedManagerArgs,
+} from './chart-operator.js';
+export {
+  installWebhookChartOperator,
+  type WebhookChartOperator,
+  type WebhookChartOperatorOptions,
+} from './chart-webhook-operator.js';
+export {
   type ClusterControlPlane,
   type ClusterControlPlaneOptions,
   startClusterControlPlane,
@@ -63,3 +80,9 @@ export {
 } from './service-account-identity.js';
 export { openWatch, type WatchEvent, type WatchStream } from './watch-stream.js';
 export { type WebhookUrlOptions, webhooksByUrl } from './webhooks-by-url.js';
+export {
+  type HelmPostRenderer,
+  renderWebhooksByUrl,
+  webhooksByUrlPluginName,
+  webhooksByUrlPostRenderer,
+} from './webhooks-by-url-post-renderer.js';

@@ -110,7 +110,7 @@ describe('ops-manifests', () => {
     const check = await run(['--module', 'dist/manifests.mjs', '--check'], root);
     expect(check).toEqual({
       status: 0,
-      stdout: 'ops-manifests: 3 file(s) up to date\n',
+      stdout: 'ops-manifests: 6 file(s) up to date\n',
       stderr: '',
     });
   });
@@ -215,7 +215,13 @@ export const rbac = { roleName: 'balancer-manager', rules: [{ nonResourceURLs: [
 `,
     );
     expect((await run(['--module', 'manifests.mjs'], root)).stdout).toBe(
-      'created   config/rbac/role.yaml\n',
+      [
+        'created   config/rbac/role.yaml',
+        'created   config/rbac/metrics_auth_role.yaml',
+        'created   config/rbac/metrics_auth_role_binding.yaml',
+        'created   config/rbac/metrics_reader_role.yaml',
+        '',
+      ].join('\n'),
     );
     expect(readFileSync(join(root, 'config/rbac/role.yaml'), 'utf8')).toBe(
       `${generatedHeader}
@@ -485,7 +491,7 @@ ${extra}`;
       },
     ]);
     expect((await run(['--module', module, '--check'], root)).stdout).toBe(
-      'ops-manifests: 5 file(s) up to date\n',
+      'ops-manifests: 8 file(s) up to date\n',
     );
   });
 

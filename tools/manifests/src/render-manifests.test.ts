@@ -45,6 +45,9 @@ describe('renderManifests', () => {
       'config/crd/bases/a.example.com_gadgets.yaml',
       'config/crd/bases/b.example.com_widgets.yaml',
       'config/rbac/role.yaml',
+      'config/rbac/metrics_auth_role.yaml',
+      'config/rbac/metrics_auth_role_binding.yaml',
+      'config/rbac/metrics_reader_role.yaml',
     ]);
   });
 
@@ -79,8 +82,42 @@ describe('renderManifests', () => {
       rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] }],
     });
     const named = renderManifests({ customResources: [], rbac: { roleName: 'other', rules: [] } });
-    expect(named).toHaveLength(1);
+    expect(named).toHaveLength(4);
     expect(parse(named[0]?.content ?? '').metadata.name).toBe('other');
+  });
+
+  it('adds the secured metrics roles: auth-delegator rules bound to the manager, metrics-reader', () => {
+    const byPath = new Map(files.map((file) => [file.path, parse(file.content)]));
+    expect(byPath.get('config/rbac/metrics_auth_role.yaml')).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'metrics-auth-role' },
+      rules: [
+        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+        {
+          apiGroups: ['authorization.k8s.io'],
+          resources: ['subjectaccessreviews'],
+          verbs: ['create'],
+        },
+      ],
+    });
+    expect(byPath.get('config/rbac/metrics_auth_role_binding.yaml')).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'metrics-auth-rolebinding' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'metrics-auth-role',
+      },
+      subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' }],
+    });
+    expect(byPath.get('config/rbac/metrics_reader_role.yaml')).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'metrics-reader' },
+      rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+    });
   });
 });
 

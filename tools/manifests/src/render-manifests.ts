@@ -29,6 +29,47 @@ export const rolePath = 'config/rbac/role.yaml';
 export const webhookPath = 'config/webhook/manifests.yaml';
 /** Where the self-managed certificate mode's Role and ClusterRole go. */
 export const certificateRolePath = 'config/self-managed-certs/role.yaml';
+/** Where the secured metrics' auth-delegator ClusterRole goes. */
+export const metricsAuthRolePath = 'config/rbac/metrics_auth_role.yaml';
+/** Where its ClusterRoleBinding to the manager's ServiceAccount goes. */
+export const metricsAuthRoleBindingPath = 'config/rbac/metrics_auth_role_binding.yaml';
+/** Where the ClusterRole that lets a scraper read `/metrics` goes. */
+export const metricsReaderRolePath = 'config/rbac/metrics_reader_role.yaml';
+
+/**
+ * The RBAC of secured metrics, as kubebuilder v4.1+ scaffolds it: `metrics-auth-role` (create
+ * `tokenreviews` and `subjectaccessreviews`, what controller-runtime's
+ * `WithAuthenticationAndAuthorization` asks the API server) bound to the manager's
+ * ServiceAccount `controller-manager` in `system` (kustomize renames both), and
+ * `metrics-reader` (get the non-resource URL `/metrics`) for cluster admins to bind to
+ * Prometheus.
+ */
+export function metricsRbacFiles(): GeneratedFile[] {
+  const authRole = clusterRoleFromRules('metrics-auth-role', [
+    { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+    { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+  ]);
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'metrics-auth-rolebinding' },
+    roleRef: {
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'metrics-auth-role',
+    },
+    subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' }],
+  };
+  const reader = clusterRoleFromRules('metrics-reader', [
+    { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+  ]);
+  return [
+    { path: metricsAuthRolePath, content: toManifestYaml(authRole) },
+    { path: metricsAuthRoleBindingPath, content: toManifestYaml(binding) },
+    { path: metricsReaderRolePath, content: toManifestYaml(reader) },
+  ];
+}
+
 /** The ClusterRole's name when the module does not set `rbac.roleName`. */
 export const defaultRoleName = 'manager-role';
 
@@ -66,7 +107,7 @@ function yamlOf(object: unknown): string {
  * The files for `module`, CRDs first (sorted by path), then the role:
  * `config/crd/bases/<group>_<plural>.yaml` per definition and `config/rbac/role.yaml` with
  * a ClusterRole named `rbac.roleName` (default `manager-role`) holding the merged, sorted
- * rules: `rbac.rules` plus, derived from `controllers` (what the module's `operator`
+ * rules (followed by the secured metrics' roles, {@link metricsRbacFiles}): `rbac.rules` plus, derived from `controllers` (what the module's `operator`
  * reconciles and owns, see `controllerKindsOf` of `@ops/core/operator`), `update` on
  * `<plural>/finalizers` of each `for()` kind whose controller owns with controller
  * references (`ownerReferencePermissions`); then, when the module declares webhooks, `config/webhook/manifests.yaml` with the
@@ -93,7 +134,7 @@ export function renderManifests(
     ...module.rbac.rules,
     ...ownerReferencePermissions(controllers, module.customResources),
   ]);
-  const files = [...crds, { path: rolePath, content: toManifestYaml(role) }];
+  const files = [...crds, { path: rolePath, content: toManifestYaml(role) }, ...metricsRbacFiles()];
   if (module.webhooks !== undefined && module.webhooks.length > 0) {
     files.push({
       path: webhookPath,

@@ -87,7 +87,7 @@ describe('ops-manifests (child process)', () => {
 
     expect(await runCli(['--module', manifests, '--out', out, '--check'])).toEqual({
       status: 0,
-      stdout: 'ops-manifests: 3 file(s) up to date\n',
+      stdout: 'ops-manifests: 6 file(s) up to date\n',
       stderr: '',
     });
 

@@ -25,11 +25,18 @@ describe('README', () => {
     };
     expect(await main(['--module', 'manifests.mjs'], io)).toBe(0);
     expect(stdout).toBe(
-      'created   config/crd/bases/core.crd.lixueduan.com_applications.yaml\ncreated   config/rbac/role.yaml\n',
+      [
+        'created   config/crd/bases/core.crd.lixueduan.com_applications.yaml',
+        'created   config/rbac/role.yaml',
+        'created   config/rbac/metrics_auth_role.yaml',
+        'created   config/rbac/metrics_auth_role_binding.yaml',
+        'created   config/rbac/metrics_reader_role.yaml',
+        '',
+      ].join('\n'),
     );
     stdout = '';
     expect(await main(['--module', 'manifests.mjs', '--check'], io)).toBe(0);
-    expect(stdout).toBe('ops-manifests: 2 file(s) up to date\n');
+    expect(stdout).toBe('ops-manifests: 5 file(s) up to date\n');
     const role = parse(readFileSync(join(work.path, 'config/rbac/role.yaml'), 'utf8'));
     expect(role.metadata.name).toBe('manager-role');
   });

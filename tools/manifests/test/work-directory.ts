@@ -164,6 +164,9 @@ export const fixturePaths = [
   'config/crd/bases/core.crd.lixueduan.com_applications.yaml',
   'config/crd/bases/exposer.example.com_balancers.yaml',
   'config/rbac/role.yaml',
+  'config/rbac/metrics_auth_role.yaml',
+  'config/rbac/metrics_auth_role_binding.yaml',
+  'config/rbac/metrics_reader_role.yaml',
 ];
 
 /** The Application CRD generated from {@link fixtureModule} (default variant). */

@@ -104,7 +104,13 @@ describe('the README\'s "From npm" steps, from the packed packages', () => {
     'passes its lint, runs its own tests on the local API server and renders its kustomize config',
     async () => {
       await runSteps(/^npm run lint/, /^npx local-cluster/, /test:binaries/);
-      expect(outputs.get('npm run lint')).toContain('ops-manifests: 5 file(s) up to date');
+      // CRDs, role.yaml, the webhook files and the secured metrics' three roles; then the
+      // Helm chart and the monitoring files, all checked by manifests --check.
+      expect(outputs.get('npm run lint')).toContain('ops-manifests: 8 file(s) up to date');
+      expect(outputs.get('npm run lint')).toMatch(/helm chart: \d+ file\(s\) up to date/);
+      expect(outputs.get('npm run lint')).toContain(
+        'monitoring (config/prometheus, grafana): 3 file(s) up to date',
+      );
       // Both kinds' end-to-end tests (3 each), the webhooks' unit (5) and end-to-end (2) tests.
       expect(outputs.get('npm test')).toMatch(/Tests\s+13 passed \(13\)/);
       const rendered = YAML.parseAllDocuments(outputs.get('kubectl kustomize config/default') ?? '')
@@ -118,6 +124,7 @@ describe('the README\'s "From npm" steps, from the packed packages', () => {
           'MutatingWebhookConfiguration/cache-operator-mutating-webhook-configuration',
           'ValidatingWebhookConfiguration/cache-operator-validating-webhook-configuration',
           'Certificate/cache-operator-serving-cert',
+          'ClusterRole/cache-operator-metrics-reader',
         ]),
       );
     },

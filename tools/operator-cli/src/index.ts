@@ -1,5 +1,7 @@
+export type { GeneratedFile } from '@ops/manifests';
 export { ensureClusterWebhookSecret } from './cluster-webhook-secret.js';
 export { OperatorCliError } from './errors/operator-cli-error.js';
+export { type ChartFile, chartDirectory, helmLabels, renderHelmChart } from './helm-chart.js';
 export { imageFromEnvironment, type KustomizeImage, parseImage } from './image-reference.js';
 export {
   type K8sObject,
@@ -12,6 +14,13 @@ export {
 export { ensureLocalCertificates, localWebhookHosts } from './local-certificates.js';
 export { type MainIo, main, operatorVerbs, usage, verbs } from './main.js';
 export { setManagerImage } from './manager-image.js';
+export {
+  dashboardMetrics,
+  dashboardMetricsMissing,
+  dashboardPath,
+  grafanaDashboard,
+  prometheusOverlay,
+} from './observability.js';
 export {
   findOperatorRoot,
   findUpwards,

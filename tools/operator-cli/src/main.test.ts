@@ -21,7 +21,9 @@ describe('help', () => {
       'deploy',
       'undeploy',
       'build-installer',
+      'helm',
       'docker-build',
+      'docker-push',
       'docker-buildx',
     ]);
     expect(operatorVerbs.map((verb) => verb.name)).toEqual(

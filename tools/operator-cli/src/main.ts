@@ -10,7 +10,8 @@ import { buildInstallerVerb } from './verbs/build-installer.js';
 import { installCrdsVerb, uninstallCrdsVerb } from './verbs/crds.js';
 import { createVerb } from './verbs/create.js';
 import { deployVerb, undeployVerb } from './verbs/deploy.js';
-import { dockerBuildVerb, dockerBuildxVerb } from './verbs/docker.js';
+import { dockerBuildVerb, dockerBuildxVerb, dockerPushVerb } from './verbs/docker.js';
+import { helmVerb } from './verbs/helm.js';
 import { initVerb } from './verbs/init.js';
 import { manifestsVerb } from './verbs/manifests.js';
 import { newVerb } from './verbs/new.js';
@@ -36,7 +37,9 @@ export const verbs: readonly Verb[] = [
   deployVerb,
   undeployVerb,
   buildInstallerVerb,
+  helmVerb,
   dockerBuildVerb,
+  dockerPushVerb,
   dockerBuildxVerb,
 ];
 

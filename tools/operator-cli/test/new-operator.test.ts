@@ -71,7 +71,7 @@ describe('ops-operator new, in a copy of the workspace', () => {
     'passes its lint (manifests --check), typecheck and biome',
     async () => {
       expect(await pnpm(operator, ['run', 'lint'])).toContain(
-        'ops-manifests: 4 file(s) up to date',
+        'ops-manifests: 7 file(s) up to date',
       );
       await pnpm(operator, ['run', 'typecheck']);
       await pnpm(workspace, [
@@ -120,6 +120,11 @@ describe('ops-operator new, in a copy of the workspace', () => {
           `RoleBinding/${name}-leader-election-rolebinding`,
           `ClusterRole/${name}-myjob-editor-role`,
           `ClusterRole/${name}-myjob-viewer-role`,
+          // Secured metrics: the manager's TokenReview/SubjectAccessReview rights, and the
+          // role for scrapers.
+          `ClusterRole/${name}-metrics-auth-role`,
+          `ClusterRoleBinding/${name}-metrics-auth-rolebinding`,
+          `ClusterRole/${name}-metrics-reader`,
           `Deployment/${name}-controller-manager`,
           `Service/${name}-controller-manager-metrics-service`,
           `Service/${name}-webhook-service`,

@@ -65,4 +65,9 @@ export {
   type SelfSubjectRulesReview,
   type SubjectRulesReviewStatus,
 } from './rules-review.js';
-export { evaluateSelfSubjectReview, type SelfSubjectReview } from './self-subject-review.js';
+export {
+  evaluateSelfSubjectReview,
+  type SelfSubjectReview,
+  userInfoOf,
+} from './self-subject-review.js';
+export { evaluateTokenReview } from './token-review.js';

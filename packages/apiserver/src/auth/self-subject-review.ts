@@ -25,19 +25,25 @@ export function evaluateSelfSubjectReview(user: AuthenticatedUser): SelfSubjectR
     apiVersion: 'authentication.k8s.io/v1',
     kind: 'SelfSubjectReview',
     metadata: { creationTimestamp: null },
-    status: {
-      userInfo: {
-        username: user.name,
-        ...(user.uid === undefined ? {} : { uid: user.uid }),
-        groups: [...user.groups],
-        ...(user.extra === undefined || Object.keys(user.extra).length === 0
-          ? {}
-          : {
-              extra: Object.fromEntries(
-                Object.entries(user.extra).map(([key, values]) => [key, [...values]]),
-              ),
-            }),
-      },
-    },
+    status: { userInfo: userInfoOf(user) },
+  };
+}
+
+/**
+ * A user as the API carries it (`authentication.k8s.io/v1` `UserInfo`): its name, uid when
+ * it has one, its groups in order, and its extra attributes when it has any.
+ */
+export function userInfoOf(user: AuthenticatedUser): SelfSubjectReview['status']['userInfo'] {
+  return {
+    username: user.name,
+    ...(user.uid === undefined ? {} : { uid: user.uid }),
+    groups: [...user.groups],
+    ...(user.extra === undefined || Object.keys(user.extra).length === 0
+      ? {}
+      : {
+          extra: Object.fromEntries(
+            Object.entries(user.extra).map(([key, values]) => [key, [...values]]),
+          ),
+        }),
   };
 }

@@ -328,6 +328,14 @@ const specs: BuiltinSpec[] = [
   {
     group: 'authentication.k8s.io',
     version: 'v1',
+    kind: 'TokenReview',
+    plural: 'tokenreviews',
+    namespaced: false,
+    verbs: ['create'],
+  },
+  {
+    group: 'authentication.k8s.io',
+    version: 'v1',
     kind: 'SelfSubjectReview',
     plural: 'selfsubjectreviews',
     namespaced: false,
@@ -382,6 +390,7 @@ export function builtinResources(): ResourceType[] {
 
 /** Resources that are computed per request and never stored (the access reviews). */
 export const virtualResources = new Set([
+  'authentication.k8s.io/tokenreviews',
   'authentication.k8s.io/selfsubjectreviews',
   'authorization.k8s.io/selfsubjectaccessreviews',
   'authorization.k8s.io/selfsubjectrulesreviews',

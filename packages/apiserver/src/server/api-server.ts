@@ -500,7 +500,7 @@ export class ApiServer {
     }
     if (virtualResources.has(storageKeyOf(type))) {
       const body = await readRequestBody(this.options.maxBodyBytes, req);
-      return sendJson(res, 201, reviewAccess(type, body, user, this.access.policy()));
+      return sendJson(res, 201, reviewAccess(type, body, user, this.access));
     }
     return serveVerb(verb, req, res, route, query, context, table, {
       store: this.store,

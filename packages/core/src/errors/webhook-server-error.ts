@@ -10,6 +10,8 @@ export type WebhookServerErrorReason =
   | 'AlreadyStarted'
   /** `start` was called on a server that has been stopped; create a new server instead. */
   | 'Stopped'
+  /** `instrument` was given a registry while the server records into another one. */
+  | 'AlreadyInstrumented'
   /** The readiness check failed: the server is not listening or has no certificate loaded. */
   | 'NotReady';
 

@@ -1,7 +1,24 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { HealthServerError } from '../errors/health-server-error.js';
+
+/** A PEM certificate (chain) and its PEM private key. */
+export interface TlsKeyPair {
+  readonly cert: string;
+  readonly key: string;
+}
+
+/**
+ * Where an HTTPS {@link HttpListener} gets its serving certificate: `start` resolves with the
+ * first pair and may later call `update` with a replacement (new connections use it); `stop`
+ * ends whatever watching `start` began. `start` rejecting fails the listener's start.
+ */
+export interface TlsSource {
+  start(update: (pair: TlsKeyPair) => void): Promise<TlsKeyPair>;
+  stop(): void;
+}
 
 /** How an {@link HttpListener} listens. */
 export interface HttpListenerOptions {
@@ -13,6 +30,8 @@ export interface HttpListenerOptions {
   readonly host: string | undefined;
   readonly shutdownGracePeriodMs: number;
   readonly logger: Logger;
+  /** Serve HTTPS (TLS 1.2 or later) with this source's certificate; absent: plain HTTP. */
+  readonly tls?: TlsSource;
   /** Serves one request; must not throw (errors are answered with 500 by the caller). */
   readonly handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 }
@@ -20,7 +39,7 @@ export interface HttpListenerOptions {
 type State = 'new' | 'starting' | 'started' | 'stopped';
 
 /**
- * The lifecycle shared by the plain HTTP servers of a manager (probes, metrics): `start`
+ * The lifecycle shared by the HTTP(S) servers of a manager (probes, metrics): `start`
  * once, `stop` any number of times, never restart; requests that fail unexpectedly are
  * answered 500 and logged, never crash the process.
  *
@@ -29,7 +48,7 @@ type State = 'new' | 'starting' | 'started' | 'stopped';
 export class HttpListener {
   readonly #options: HttpListenerOptions;
   readonly #sockets = new Set<Socket>();
-  #server: Server | undefined;
+  #server: Server | HttpsServer | undefined;
   #state: State = 'new';
   #starting: Promise<void> | undefined;
 
@@ -69,10 +88,28 @@ export class HttpListener {
   }
 
   async #start(): Promise<void> {
-    const { label, logger, port, host } = this.#options;
-    const server = createServer((request, response) => {
+    const { label, logger, port, host, tls } = this.#options;
+    const serve = (request: IncomingMessage, response: ServerResponse) => {
       void this.#serve(request, response);
-    });
+    };
+    let server: Server | HttpsServer;
+    if (tls === undefined) {
+      server = createServer(serve);
+    } else {
+      let https: HttpsServer | undefined;
+      let first: TlsKeyPair;
+      try {
+        first = await tls.start((pair) => https?.setSecureContext({ ...pair }));
+      } catch (error) {
+        if (this.#state === 'starting') this.#state = 'new';
+        throw error;
+      }
+      https = createHttpsServer({ ...first, minVersion: 'TLSv1.2' }, serve);
+      https.on('tlsClientError', (error) =>
+        logger.debug({ err: error }, `${label} TLS handshake failed`),
+      );
+      server = https;
+    }
     server.on('connection', (socket: Socket) => {
       this.#sockets.add(socket);
       socket.once('close', () => this.#sockets.delete(socket));
@@ -91,12 +128,13 @@ export class HttpListener {
     } catch (error) {
       this.#server = undefined;
       server.close();
+      tls?.stop();
       if (this.#state === 'starting') this.#state = 'new';
       throw error;
     }
     server.on('error', (error) => logger.error({ err: error }, `${label} error`));
     if (this.#state === 'starting') this.#state = 'started';
-    logger.info({ port: this.port, host }, `${label} listening`);
+    logger.info({ port: this.port, host, secure: tls !== undefined }, `${label} listening`);
   }
 
   async #serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -126,6 +164,7 @@ export class HttpListener {
     const starting = this.#starting;
     this.#state = 'stopped';
     if (starting !== undefined) await starting.catch(() => undefined);
+    this.#options.tls?.stop();
     const server = this.#server;
     if (server === undefined) return;
     await new Promise<void>((resolve) => {

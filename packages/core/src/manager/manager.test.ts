@@ -5,6 +5,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
+import { admissionAllowed } from '../webhook/admission-handler.js';
+import { WebhookServer } from '../webhook/webhook-server.js';
 import { Manager } from './manager.js';
 
 let server: LocalApiServer;
@@ -171,6 +173,25 @@ describe('Manager', () => {
       .for({ apiVersion: 'example.com/v1', kind: 'Ghost' })
       .complete(() => undefined);
     await expect(manager.start(new AbortController().signal)).rejects.toThrow(/Ghost/);
+  });
+
+  it("exports its webhook server's metrics, and refuses to share the server with another manager", async () => {
+    const webhookServer = new WebhookServer().register('/validate-v1-configmap', () =>
+      admissionAllowed(),
+    );
+    const options = {
+      kubeConfig: server.kubeConfig,
+      logger: quiet,
+      metricsBindAddress: false,
+      healthProbeBindAddress: false,
+      webhookServer,
+    } as const;
+    const manager = new Manager(options);
+    expect(await manager.metrics.metrics()).toContain(
+      'controller_runtime_webhook_requests_in_flight{webhook="/validate-v1-configmap"} 0',
+    );
+    expect(() => new Manager(options)).toThrow(/give one WebhookServer to one Manager/);
+    manager.transport.close();
   });
 
   it('refuses misuse with messages that say what to do', () => {

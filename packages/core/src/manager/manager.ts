@@ -20,8 +20,13 @@ import type { ObjectEvent } from '../controller/predicates.js';
 import type { EventSink } from '../events/core-event.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { HealthServer } from '../health/health-server.js';
+import { DelegatingMetricsAuthorizer } from '../metrics/metrics-authorizer.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { MetricsServer } from '../metrics/metrics-server.js';
+import {
+  certDirServingCertificate,
+  selfSignedServingCertificate,
+} from '../metrics/metrics-serving-certificate.js';
 import type { WebhookServer } from '../webhook/webhook-server.js';
 import { LeaderElector } from './leader-election.js';
 
@@ -36,9 +41,24 @@ export interface ManagerOptions {
   logger?: Logger;
   /** Prometheus `/metrics` (default `{ port: 8080 }`). */
   metricsBindAddress?: BindAddress;
+  /**
+   * Serve `/metrics` securely, controller-runtime's `SecureServing` with
+   * `filters.WithAuthenticationAndAuthorization`: HTTPS, with the certificate in `certDir`
+   * (`tls.crt`/`tls.key` unless named, reloaded when rotated) or, without one, a self-signed
+   * certificate made at start; and every scrape authenticated (TokenReview) and authorized
+   * (SubjectAccessReview of `get` on the non-resource URL `/metrics`) by the API server as
+   * the manager's identity, which therefore needs create on `tokenreviews` and
+   * `subjectaccessreviews`. Default `false`: plain HTTP to anyone (controller-runtime's
+   * default; `runOperator` turns it on unless `--metrics-secure=false`).
+   */
+  metricsSecureServing?: boolean | { certDir?: string; certName?: string; keyName?: string };
   /** `/healthz` and `/readyz` (default `{ port: 8081 }`). */
   healthProbeBindAddress?: BindAddress;
-  /** The admission webhook server to run with the manager (it is not leader-elected). */
+  /**
+   * The admission webhook server to run with the manager (it is not leader-elected). Its
+   * requests are recorded in the manager's {@link Manager.metrics} (controller-runtime's
+   * `controller_runtime_webhook_*`), so it cannot also serve another manager.
+   */
   webhookServer?: WebhookServer;
   /** Only run controllers while holding a Lease (default false). */
   leaderElection?: boolean;
@@ -114,7 +134,8 @@ export class Manager {
   readonly client: Client;
   readonly metrics = new MetricsRegistry();
   readonly health: HealthServer | undefined;
-  private readonly metricsServer: MetricsServer | undefined;
+  /** The `/metrics` server, absent with `metricsBindAddress: false`. */
+  readonly metricsServer: MetricsServer | undefined;
   private readonly controllers: RegisteredController[] = [];
   private readonly runnables: Runnable[] = [];
   private readonly recorders: EventRecorder[] = [];
@@ -124,6 +145,8 @@ export class Manager {
   private leading = false;
 
   constructor(options: ManagerOptions = {}) {
+    // First: a server another manager records into is refused before anything is opened.
+    options.webhookServer?.instrument(this.metrics);
     this.options = options;
     this.kubeConfig = options.kubeConfig ?? loadKubeConfig();
     this.log = options.logger ?? pino({ level: 'info' });
@@ -143,11 +166,26 @@ export class Manager {
     });
     const metricsAddress = options.metricsBindAddress ?? { port: 8080 };
     if (metricsAddress) {
+      const logger = this.log.child({ component: 'metrics' });
+      const secure = options.metricsSecureServing ?? false;
+      const certificate = secure === false ? undefined : secure === true ? {} : secure;
       this.metricsServer = new MetricsServer({
         metrics: this.metrics,
         port: metricsAddress.port,
         ...(metricsAddress.host ? { host: metricsAddress.host } : {}),
-        logger: this.log.child({ component: 'metrics' }),
+        logger,
+        ...(certificate === undefined
+          ? {}
+          : {
+              tls: certificate.certDir
+                ? certDirServingCertificate({
+                    ...certificate,
+                    certDir: certificate.certDir,
+                    logger,
+                  })
+                : selfSignedServingCertificate(),
+              authorizer: new DelegatingMetricsAuthorizer({ transport: this.transport }),
+            }),
       });
     }
     const healthAddress = options.healthProbeBindAddress ?? { port: 8081 };

@@ -7,6 +7,7 @@ import { PriorityQueue } from '../queue/priority-queue.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { reconcileTimeBuckets } from './controller-metrics.js';
 import { MetricsRegistry } from './metrics-registry.js';
+import { webhookLatencyBuckets } from './webhook-metrics.js';
 import { maxDepthPriorities, priorityCardinalityExceeded } from './workqueue-metrics-provider.js';
 
 /** The sample lines of `text` for `metric` (no HELP/TYPE), e.g. `name{labels} value`. */
@@ -103,6 +104,82 @@ describe('MetricsRegistry controller metrics', () => {
     expect(await b.metrics()).not.toContain('only-in-a');
     expect(globalRegistry.getMetricsAsArray()).toEqual([]);
     expect(a.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
+  });
+});
+
+describe('MetricsRegistry webhook metrics', () => {
+  it('exports none until a webhook path is given, then controller-runtime names, help, labels and zeroed series', async () => {
+    const metrics = new MetricsRegistry();
+    expect(await metrics.metrics()).not.toContain('controller_runtime_webhook');
+    const validate = metrics.webhook('/validate-apps-v1-deployment');
+    expect(validate.webhook).toBe('/validate-apps-v1-deployment');
+    expect(metrics.webhook('/validate-apps-v1-deployment')).toBe(validate);
+    const text = await metrics.metrics();
+    expect(text).toContain(
+      '# HELP controller_runtime_webhook_latency_seconds Histogram of the latency of processing admission requests\n# TYPE controller_runtime_webhook_latency_seconds histogram',
+    );
+    expect(text).toContain(
+      '# HELP controller_runtime_webhook_requests_total Total number of admission requests by HTTP status code.\n# TYPE controller_runtime_webhook_requests_total counter',
+    );
+    expect(text).toContain(
+      '# HELP controller_runtime_webhook_requests_in_flight Current number of admission requests being served.\n# TYPE controller_runtime_webhook_requests_in_flight gauge',
+    );
+    expect(samples(text, 'controller_runtime_webhook_requests_total').sort()).toEqual([
+      'controller_runtime_webhook_requests_total{webhook="/validate-apps-v1-deployment",code="200"} 0',
+      'controller_runtime_webhook_requests_total{webhook="/validate-apps-v1-deployment",code="500"} 0',
+    ]);
+    expect(samples(text, 'controller_runtime_webhook_requests_in_flight')).toEqual([
+      'controller_runtime_webhook_requests_in_flight{webhook="/validate-apps-v1-deployment"} 0',
+    ]);
+    // As controller-runtime: the latency series appears with the first request.
+    expect(samples(text, 'controller_runtime_webhook_latency_seconds_count')).toEqual([]);
+  });
+
+  it('records requests by code and latency in powers of ten from 10 ns to 1000 s', async () => {
+    expect(webhookLatencyBuckets).toEqual([
+      1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1000,
+    ]);
+    const metrics = new MetricsRegistry();
+    const mutate = metrics.webhook('/mutate');
+    mutate.incInFlight();
+    mutate.incInFlight();
+    mutate.decInFlight();
+    mutate.observeRequest({ code: 200, durationSeconds: 0.004 });
+    mutate.observeRequest({ code: 200, durationSeconds: 2 });
+    mutate.observeRequest({ code: 400, durationSeconds: 0.00002 });
+    // A clock that went backwards is counted but not timed.
+    mutate.observeRequest({ code: 500, durationSeconds: -1 });
+    const text = await metrics.metrics();
+    expect(text).toContain('controller_runtime_webhook_requests_in_flight{webhook="/mutate"} 1');
+    expect(samples(text, 'controller_runtime_webhook_requests_total').sort()).toEqual([
+      'controller_runtime_webhook_requests_total{webhook="/mutate",code="200"} 2',
+      'controller_runtime_webhook_requests_total{webhook="/mutate",code="400"} 1',
+      'controller_runtime_webhook_requests_total{webhook="/mutate",code="500"} 1',
+    ]);
+    expect(samples(text, 'controller_runtime_webhook_latency_seconds_bucket')).toEqual([
+      'controller_runtime_webhook_latency_seconds_bucket{le="1e-8",webhook="/mutate"} 0',
+      'controller_runtime_webhook_latency_seconds_bucket{le="1e-7",webhook="/mutate"} 0',
+      'controller_runtime_webhook_latency_seconds_bucket{le="0.000001",webhook="/mutate"} 0',
+      'controller_runtime_webhook_latency_seconds_bucket{le="0.00001",webhook="/mutate"} 0',
+      'controller_runtime_webhook_latency_seconds_bucket{le="0.0001",webhook="/mutate"} 1',
+      'controller_runtime_webhook_latency_seconds_bucket{le="0.001",webhook="/mutate"} 1',
+      'controller_runtime_webhook_latency_seconds_bucket{le="0.01",webhook="/mutate"} 2',
+      'controller_runtime_webhook_latency_seconds_bucket{le="0.1",webhook="/mutate"} 2',
+      'controller_runtime_webhook_latency_seconds_bucket{le="1",webhook="/mutate"} 2',
+      'controller_runtime_webhook_latency_seconds_bucket{le="10",webhook="/mutate"} 3',
+      'controller_runtime_webhook_latency_seconds_bucket{le="100",webhook="/mutate"} 3',
+      'controller_runtime_webhook_latency_seconds_bucket{le="1000",webhook="/mutate"} 3',
+      'controller_runtime_webhook_latency_seconds_bucket{le="+Inf",webhook="/mutate"} 3',
+    ]);
+    expect(text).toContain('controller_runtime_webhook_latency_seconds_count{webhook="/mutate"} 3');
+  });
+
+  it('refuses a webhook family name taken by another kind of metric', () => {
+    const metrics = new MetricsRegistry();
+    metrics.gauge({ name: 'controller_runtime_webhook_requests_total', help: 'taken' });
+    expect(() => metrics.webhook('/validate')).toThrow(
+      /metric "controller_runtime_webhook_requests_total" is already registered as a gauge/,
+    );
   });
 });
 

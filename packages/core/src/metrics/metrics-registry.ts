@@ -15,6 +15,13 @@ import {
   registerControllerMetricFamilies,
 } from './controller-metrics.js';
 import { type GaugeReader, PolledGauge } from './polled-gauge.js';
+import {
+  WebhookMetrics,
+  webhookInFlightMetricName,
+  webhookLatencyBuckets,
+  webhookLatencyMetricName,
+  webhookRequestsMetricName,
+} from './webhook-metrics.js';
 import { PrometheusWorkqueueMetricsProvider } from './workqueue-metrics-provider.js';
 
 /** Options of a {@link MetricsRegistry}. */
@@ -59,6 +66,7 @@ export const cacheObjectsMetricName = 'ops_cache_objects';
  * metrics under their usual names, plus whatever other components add.
  *
  * - {@link controller} gives a controller its `controller_runtime_*` series;
+ * - {@link webhook} gives an admission webhook path its `controller_runtime_webhook_*` series;
  * - {@link workqueueMetrics} is the provider to give each controller's `WorkQueue`;
  * - {@link gauge}, {@link counter}, {@link histogram} and {@link polledGauge} register other
  *   metrics (get-or-create: the same config returns the same metric);
@@ -78,6 +86,7 @@ export class MetricsRegistry {
   readonly #logger: Logger;
   readonly #controllerFamilies: ControllerMetricFamilies;
   readonly #controllers = new Map<string, ControllerMetrics>();
+  readonly #webhooks = new Map<string, WebhookMetrics>();
   readonly #families = new Map<string, Family>();
 
   constructor(options: MetricsRegistryOptions = {}) {
@@ -107,6 +116,43 @@ export class MetricsRegistry {
       options.maxConcurrentReconciles ?? 1,
     );
     this.#controllers.set(name, created);
+    return created;
+  }
+
+  /**
+   * The metrics of the admission webhook served at `path` (its `webhook` label), created on
+   * the first call (registering controller-runtime's three webhook families in this registry
+   * with the first webhook, so an operator without webhooks exports none); later calls return
+   * the same object. The `WebhookServer` records into them once given this registry.
+   *
+   * @throws {MetricsError} when a webhook family's name was already registered here as
+   *   another kind or with other labels.
+   */
+  webhook(path: string): WebhookMetrics {
+    const existing = this.#webhooks.get(path);
+    if (existing !== undefined) return existing;
+    const created = new WebhookMetrics(
+      {
+        latency: this.histogram({
+          name: webhookLatencyMetricName,
+          help: 'Histogram of the latency of processing admission requests',
+          labelNames: ['webhook'],
+          buckets: webhookLatencyBuckets,
+        }),
+        requests: this.counter({
+          name: webhookRequestsMetricName,
+          help: 'Total number of admission requests by HTTP status code.',
+          labelNames: ['webhook', 'code'],
+        }),
+        inFlight: this.gauge({
+          name: webhookInFlightMetricName,
+          help: 'Current number of admission requests being served.',
+          labelNames: ['webhook'],
+        }),
+      },
+      path,
+    );
+    this.#webhooks.set(path, created);
     return created;
   }
 

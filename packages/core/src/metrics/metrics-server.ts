@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, pino } from 'pino';
-import { HttpListener, parseTarget, rejectUnlessGet, writeText } from '../http/http-listener.js';
+import {
+  HttpListener,
+  parseTarget,
+  rejectUnlessGet,
+  type TlsSource,
+  writeText,
+} from '../http/http-listener.js';
+import type { MetricsRequestAuthorizer } from './metrics-authorizer.js';
 import type { MetricsRegistry } from './metrics-registry.js';
 
 /** Port the metrics server listens on by default, as controller-runtime's `:8080`. */
@@ -18,21 +25,37 @@ export interface MetricsServerOptions {
   shutdownGracePeriodMs?: number;
   /** Where failures are logged. Default: a silent pino logger. */
   logger?: Logger;
+  /**
+   * Serve HTTPS with this certificate (`selfSignedServingCertificate`,
+   * `certDirServingCertificate`). Default: plain HTTP.
+   */
+  tls?: TlsSource;
+  /**
+   * Decides every scrape of `/metrics` before it is served (`DelegatingMetricsAuthorizer`:
+   * TokenReview and SubjectAccessReview). Default: anyone who reaches the port may read.
+   */
+  authorizer?: MetricsRequestAuthorizer;
 }
 
 /**
- * The plain HTTP server of Prometheus scrapes: `GET /metrics` answers 200 with the
- * registry's text exposition and content type `text/plain; version=0.0.4; charset=utf-8`.
- * Other paths get 404, other methods 405, and a failure to gather the metrics 500 with the
- * error. A stopped server cannot be started again.
+ * The server of Prometheus scrapes: `GET /metrics` answers 200 with the registry's text
+ * exposition and content type `text/plain; version=0.0.4; charset=utf-8`. Other paths get
+ * 404, other methods 405, and a failure to gather the metrics 500 with the error. With
+ * `tls` it serves HTTPS (TLS 1.2 or later), with `authorizer` every scrape is decided first
+ * and refused with its status (401, 403, or 500 when the API server cannot be asked) and the
+ * reason as the body. controller-runtime's `SecureServing` with
+ * `filters.WithAuthenticationAndAuthorization` is both. A stopped server cannot be started
+ * again.
  */
 export class MetricsServer {
   readonly #metrics: MetricsRegistry;
   readonly #listener: HttpListener;
   readonly #logger: Logger;
+  readonly #authorizer: MetricsRequestAuthorizer | undefined;
 
   constructor(options: MetricsServerOptions) {
     this.#metrics = options.metrics;
+    this.#authorizer = options.authorizer;
     this.#logger = options.logger ?? pino({ level: 'silent' });
     this.#listener = new HttpListener({
       label: 'metrics server',
@@ -41,6 +64,7 @@ export class MetricsServer {
       host: options.host,
       shutdownGracePeriodMs: options.shutdownGracePeriodMs ?? 5_000,
       logger: this.#logger,
+      ...(options.tls ? { tls: options.tls } : {}),
       handle: (request, response) => this.#handle(request, response),
     });
   }
@@ -80,6 +104,23 @@ export class MetricsServer {
       return;
     }
     if (rejectUnlessGet(request, response)) return;
+    if (this.#authorizer !== undefined) {
+      const access = await this.#authorizer.authorize({
+        authorization: request.headers.authorization,
+        path: pathname,
+        method: request.method ?? 'GET',
+      });
+      if (!access.allowed) {
+        if (access.status === 500)
+          this.#logger.error({ reason: access.reason }, 'cannot authorize a scrape');
+        else this.#logger.debug({ status: access.status, reason: access.reason }, 'scrape refused');
+        const title = { 401: 'Unauthorized', 403: 'Forbidden', 500: 'Internal Server Error' }[
+          access.status
+        ];
+        writeText(response, access.status, `${title}: ${access.reason}\n`);
+        return;
+      }
+    }
     let body: string;
     try {
       body = await this.#metrics.metrics();

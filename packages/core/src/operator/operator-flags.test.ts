@@ -13,10 +13,11 @@ function refusal(argv: string[], env: Record<string, string> = {}): string {
 }
 
 describe('parseOperatorFlags', () => {
-  it('has controller-runtime defaults', () => {
+  it("has controller-runtime defaults, with kubebuilder's secure metrics on :8443", () => {
     expect(parseOperatorFlags([], {})).toEqual({
       help: false,
-      metricsBindAddress: { port: 8080 },
+      metricsBindAddress: { port: 8443 },
+      metricsSecure: true,
       healthProbeBindAddress: { port: 8081 },
       leaderElect: false,
       webhookPort: 9443,
@@ -33,6 +34,9 @@ describe('parseOperatorFlags', () => {
           '--kubeconfig',
           '/k',
           '--metrics-bind-address=127.0.0.1:1',
+          '--metrics-secure=false',
+          '--metrics-cert-path',
+          '/metrics-certs',
           '--health-probe-bind-address',
           '0',
           '--leader-elect',
@@ -54,6 +58,8 @@ describe('parseOperatorFlags', () => {
       help: true,
       kubeconfig: '/k',
       metricsBindAddress: { host: '127.0.0.1', port: 1 },
+      metricsSecure: false,
+      metricsCertPath: '/metrics-certs',
       healthProbeBindAddress: false,
       leaderElect: true,
       leaderElectionNamespace: 'ns',
@@ -71,6 +77,8 @@ describe('parseOperatorFlags', () => {
   it('reads the environment for what the flags leave out; a flag wins', () => {
     const env = {
       METRICS_BIND_ADDRESS: ':9000',
+      METRICS_SECURE: 'False',
+      METRICS_CERT_PATH: '/env-metrics',
       HEALTH_PROBE_BIND_ADDRESS: ':9001',
       LEADER_ELECT: 'true',
       LEADER_ELECTION_NAMESPACE: 'lease-ns',
@@ -86,6 +94,8 @@ describe('parseOperatorFlags', () => {
     expect(parseOperatorFlags([], env)).toEqual({
       help: false,
       metricsBindAddress: { port: 9000 },
+      metricsSecure: false,
+      metricsCertPath: '/env-metrics',
       healthProbeBindAddress: { port: 9001 },
       leaderElect: true,
       leaderElectionNamespace: 'lease-ns',
@@ -108,6 +118,14 @@ describe('parseOperatorFlags', () => {
     expect(
       parseOperatorFlags([], { ENABLE_WEBHOOKS: 'true', LEADER_ELECT: 'FALSE' }),
     ).toMatchObject({ webhooksEnabled: true, leaderElect: false });
+    // Plain metrics default to controller-runtime's :8080, secure ones to kubebuilder's :8443.
+    expect(parseOperatorFlags(['--metrics-secure=false'], {}).metricsBindAddress).toEqual({
+      port: 8080,
+    });
+    expect(parseOperatorFlags([], { METRICS_SECURE: 'true' })).toMatchObject({
+      metricsBindAddress: { port: 8443 },
+      metricsSecure: true,
+    });
     // An empty variable is unset, as in kubebuilder's os.Getenv checks.
     expect(parseOperatorFlags([], { WEBHOOK_PORT: '', LOG_LEVEL: '' })).toMatchObject({
       webhookPort: 9443,
@@ -150,6 +168,12 @@ describe('parseOperatorFlags', () => {
       "Unexpected argument 'extra': the operator takes flags only (--name=value or --name value)",
     );
     expect(refusal(['--kubeconfig='])).toBe('--kubeconfig needs a value, got an empty one');
+    expect(refusal(['--metrics-secure=no'])).toBe(
+      '--metrics-secure must be true or false, got "no"',
+    );
+    expect(refusal([], { METRICS_SECURE: '1' })).toBe(
+      'METRICS_SECURE (for --metrics-secure) must be true or false, got "1"',
+    );
   });
 });
 
@@ -161,7 +185,11 @@ describe('operatorUsage', () => {
       '--kubeconfig <path>',
       '[KUBECONFIG]',
       '--metrics-bind-address <addr>',
-      '(default :8080) [METRICS_BIND_ADDRESS]',
+      '(default :8443, or :8080 with --metrics-secure=false) [METRICS_BIND_ADDRESS]',
+      '--metrics-secure <bool>',
+      '[METRICS_SECURE]',
+      '--metrics-cert-path <dir>',
+      '[METRICS_CERT_PATH]',
       '--health-probe-bind-address <addr>',
       '(default :8081) [HEALTH_PROBE_BIND_ADDRESS]',
       '--leader-elect ',

@@ -25,8 +25,19 @@ export interface OperatorFlags {
   help: boolean;
   /** `--kubeconfig`; unset: as kubectl finds it (`KUBECONFIG`, `~/.kube/config`), then in-cluster. */
   kubeconfig?: string;
-  /** `--metrics-bind-address` / `METRICS_BIND_ADDRESS`, default `:8080`; `false` is disabled (`0`). */
+  /**
+   * `--metrics-bind-address` / `METRICS_BIND_ADDRESS`, default `:8443` when secure, `:8080`
+   * with `--metrics-secure=false`; `false` is disabled (`0`).
+   */
   metricsBindAddress: BindAddress;
+  /**
+   * `--metrics-secure` / `METRICS_SECURE`, default true: `/metrics` over HTTPS, each scrape
+   * authenticated and authorized by the API server (kubebuilder's default since v4.1);
+   * `--metrics-secure=false` serves plain HTTP to anyone.
+   */
+  metricsSecure: boolean;
+  /** `--metrics-cert-path` / `METRICS_CERT_PATH`: directory of the metrics `tls.crt`/`tls.key`; unset: self-signed. */
+  metricsCertPath?: string;
   /** `--health-probe-bind-address` / `HEALTH_PROBE_BIND_ADDRESS`, default `:8081`; `false` is disabled. */
   healthProbeBindAddress: BindAddress;
   /** `--leader-elect` / `LEADER_ELECT=true`, default off. */
@@ -73,7 +84,22 @@ const flagSpecs: Record<string, FlagSpec> = {
     type: 'string',
     value: '<addr>',
     env: 'METRICS_BIND_ADDRESS',
-    description: 'host:port of /metrics, or 0 to disable (default :8080)',
+    description:
+      'host:port of /metrics, or 0 to disable (default :8443, or :8080 with --metrics-secure=false)',
+  },
+  'metrics-secure': {
+    type: 'string',
+    value: '<bool>',
+    env: 'METRICS_SECURE',
+    description:
+      'true: serve /metrics over HTTPS to callers whose token the API server authenticates and authorizes (get /metrics); false: plain HTTP to anyone (default true)',
+  },
+  'metrics-cert-path': {
+    type: 'string',
+    value: '<dir>',
+    env: 'METRICS_CERT_PATH',
+    description:
+      'directory with the metrics tls.crt and tls.key (default: a self-signed certificate made at start)',
   },
   'health-probe-bind-address': {
     type: 'string',
@@ -166,7 +192,8 @@ export function operatorUsage(name: string): string {
  * @throws {OperatorFlagError} naming the flag (and the variable, when the value came from
  * the environment): an unknown flag, a positional argument, a missing value, a bind address
  * that is not `host:port`/`:port`/`0`, a port that is not a whole number from 0 to 65535, an
- * unknown log level, log format or cert mode, an empty value, or a boolean variable other than
+ * unknown log level, log format or cert mode, an empty value, a --metrics-secure other than
+ * true/false, or a boolean variable other than
  * `true`/`false`.
  */
 export function parseOperatorFlags(
@@ -196,6 +223,8 @@ export function parseOperatorFlags(
   };
 
   const metrics = pick('metrics-bind-address', 'METRICS_BIND_ADDRESS');
+  const secure = pick('metrics-secure', 'METRICS_SECURE');
+  const metricsSecure = secure ? parseBoolean(secure) : true;
   const health = pick('health-probe-bind-address', 'HEALTH_PROBE_BIND_ADDRESS');
   const port = pick('webhook-port', 'WEBHOOK_PORT');
   const level = pick('log-level', 'LOG_LEVEL');
@@ -203,7 +232,10 @@ export function parseOperatorFlags(
   const format = pick('log-format', 'LOG_FORMAT');
   const flags: OperatorFlags = {
     help: values.help === true,
-    metricsBindAddress: metrics ? parseBindAddress(metrics.value, metrics.source) : { port: 8080 },
+    metricsBindAddress: metrics
+      ? parseBindAddress(metrics.value, metrics.source)
+      : { port: metricsSecure ? 8443 : 8080 },
+    metricsSecure,
     healthProbeBindAddress: health ? parseBindAddress(health.value, health.source) : { port: 8081 },
     leaderElect: bool('leader-elect', 'LEADER_ELECT', 'true'),
     webhookPort: port ? parsePort(port.value, port.source) : 9443,
@@ -219,6 +251,7 @@ export function parseOperatorFlags(
         : undefined,
     leaderElectionNamespace: pick('leader-election-namespace', 'LEADER_ELECTION_NAMESPACE'),
     webhookCertDir: pick('webhook-cert-dir', 'WEBHOOK_CERT_DIR'),
+    metricsCertPath: pick('metrics-cert-path', 'METRICS_CERT_PATH'),
     webhookCertSecret: pick('webhook-cert-secret', 'WEBHOOK_CERT_SECRET'),
     webhookCertNamespace: pick('webhook-cert-namespace', 'WEBHOOK_CERT_NAMESPACE'),
   };
@@ -268,6 +301,15 @@ function parsePort(value: string, source: string): number {
     );
   }
   return port;
+}
+
+function parseBoolean(picked: { value: string; source: string }): boolean {
+  const normalised = picked.value.toLowerCase();
+  if (normalised === 'true') return true;
+  if (normalised === 'false') return false;
+  throw new OperatorFlagError(
+    `${picked.source} must be true or false, got ${JSON.stringify(picked.value)}`,
+  );
 }
 
 function parseOneOf<T extends string>(

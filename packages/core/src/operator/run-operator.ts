@@ -121,6 +121,8 @@ async function run(
     kubeConfig,
     logger,
     metricsBindAddress: flags.metricsBindAddress,
+    metricsSecureServing:
+      flags.metricsSecure && (flags.metricsCertPath ? { certDir: flags.metricsCertPath } : true),
     healthProbeBindAddress: flags.healthProbeBindAddress,
     leaderElection: flags.leaderElect,
     leaderElectionId: definition.leaderElectionId,

@@ -37,6 +37,11 @@ export interface CertWatcherOptions {
   watch?: boolean;
   /** How long to wait after a file event before re-reading, so both files are written. Default 100 ms. */
   debounceMs?: number;
+  /**
+   * What the certificate serves, in errors and logs: `webhook` (the default) or `metrics`,
+   * read as "the <purpose> serving certificate".
+   */
+  purpose?: string;
   /** Called with each new valid pair after the first (the first is returned by `start`). */
   onChange?: (certificate: ServingCertificate) => void;
 }
@@ -58,6 +63,7 @@ export class CertWatcher {
   readonly keyPath: string;
   readonly #options: CertWatcherOptions;
   readonly #logger: Logger;
+  readonly #purpose: string;
   #current: ServingCertificate | undefined;
   #lastFailure: string | undefined;
   #chain: Promise<unknown> = Promise.resolve();
@@ -69,6 +75,7 @@ export class CertWatcher {
   constructor(options: CertWatcherOptions) {
     this.#options = options;
     this.#logger = options.logger;
+    this.#purpose = options.purpose ?? 'webhook';
     this.certPath = join(options.certDir, options.certName ?? 'tls.crt');
     this.keyPath = join(options.certDir, options.keyName ?? 'tls.key');
   }
@@ -90,7 +97,7 @@ export class CertWatcher {
     if (dirStat === undefined || !dirStat.isDirectory()) {
       throw new WebhookCertificateError(
         'CertDirMissing',
-        `webhook serving certificate directory ${certDir} does not exist or is not a directory. ` +
+        `${this.#purpose} serving certificate directory ${certDir} does not exist or is not a directory. ` +
           `Put the PEM certificate and key there as ${this.certPath} and ${this.keyPath}: in a ` +
           'cluster mount the TLS Secret (from cert-manager or your CA) at that path; locally run ' +
           `\`mkdir -p ${certDir} && openssl req -x509 -newkey rsa:2048 -nodes -days 365 -subj /CN=localhost ` +
@@ -101,7 +108,7 @@ export class CertWatcher {
     const files = await this.#read().catch((cause: unknown) => {
       throw new WebhookCertificateError(
         'CertFileMissing',
-        `cannot read the webhook serving certificate ${this.certPath} and key ${this.keyPath} (${messageOf(cause)}). ` +
+        `cannot read the ${this.#purpose} serving certificate ${this.certPath} and key ${this.keyPath} (${messageOf(cause)}). ` +
           'Both must exist in the certificate directory; set certName and keyName if your files are named differently.',
         certDir,
         { cause },
@@ -132,7 +139,7 @@ export class CertWatcher {
         fingerprint256: certificate.fingerprint256,
         validTo: certificate.validTo,
       },
-      'loaded webhook serving certificate',
+      `loaded ${this.#purpose} serving certificate`,
     );
     return certificate;
   }
@@ -176,7 +183,7 @@ export class CertWatcher {
         this.#lastFailure = message;
         this.#logger.error(
           { err: error, certPath: this.certPath, keyPath: this.keyPath },
-          `new webhook serving certificate rejected, keeping the previous one: ${message}`,
+          `new ${this.#purpose} serving certificate rejected, keeping the previous one: ${message}`,
         );
       }
       return false;
@@ -190,7 +197,7 @@ export class CertWatcher {
         fingerprint256: certificate.fingerprint256,
         validTo: certificate.validTo,
       },
-      'reloaded webhook serving certificate',
+      `reloaded ${this.#purpose} serving certificate`,
     );
     this.#options.onChange?.(certificate);
     return true;
@@ -239,7 +246,7 @@ export class CertWatcher {
       watcher.on('error', (error) => {
         this.#logger.warn(
           { err: error, certDir: this.#options.certDir },
-          'watching the webhook certificate directory failed; relying on polling until it can be watched again',
+          `watching the ${this.#purpose} certificate directory failed; relying on polling until it can be watched again`,
         );
         watcher.close();
         if (this.#watcher === watcher) this.#watcher = undefined;
@@ -248,7 +255,7 @@ export class CertWatcher {
     } catch (error) {
       this.#logger.warn(
         { err: error, certDir: this.#options.certDir },
-        'cannot watch the webhook certificate directory; relying on polling',
+        `cannot watch the ${this.#purpose} certificate directory; relying on polling`,
       );
     }
   }

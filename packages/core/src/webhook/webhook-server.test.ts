@@ -12,7 +12,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { widgetConversion } from '../crd/test-widget.js';
 import { WebhookCertificateError } from '../errors/webhook-certificate-error.js';
 import { WebhookServerError } from '../errors/webhook-server-error.js';
-import { type AdmissionHandler, admissionAllowed } from './admission-handler.js';
+import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import {
+  type AdmissionHandler,
+  type AdmissionResult,
+  admissionAllowed,
+} from './admission-handler.js';
 import type { AdmissionOperation, AdmissionRequest, AdmissionReview } from './admission-review.js';
 import { mutatingWebhook } from './mutating-webhook.js';
 import { validatingWebhook } from './validating-webhook.js';
@@ -172,6 +177,20 @@ function review(
 
 const post = (port: number, path: string, body: AdmissionReview) =>
   call(port, { path, body: JSON.stringify(body) });
+
+/** A handler that holds each request until `release()`, then allows it; `entered` once called. */
+function heldHandler() {
+  const held = {
+    entered: false,
+    release: (): void => undefined,
+    handler: (): Promise<AdmissionResult> =>
+      new Promise((resolve) => {
+        held.entered = true;
+        held.release = () => resolve(admissionAllowed());
+      }),
+  };
+  return held;
+}
 
 let first: Pair;
 let second: Pair;
@@ -695,6 +714,93 @@ describe('WebhookServer certificate rotation', () => {
   });
 });
 
+describe('WebhookServer metrics', () => {
+  /** The sample lines of `text` for the family `metric` (no HELP/TYPE). */
+  const samples = (text: string, metric: string) =>
+    text.split('\n').filter((line) => line.startsWith(`${metric}{`));
+
+  it('records in-flight requests, requests by code and latency per registered path, as controller-runtime', async () => {
+    const metrics = new MetricsRegistry();
+    const other = new WebhookServer({ port: 0, host: '127.0.0.1', certDir });
+    const slow = heldHandler();
+    other.register('/slow', slow.handler);
+    expect(other.instrument(metrics)).toBe(other);
+    // Harmless again with the same registry; paths registered later are recorded too.
+    other.instrument(metrics);
+    other.register('/allow', () => admissionAllowed());
+    await other.start();
+    try {
+      const otherPort = other.port ?? 0;
+      // Before any request: in-flight and the 200 and 500 counters at zero, no latency series.
+      const before = await metrics.metrics();
+      expect(samples(before, 'controller_runtime_webhook_requests_in_flight').sort()).toEqual([
+        'controller_runtime_webhook_requests_in_flight{webhook="/allow"} 0',
+        'controller_runtime_webhook_requests_in_flight{webhook="/slow"} 0',
+      ]);
+      expect(samples(before, 'controller_runtime_webhook_requests_total').sort()).toEqual([
+        'controller_runtime_webhook_requests_total{webhook="/allow",code="200"} 0',
+        'controller_runtime_webhook_requests_total{webhook="/allow",code="500"} 0',
+        'controller_runtime_webhook_requests_total{webhook="/slow",code="200"} 0',
+        'controller_runtime_webhook_requests_total{webhook="/slow",code="500"} 0',
+      ]);
+      expect(samples(before, 'controller_runtime_webhook_latency_seconds_count')).toEqual([]);
+
+      const answer = post(otherPort, '/slow', review('CREATE'));
+      await vi.waitFor(() => expect(slow.entered).toBe(true), { timeout: 5_000 });
+      expect(await metrics.metrics()).toContain(
+        'controller_runtime_webhook_requests_in_flight{webhook="/slow"} 1',
+      );
+      slow.release();
+      expect((await answer).body.response?.allowed).toBe(true);
+
+      expect((await post(otherPort, '/allow', review('CREATE'))).status).toBe(200);
+      expect((await call(otherPort, { path: '/allow', body: '{' })).status).toBe(400);
+      expect((await call(otherPort, { path: '/allow', method: 'GET' })).status).toBe(405);
+      // An unknown path is answered before any webhook: not recorded.
+      expect((await call(otherPort, { path: '/nowhere', body: '{}' })).status).toBe(404);
+
+      const after = await metrics.metrics();
+      expect(samples(after, 'controller_runtime_webhook_requests_total').sort()).toEqual([
+        'controller_runtime_webhook_requests_total{webhook="/allow",code="200"} 1',
+        'controller_runtime_webhook_requests_total{webhook="/allow",code="400"} 1',
+        'controller_runtime_webhook_requests_total{webhook="/allow",code="405"} 1',
+        'controller_runtime_webhook_requests_total{webhook="/allow",code="500"} 0',
+        'controller_runtime_webhook_requests_total{webhook="/slow",code="200"} 1',
+        'controller_runtime_webhook_requests_total{webhook="/slow",code="500"} 0',
+      ]);
+      expect(after).toContain('controller_runtime_webhook_requests_in_flight{webhook="/slow"} 0');
+      expect(after).toContain('controller_runtime_webhook_requests_in_flight{webhook="/allow"} 0');
+      expect(after).toContain(
+        'controller_runtime_webhook_latency_seconds_count{webhook="/slow"} 1',
+      );
+      expect(after).toContain(
+        'controller_runtime_webhook_latency_seconds_count{webhook="/allow"} 3',
+      );
+      // The slow request took at least until it was released: over 10 ns, so not in the first bucket.
+      expect(after).toContain(
+        'controller_runtime_webhook_latency_seconds_bucket{le="1e-8",webhook="/slow"} 0',
+      );
+      expect(after).toContain(
+        'controller_runtime_webhook_latency_seconds_bucket{le="+Inf",webhook="/slow"} 1',
+      );
+      expect(after).not.toContain('webhook="/nowhere"');
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('records into one registry only', () => {
+    const other = new WebhookServer({ certDir }).instrument(new MetricsRegistry());
+    expect(() => other.instrument(new MetricsRegistry())).toThrow(
+      expect.objectContaining({
+        name: 'WebhookServerError',
+        reason: 'AlreadyInstrumented',
+        message: expect.stringMatching(/give one WebhookServer to one Manager/),
+      }),
+    );
+  });
+});
+
 describe('WebhookServer.stop', () => {
   let stopDir: string;
 
@@ -709,27 +815,19 @@ describe('WebhookServer.stop', () => {
 
   it('lets in-flight requests finish, closes connections, and cannot restart', async () => {
     const other = new WebhookServer({ port: 0, host: '127.0.0.1', certDir: stopDir });
-    let entered = false;
-    let release: () => void = () => undefined;
-    other.register(
-      '/slow',
-      () =>
-        new Promise((resolve) => {
-          entered = true;
-          release = () => resolve(admissionAllowed());
-        }),
-    );
+    const slow = heldHandler();
+    other.register('/slow', slow.handler);
     await other.start();
     const otherPort = other.port ?? 0;
     const inFlight = post(otherPort, '/slow', review('CREATE'));
-    await vi.waitFor(() => expect(entered).toBe(true), { timeout: 5_000 });
+    await vi.waitFor(() => expect(slow.entered).toBe(true), { timeout: 5_000 });
     let stopped = false;
     const stopping = other.stop().then(() => {
       stopped = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stopped).toBe(false);
-    release();
+    slow.release();
     const reply = await inFlight;
     expect(reply.body.response?.allowed).toBe(true);
     expect(reply.headers.connection).toBe('close');

@@ -8,6 +8,7 @@ import { type ConversionReview, conversionReviewApiVersion } from '@ops/api';
 import { type Logger, pino } from 'pino';
 import { type ConversionDeclaration, isConversionDeclaration } from '../crd/conversion.js';
 import { WebhookServerError } from '../errors/webhook-server-error.js';
+import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import type { AdmissionHandler } from './admission-handler.js';
 import { type AdmissionReview, admissionReviewApiVersion } from './admission-review.js';
 import { CertWatcher, type ServingCertificate } from './cert-watcher.js';
@@ -92,6 +93,13 @@ type ReviewKind = 'AdmissionReview' | 'ConversionReview';
  * pair keeps the old one. Every decision is logged at info level with the request's uid,
  * operation, kind, namespace and name.
  *
+ * Once given a metrics registry ({@link instrument}; the `Manager` gives its own), every
+ * request to a registered path is recorded as controller-runtime records it:
+ * `controller_runtime_webhook_requests_in_flight`, `controller_runtime_webhook_requests_total`
+ * by HTTP status code and `controller_runtime_webhook_latency_seconds`, labelled
+ * `webhook=<path>`. Requests to unknown paths are not (controller-runtime's mux answers them
+ * before any webhook).
+ *
  * Handlers can be registered before or after `start`. A stopped server cannot be started
  * again.
  */
@@ -102,6 +110,7 @@ export class WebhookServer {
   readonly #certWatcher: CertWatcher;
   readonly #maxRequestBytes: number;
   readonly #sockets = new Set<Socket>();
+  #metrics: MetricsRegistry | undefined;
   #server: Server | undefined;
   #state: State = 'new';
   #starting: Promise<void> | undefined;
@@ -165,6 +174,28 @@ export class WebhookServer {
     }
     if (this.#handlers.has(path)) this.#duplicate(path);
     this.#handlers.set(path, handler);
+    this.#metrics?.webhook(path);
+    return this;
+  }
+
+  /**
+   * Records the metrics of every webhook path, registered before or after, in `metrics`
+   * from now on (see the class comment); their series start at zero at once. Calling it
+   * again with the same registry is harmless.
+   *
+   * @throws {WebhookServerError} `AlreadyInstrumented` when the server already records into
+   *   another registry: one server's metrics belong to one manager.
+   */
+  instrument(metrics: MetricsRegistry): this {
+    if (this.#metrics === metrics) return this;
+    if (this.#metrics !== undefined) {
+      throw new WebhookServerError(
+        'AlreadyInstrumented',
+        'the webhook server already records its metrics into another registry: give one WebhookServer to one Manager',
+      );
+    }
+    this.#metrics = metrics;
+    for (const path of this.#handlers.keys()) metrics.webhook(path);
     return this;
   }
 
@@ -338,6 +369,24 @@ export class WebhookServer {
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = pathOf(request.url);
+    const metrics =
+      path !== undefined && this.#handlers.has(path) ? this.#metrics?.webhook(path) : undefined;
+    if (metrics === undefined) return this.#answer(request, response);
+    const started = performance.now();
+    metrics.incInFlight();
+    try {
+      await this.#answer(request, response);
+    } finally {
+      metrics.decInFlight();
+      metrics.observeRequest({
+        code: response.statusCode,
+        durationSeconds: (performance.now() - started) / 1000,
+      });
+    }
+  }
+
+  async #answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
       await this.#serve(request, response);
     } catch (error) {

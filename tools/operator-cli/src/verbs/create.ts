@@ -40,7 +40,7 @@ import {
 } from '../scaffold/source-edits.js';
 import type { Verb, VerbContext } from '../verb.js';
 import { detectPackageManager } from './init.js';
-import { buildOperator, generateOperatorManifests } from './manifests.js';
+import { buildOperator, generateOperatorArtifacts } from './manifests.js';
 
 /** Every change a `create` verb makes, planned before anything is written. */
 export interface CreatePlan {
@@ -540,11 +540,13 @@ export async function applyPlan(
   if (!options.skipManifests) {
     options.log('building the operator and rendering its manifests');
     await buildOperator(project, options.env);
-    const status = await generateOperatorManifests(project, {
+    const status = await generateOperatorArtifacts(project, {
+      env: options.env,
       stdout: options.log,
       stderr: options.log,
     });
-    if (status !== 0) throw new OperatorCliError(`ops-manifests exited with status ${status}`);
+    if (status !== 0)
+      throw new OperatorCliError(`ops-operator manifests exited with status ${status}`);
   }
   return { changed, present: plan.present };
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capture, copyFixture, emptyDirectory, removeCopies } from '../../test/fixture-operator.js';
 import { main } from '../main.js';
 import { readOperatorProject } from '../operator-project.js';
-import { builderName, dockerBuild, dockerBuildx } from './docker.js';
+import { builderName, dockerBuild, dockerBuildx, dockerPush } from './docker.js';
 
 afterAll(removeCopies);
 
@@ -33,6 +33,34 @@ const env = (tool: string, extra: NodeJS.ProcessEnv = {}) => ({
   IMG: '',
   CONTAINER_TOOL: join(tools, tool),
   ...extra,
+});
+
+describe('docker-push', () => {
+  it('pushes IMG, else <name>:latest, after checking the daemon; fails with what to do when it is down', async () => {
+    const project = readOperatorProject(copyFixture());
+    writeFileSync(log, '');
+    expect(await dockerPush(project, { env: env('docker-ok') })).toBe('sample-operator:latest');
+    expect(calls()).toEqual([
+      '--version',
+      'info --format {{.ServerVersion}}',
+      'push sample-operator:latest',
+    ]);
+    const root = copyFixture();
+    const ok = capture();
+    expect(
+      await main(['docker-push'], {
+        cwd: root,
+        env: env('docker-ok', { IMG: 'reg/sample:2' }),
+        ...ok.io,
+      }),
+    ).toBe(0);
+    expect(ok.output.stdout).toBe('pushed reg/sample:2\n');
+    const down = capture();
+    expect(
+      await main(['docker-push'], { cwd: root, env: env('docker-no-daemon'), ...down.io }),
+    ).toBe(1);
+    expect(down.output.stderr).toContain('cannot reach its daemon; start Docker');
+  });
 });
 
 describe('docker-build', () => {

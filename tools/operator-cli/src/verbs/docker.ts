@@ -55,16 +55,45 @@ export async function dockerBuild(
   project: OperatorProject,
   options: DockerOptions = {},
 ): Promise<string> {
+  return runWithImage(project, options, (image) => [
+    'build',
+    '--tag',
+    image,
+    '--file',
+    project.dockerfile,
+    project.buildContext,
+  ]);
+}
+
+/**
+ * Runs the container tool with `args(image)` in the operator's directory once its daemon
+ * answers; the image is `options.image`, else IMG, else the operator's `<name>:latest`.
+ */
+async function runWithImage(
+  project: OperatorProject,
+  options: DockerOptions,
+  args: (image: string) => string[],
+): Promise<string> {
   const env = options.env ?? process.env;
   const tool = containerTool(env);
   await requireDaemon(tool, env);
   const image = options.image ?? imageFromEnvironment(project.defaultImage, env);
-  await runCommand(
-    tool,
-    ['build', '--tag', image, '--file', project.dockerfile, project.buildContext],
-    { env, cwd: project.root },
-  );
+  await runCommand(tool, args(image), { env, cwd: project.root });
   return image;
+}
+
+/**
+ * `docker push <image>`, as kubebuilder's make docker-push: pushes the image
+ * {@link dockerBuild} made (IMG, else the operator's `<name>:latest`). Resolves with the image.
+ *
+ * @throws {OperatorCliError} when docker is missing, its daemon is unreachable, or the push
+ * fails (not logged in, no such local image, a registry that refuses it).
+ */
+export async function dockerPush(
+  project: OperatorProject,
+  options: DockerOptions = {},
+): Promise<string> {
+  return runWithImage(project, options, (image) => ['push', image]);
 }
 
 /**
@@ -150,6 +179,24 @@ ${environment}`,
     const project = context.project();
     const image = await dockerBuild(project, { env: context.env });
     context.stdout(`built ${image} from ${relative(project.buildContext, project.dockerfile)}\n`);
+    return 0;
+  },
+};
+
+export const dockerPushVerb: Verb = {
+  name: 'docker-push',
+  summary: 'docker push IMG (the image docker-build made)',
+  help: `Usage: [IMG=<image>] ops-operator docker-push
+
+Pushes IMG, the image docker-build tagged, as kubebuilder's make docker-push: log in to the
+registry first (docker login). For a multi-platform image built and pushed in one step, use
+docker-buildx.
+
+${environment}`,
+  async run(argv, context) {
+    parseVerbOptions(this, argv, {});
+    const image = await dockerPush(context.project(), { env: context.env });
+    context.stdout(`pushed ${image}\n`);
     return 0;
   },
 };

@@ -17,7 +17,7 @@ import {
   workspaceVersions,
 } from '../scaffold/workspace-versions.js';
 import type { Verb } from '../verb.js';
-import { generateOperatorManifests } from './manifests.js';
+import { generateOperatorArtifacts } from './manifests.js';
 
 /** What {@link scaffoldOperator} writes and runs. */
 export interface ScaffoldOptions {
@@ -166,11 +166,13 @@ export async function finishProject(directory: string, options: FinishOptions): 
       env,
       what: name,
     });
-    const status = await generateOperatorManifests(readOperatorProject(directory), {
+    const status = await generateOperatorArtifacts(readOperatorProject(directory), {
+      env,
       stdout: log,
       stderr: log,
     });
-    if (status !== 0) throw new OperatorCliError(`ops-manifests exited with status ${status}`);
+    if (status !== 0)
+      throw new OperatorCliError(`ops-operator manifests exited with status ${status}`);
   } catch (error) {
     if (!OperatorCliError.isInstance(error)) throw error;
     throw new OperatorCliError(`${error.message}\n${options.resume}`, { cause: error });

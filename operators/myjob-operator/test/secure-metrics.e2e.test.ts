@@ -1,0 +1,143 @@
+// Secured metrics, as kubebuilder v4.1+ ships them: the manager serves /metrics over HTTPS and
+// asks the API server about every scrape (TokenReview, then SubjectAccessReview of get
+// /metrics) as its own ServiceAccount, under the metrics-auth-role `pnpm run manifests`
+// generated; a scraper needs the metrics-reader ClusterRole. `pnpm test` runs it on the local
+// API server, `pnpm test:binaries` on real etcd + kube-apiserver, whose authenticator and
+// authorizer then answer the reviews.
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type KubernetesObject, Manager } from '@ops/core';
+import {
+  type Environment,
+  type RunningOperatorManager,
+  startOperatorEnvironment,
+  startOperatorManager,
+} from '@ops/envtest';
+import { dashboardMetrics, dashboardPath } from '@ops/operator-cli';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMyJobController } from '../src/operator.js';
+
+const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
+const prefix = 'myjob-operator-';
+
+let env: Environment;
+let rendered: KubernetesObject[];
+let operator: RunningOperatorManager<Manager>;
+let port: number;
+
+beforeAll(async () => {
+  const started = await startOperatorEnvironment(operatorRoot);
+  env = started.env;
+  rendered = started.rendered;
+  operator = await startOperatorManager({
+    identity: started.identity,
+    createManager: (settings) =>
+      new Manager({
+        ...settings,
+        logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
+        metricsBindAddress: { host: '127.0.0.1', port: 0 },
+        metricsSecureServing: true,
+      }),
+    setup: (manager) => addMyJobController(manager),
+  });
+  port = operator.manager.metricsServer?.port ?? 0;
+}, 180_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  await env?.stop();
+});
+
+/** GET https://127.0.0.1:<port>/metrics (self-signed, so not verified) with a bearer token. */
+function scrape(token: string | undefined): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/metrics',
+        rejectUnauthorized: false,
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('myjob-operator metrics, secured', () => {
+  it('ships metrics-reader and the metrics-auth-role bound to the manager', () => {
+    const names = rendered.map((object) => `${object.kind}/${object.metadata?.name}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        `ClusterRole/${prefix}metrics-reader`,
+        `ClusterRole/${prefix}metrics-auth-role`,
+        `ClusterRoleBinding/${prefix}metrics-auth-rolebinding`,
+      ]),
+    );
+  });
+
+  it('serves a token bound to metrics-reader (200) every metric the Grafana dashboard queries, refuses one without it (403) and none (401)', {
+    timeout: 120_000,
+  }, async () => {
+    const reader = rendered.find(
+      (object) =>
+        object.kind === 'ClusterRole' && object.metadata?.name === `${prefix}metrics-reader`,
+    ) as KubernetesObject;
+    const prometheus = await env.serviceAccount({
+      namespace: 'monitoring',
+      name: 'prometheus',
+      rbac: [
+        reader,
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name: 'prometheus-metrics-reader' },
+          roleRef: {
+            apiGroup: 'rbac.authorization.k8s.io',
+            kind: 'ClusterRole',
+            name: `${prefix}metrics-reader`,
+          },
+          subjects: [{ kind: 'ServiceAccount', name: 'prometheus', namespace: 'monitoring' }],
+        } as KubernetesObject,
+      ],
+    });
+    const stranger = await env.serviceAccount({ namespace: 'monitoring', name: 'stranger' });
+
+    const allowed = await scrape(prometheus.token);
+    expect(allowed.status, allowed.body).toBe(200);
+    expect(allowed.body).toContain('# TYPE controller_runtime_reconcile_total counter');
+    expect(allowed.body).toContain(
+      'controller_runtime_max_concurrent_reconciles{controller="my-job"}',
+    );
+
+    // Every metric the generated Grafana dashboard queries is on the page.
+    const dashboard = JSON.parse(
+      await readFile(join(operatorRoot, dashboardPath), 'utf8'),
+    ) as Parameters<typeof dashboardMetrics>[0];
+    const queried = dashboardMetrics(dashboard);
+    expect(queried.length).toBeGreaterThan(10);
+    for (const metric of queried) expect(allowed.body, metric).toContain(`# TYPE ${metric} `);
+
+    const forbidden = await scrape(stranger.token);
+    expect(forbidden.status, forbidden.body).toBe(403);
+    expect(forbidden.body).toMatch(
+      /^Forbidden: user "system:serviceaccount:monitoring:stranger" may not get \/metrics/,
+    );
+
+    const anonymous = await scrape(undefined);
+    expect(anonymous.status).toBe(401);
+    expect((await scrape(`${prometheus.token}x`)).status).toBe(401);
+  });
+});
