@@ -71,11 +71,19 @@ async function gzipServer(compression: boolean | 'auto' | undefined) {
 }
 
 describe('KubeTransport compression', () => {
-  it('does not ask for gzip by default on a loopback server', async () => {
+  it('asks for gzip by default, and not with compression auto on a loopback server', async () => {
     const { transport: client, acceptEncodings } = await gzipServer(undefined);
-    expect(client.compression).toBe(false);
+    expect(client.compression).toBe(true);
     expect((await client.request({ method: 'GET', path: '/list' })).text).toBe(body);
-    expect(acceptEncodings).toEqual([undefined]);
+    expect(acceptEncodings).toEqual(['gzip']);
+    client.close();
+    const closing = server;
+    closing?.closeAllConnections();
+    if (closing !== undefined) await new Promise((resolve) => closing.close(resolve));
+    const auto = await gzipServer('auto');
+    expect(auto.transport.compression).toBe(false);
+    expect((await auto.transport.request({ method: 'GET', path: '/list' })).text).toBe(body);
+    expect(auto.acceptEncodings).toEqual([undefined]);
   });
 
   it('asks for gzip when told to, and decompresses answers on this thread, on the helper thread and in watches', async () => {

@@ -13,7 +13,7 @@ export const contenderLabels: Record<SyncContender, string> = {
   fluent: 'fluent Watch',
   'ops-watch-list': '@ops/core, WatchList',
   'ops-list': '@ops/core, paged LIST',
-  'ops-watch-list-gzip': '@ops/core, WatchList, gzip',
+  'ops-watch-list-gzip': '@ops/core, WatchList, gzip (its defaults)',
   'ops-list-gzip': '@ops/core, paged LIST, gzip',
 };
 

@@ -108,6 +108,7 @@ export const watchListBenchmark: BenchmarkModule = {
       `${objects} Pods from ${serverName}; each contender in a fresh Node.js process per run, ${runs} run(s) each, medians; the API server's garbage collected before each run.`,
       'Bytes read: rchar of the child process over the sync (every thread, sockets included): what came over the wire, gzipped or not.',
       'API server memory: its resident set sampled every 20 ms and through the kernel high-water mark (reset before each run); growth is the peak minus what it held when the run started.',
+      'Goals compare @ops/core with its defaults (WatchList, gzip) to the peers (which ask for gzip too), and its WatchList to its paged LIST, both with gzip.',
     ];
     for (const id of contenders) {
       const label = contenderLabels[id];
@@ -135,7 +136,9 @@ export const watchListBenchmark: BenchmarkModule = {
         });
       }
     }
-    const watchList = med('ops-watch-list', 'ms');
+    // The goals compare ops as a user gets it: its defaults, WatchList with gzip.
+    const ops: SyncContender = 'ops-watch-list-gzip';
+    const watchList = med(ops, 'ms');
     const versus = (id: SyncContender, field: keyof Runs, of: SyncContender) =>
       ratio(med(id, field), med(of, field));
     for (const [name, value] of [
@@ -149,9 +152,9 @@ export const watchListBenchmark: BenchmarkModule = {
       if (Number.isFinite(value)) metrics.push({ name, value, unit: '×' });
 
     const faster = (peer: SyncContender) => ratio(med(peer, 'ms'), watchList);
-    const memoryRatio = versus('ops-watch-list', 'serverGrowth', 'ops-list');
-    const cpuRatio = versus('ops-watch-list', 'cpuMs', 'client-node');
-    const heapRatio = versus('ops-watch-list', 'heap', 'client-node');
+    const memoryRatio = versus(ops, 'serverGrowth', 'ops-list-gzip');
+    const cpuRatio = versus(ops, 'cpuMs', 'client-node');
+    const heapRatio = versus(ops, 'heap', 'client-node');
     const targets: TargetCheck[] = [
       {
         target: 'ops (WatchList) cold sync at least 1.3× faster than client-node',
@@ -177,7 +180,7 @@ export const watchListBenchmark: BenchmarkModule = {
         target:
           "API server memory growth during ops' WatchList at most 0.5× its growth during a paged LIST",
         measured: Number.isFinite(memoryRatio)
-          ? `${formatRatio(memoryRatio)} (${formatNumber(med('ops-watch-list', 'serverGrowth') / 1e6)} vs ${formatNumber(med('ops-list', 'serverGrowth') / 1e6)} MB)`
+          ? `${formatRatio(memoryRatio)} (${formatNumber(med(ops, 'serverGrowth') / 1e6)} vs ${formatNumber(med('ops-list-gzip', 'serverGrowth') / 1e6)} MB)`
           : 'not measured (no API server process of its own)',
         met: memoryRatio <= 0.5,
       },
