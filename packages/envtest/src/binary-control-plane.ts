@@ -11,6 +11,11 @@ import { hardenedApiServerArgs } from './hardened-api-server-args.js';
 /** A running etcd + kube-apiserver pair started from binaries. */
 export interface BinaryControlPlane {
   kubeconfig: string;
+  /**
+   * The kube-apiserver process's id, for measuring it (its memory in /proc, say); undefined
+   * if the operating system gave none.
+   */
+  apiServerPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -218,7 +223,7 @@ export async function startBinaryControlPlane(
       ],
       'current-context': 'envtest',
     });
-    return { kubeconfig, stop };
+    return { kubeconfig, apiServerPid: children[1]?.pid, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -91,7 +91,13 @@ export class StatusError extends Error {
       422,
       'Invalid',
       `${qualifiedKind(ref)} "${name}" is invalid: ${formatFieldErrors(errors)}`,
-      { name, group: ref.group, kind: ref.kind, causes: errors.map(fieldErrorCause) },
+      // Status details omit an empty name, as Go's `omitempty` does (e.g. ListOptions).
+      {
+        ...(name ? { name } : {}),
+        group: ref.group,
+        kind: ref.kind,
+        causes: errors.map(fieldErrorCause),
+      },
     );
   }
 

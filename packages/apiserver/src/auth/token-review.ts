@@ -1,5 +1,5 @@
 import { isJsonObject } from '@ops/api';
-import type { Json } from '../cluster/json.js';
+import type { Json } from '../json/json.js';
 import type { AuthenticatedUser } from './authenticated-user.js';
 import { userInfoOf } from './self-subject-review.js';
 

@@ -65,6 +65,13 @@ export interface ActiveWatch {
  * allowed; ends after `timeoutSeconds` (see {@link watchTimeoutMs}), or when either side
  * closes.
  *
+ * The initial state is sent, as kube-apiserver 1.37 sends it, for `sendInitialEvents=true`
+ * (a WatchList, KEP-3157; the current state whatever `resourceVersion` says) and for a watch
+ * without a `resourceVersion` or from `0` unless `sendInitialEvents=false` (which starts from
+ * now); its ADDED events end with a BOOKMARK annotated `k8s.io/initial-events-end: "true"`
+ * when `allowWatchBookmarks=true`. The parameter combinations kube-apiserver refuses are
+ * refused before this is called (422, see `query-options.ts`).
+ *
  * A `resourceVersion` newer than the store's waits up to `tooLargeResourceVersionWaitMs`
  * for it, then answers kube's "Too large resource version" ERROR event (504). A watcher
  * whose unsent data exceeds `watchBufferBytes` when a new event arrives is closed by cutting
@@ -93,9 +100,16 @@ export async function serveWatch(
   const key = storageKeyOf(type);
   const bookmarks = queryBool(query, 'allowWatchBookmarks');
   const rv = query.get('resourceVersion') ?? '';
-  const sendInitial = queryBool(query, 'sendInitialEvents');
   const timeoutMs = watchTimeoutMs(query.get('timeoutSeconds'), server.minRequestTimeoutSeconds);
-  const fromStart = rv === '' || rv === '0' || sendInitial;
+  // kube-apiserver's watch cache: without a resourceVersion (or from "0") a watch starts with
+  // the current state unless sendInitialEvents=false says to start from now; from a given
+  // resourceVersion it replays the events since, unless sendInitialEvents=true asks for the
+  // current state (at least as new as that version) instead. The state's ADDED events end
+  // with the annotated bookmark whenever bookmarks are allowed, even for a plain watch.
+  const fromStart = rv === '' || rv === '0';
+  const initialEvents = query.has('sendInitialEvents')
+    ? queryBool(query, 'sendInitialEvents')
+    : fromStart;
   const since = Number(rv);
   if (!fromStart && (!Number.isInteger(since) || since < 0))
     throw StatusError.badRequest(
@@ -207,21 +221,13 @@ export async function serveWatch(
   // closes it (events replayed before that are bounded by the history).
   let overflow: () => void = () => undefined;
   try {
-    if (fromStart) {
-      const initial =
-        sendInitial && rv !== '' && rv !== '0'
-          ? server.store.eventsSince(key, Number(rv))
-          : undefined;
-      if (initial !== undefined) {
-        for (const event of initial) emit(event);
-      } else {
-        for (const stored of server.store.list(key)) {
-          if (server.resources.matches(type, stored.object, filter))
-            send('ADDED', stored.object, () => stored.json());
-        }
+    if (initialEvents) {
+      for (const stored of server.store.list(key)) {
+        if (server.resources.matches(type, stored.object, filter))
+          send('ADDED', stored.object, () => stored.json());
       }
-      if (sendInitial && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
-    } else {
+      if (bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+    } else if (!fromStart) {
       for (const event of server.store.eventsSince(key, since)) emit(event);
     }
     unsubscribe = server.store.subscribe(key, (event) => {
@@ -264,14 +270,14 @@ export async function serveWatch(
   server.watches.add(active);
   overflow = () => active.close(true);
   fail = () => active.close();
-  if (bookmarks) timers.push(setInterval(() => bookmark(), server.bookmarkIntervalMs));
-  timers.push(
-    setTimeout(() => {
-      if (bookmarks) bookmark();
-      // After the events still being converted, when a webhook converts them.
-      later(() => active.close());
-    }, timeoutMs),
-  );
+  if (bookmarks) {
+    timers.push(setInterval(() => bookmark(), server.bookmarkIntervalMs));
+    // kube-apiserver's watch cache sends its last bookmark 2 s before the watch's deadline,
+    // and none when the watch is shorter than that (cache_watcher.go, nextBookmarkTime).
+    if (timeoutMs > 2_000) timers.push(setTimeout(() => bookmark(), timeoutMs - 2_000));
+  }
+  // After the events still being converted, when a webhook converts them.
+  timers.push(setTimeout(() => later(() => active.close()), timeoutMs));
   req.on('close', () => active.close());
   res.on('close', () => active.close());
 }

@@ -30,6 +30,10 @@ for event in stream.stream(
     allow_watch_bookmarks=True,
     timeout_seconds=5,
 ):
+    # kube-apiserver ends a watch's initial ADDED events with a bookmark (annotated
+    # k8s.io/initial-events-end) when bookmarks are allowed; the client hands it over as a dict.
+    if event["type"] == "BOOKMARK":
+        continue
     events.append([event["type"], event["object"].metadata.name])
     if len(events) == 1:
         core.patch_namespaced_config_map(

@@ -33,4 +33,8 @@ export {
   objectKey,
   splitObjectKey,
 } from './informer-store.js';
+export {
+  defaultWatchListBookmarkTimeoutMs,
+  initialEventsEndAnnotation,
+} from './informer-watch-list.js';
 export { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';

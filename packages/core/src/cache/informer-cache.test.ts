@@ -71,9 +71,9 @@ describe('InformerCache against the local API server', () => {
     expect(cache.getInformer(namespaces, { namespace: 'x' })).toBe(cache.getInformer(namespaces));
     expect(cache.informers()).toHaveLength(3);
 
-    // Started on first use: one list each (once synced), not one per caller.
+    // Started on first use: one WatchList each (once synced), not one per caller.
     await cache.waitForSync(5_000);
-    expect(transport.lists).toBe(3);
+    expect([transport.lists, transport.watches]).toEqual([0, 3]);
     await expect(cache.informerFor('v1', 'Widget')).rejects.toThrow(/does not serve Widget/);
   });
 

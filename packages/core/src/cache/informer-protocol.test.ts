@@ -12,6 +12,7 @@ import type {
   WatchHandlers,
 } from '../client/kube-transport.js';
 import { FakeClock } from '../clock/fake-clock.js';
+import type { InformerRequestError } from '../errors/informer-request-error.js';
 import {
   defaultInformerPageSize,
   Informer,
@@ -132,6 +133,8 @@ async function started(options: Partial<InformerOptions> = {}) {
     namespace: 'ns',
     clock,
     random: () => 0.5,
+    // These tests are of the paged LIST path; the WatchList tests below turn it on.
+    watchList: false,
     ...options,
   });
   informer.addEventHandler({
@@ -470,6 +473,223 @@ describe('Informer protocol', () => {
     expect(informer.get('ns', 'a')).toBeDefined();
     expect(transport.lastWatch.query?.resourceVersion).toBe('4');
     expect(informer.stats()).toMatchObject({ errorRelists: 1, lists: 2, errors: 2 });
+    await informer.stop();
+  });
+});
+
+/** The annotated BOOKMARK that ends a WatchList's initial events. */
+function initialEventsEnd(resourceVersion: string) {
+  return {
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    metadata: { resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } },
+  };
+}
+
+describe('Informer protocol: WatchList', () => {
+  const errors: InformerRequestError[] = [];
+  const streaming = () => {
+    errors.length = 0;
+    return started({
+      watchList: true,
+      labelSelector: 'app=x',
+      onError: (error) => errors.push(error),
+    });
+  };
+
+  it('syncs by one WATCH with sendInitialEvents, stored in one step at the annotated bookmark, then goes on watching on it', async () => {
+    const { transport, informer, events } = await streaming();
+    informer.start();
+    await flush();
+    expect(transport.requests).toHaveLength(0);
+    expect(transport.lastWatch.path).toBe('/api/v1/namespaces/ns/configmaps');
+    expect(transport.lastWatch.query).toEqual({
+      labelSelector: 'app=x',
+      fieldSelector: undefined,
+      watch: true,
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: true,
+      timeoutSeconds: 450,
+    });
+    const { apiVersion: _a, kind: _k, ...bare } = cm('a', '5');
+    transport.lastWatch.send('ADDED', bare);
+    transport.lastWatch.send('ADDED', cm('b', '7'));
+    // A bookmark without the annotation does not end the initial events.
+    transport.lastWatch.send('BOOKMARK', { metadata: { resourceVersion: '8' } });
+    expect(informer.hasSynced()).toBe(false);
+    expect(informer.keys()).toEqual([]);
+    expect(events).toEqual([]);
+    const synced = informer.waitForSync(1_000);
+    transport.lastWatch.send('BOOKMARK', initialEventsEnd('10'));
+    await synced;
+    expect(informer.hasSynced()).toBe(true);
+    expect(events).toEqual(['add a initial', 'add b initial']);
+    expect(informer.get('ns', 'a')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(informer.lastSyncResourceVersion).toBe('10');
+    // The same watch goes on delivering changes.
+    transport.lastWatch.send('MODIFIED', cm('a', '11', { v: '2' }));
+    expect(events).toEqual(['add a initial', 'add b initial', 'update a 5->11']);
+    expect(transport.watches).toHaveLength(1);
+    expect(transport.requests).toHaveLength(0);
+    expect(informer.stats()).toMatchObject({
+      watchLists: 1,
+      watches: 1,
+      lists: 1,
+      listRequests: 0,
+    });
+    await informer.stop();
+  });
+
+  it('relists after a 410 by WatchList too, reconciling the differences at the bookmark', async () => {
+    const { transport, informer, events } = await streaming();
+    informer.start();
+    await flush();
+    transport.lastWatch.send('ADDED', cm('same', '1'));
+    transport.lastWatch.send('ADDED', cm('gone', '2'));
+    transport.lastWatch.send('BOOKMARK', initialEventsEnd('10'));
+    events.length = 0;
+    transport.lastWatch.send('ERROR', { kind: 'Status', code: 410, reason: 'Expired' });
+    await flush();
+    expect(transport.watches).toHaveLength(2);
+    expect(transport.lastWatch.query).toMatchObject({ sendInitialEvents: true });
+    expect(transport.lastWatch.query?.resourceVersion).toBeUndefined();
+    transport.lastWatch.send('ADDED', cm('same', '1'));
+    transport.lastWatch.send('ADDED', cm('new', '20'));
+    expect(events).toEqual([]);
+    transport.lastWatch.send('BOOKMARK', initialEventsEnd('30'));
+    expect(events.sort()).toEqual(['add new', 'delete gone unknown']);
+    expect(transport.requests).toHaveLength(0);
+    expect(informer.stats()).toMatchObject({ goneRelists: 1, watchLists: 2, lists: 2 });
+    await informer.stop();
+  });
+
+  it('falls back to a paged LIST for good when the server refuses the parameters (422)', async () => {
+    const { transport, clock, informer, events } = await streaming();
+    informer.start();
+    await flush();
+    transport.responses.push(listPage([cm('a', '5')], '10'));
+    const refusal = Object.assign(
+      new Error(
+        'watch /api/v1/namespaces/ns/configmaps answered 422: {"message":"sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"}',
+      ),
+      { status: 422 },
+    );
+    transport.lastWatch.end(refusal);
+    await flush();
+    // Reported, then cleared by the LIST that succeeded.
+    expect(errors.map((e) => e.status)).toEqual([422]);
+    expect(informer.lastError).toBeUndefined();
+    // No backoff: the LIST goes out at once, then a plain WATCH from its version.
+    expect(transport.requests).toHaveLength(1);
+    expect(informer.hasSynced()).toBe(true);
+    expect(events).toEqual(['add a initial']);
+    expect(transport.lastWatch.query).toMatchObject({ resourceVersion: '10' });
+    expect(transport.lastWatch.query?.sendInitialEvents).toBeUndefined();
+    // Later relists list as well: the resource was found not to stream lists.
+    transport.responses.push(listPage([cm('a', '5')], '20'));
+    transport.lastWatch.send('ERROR', { kind: 'Status', code: 410, reason: 'Expired' });
+    await flush();
+    expect(transport.requests).toHaveLength(2);
+    expect(transport.watches.filter((w) => w.query?.sendInitialEvents)).toHaveLength(1);
+    expect(informer.stats()).toMatchObject({ watchLists: 1, watchListFallbacks: 1, lists: 2 });
+    clock.advance(0);
+    await informer.stop();
+  });
+
+  it('falls back to a paged LIST when no initial-events-end bookmark comes within the bookmark timeout', async () => {
+    const { transport, clock, informer, events } = await started({
+      watchList: true,
+      watchListBookmarkTimeoutMs: 5_000,
+    });
+    informer.start();
+    await flush();
+    const first = transport.lastWatch;
+    // A server that ignores sendInitialEvents: the current state as ADDED, then nothing.
+    first.send('ADDED', cm('a', '5'));
+    clock.advance(4_999);
+    await flush();
+    expect(transport.requests).toHaveLength(0);
+    transport.responses.push(listPage([cm('a', '5'), cm('b', '6')], '10'));
+    clock.advance(1);
+    await flush();
+    expect(first.closed).toBe(true);
+    expect(transport.requests).toHaveLength(1);
+    // Nothing of the abandoned stream reached handlers: the state is the LIST's.
+    expect(events).toEqual(['add a initial', 'add b initial']);
+    expect(informer.stats()).toMatchObject({ watchListFallbacks: 1, silentWatches: 0 });
+    // After the bookmark wait, the watch's silence timeout is the ordinary one again.
+    clock.advance(100_000);
+    await flush();
+    expect(transport.watches).toHaveLength(2);
+    await informer.stop();
+  });
+
+  it('falls back for good when the stream ends cleanly before the bookmark', async () => {
+    const { transport, clock, informer } = await streaming();
+    informer.start();
+    await flush();
+    transport.lastWatch.send('ADDED', cm('a', '5'));
+    clock.advance(2_000);
+    transport.responses.push(listPage([cm('a', '5')], '10'));
+    transport.lastWatch.end();
+    await flush();
+    expect(transport.requests).toHaveLength(1);
+    expect(informer.hasSynced()).toBe(true);
+    expect(informer.stats().watchListFallbacks).toBe(1);
+    await informer.stop();
+  });
+
+  it('lists once after a 500 before the bookmark, and streams again at the next relist', async () => {
+    const { transport, informer } = await streaming();
+    informer.start();
+    await flush();
+    transport.responses.push(listPage([cm('a', '5')], '10'));
+    transport.lastWatch.send('ERROR', { kind: 'Status', code: 500, message: 'etcd is down' });
+    await flush();
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/reported an error \(500\): etcd is down/),
+    ]);
+    expect(transport.requests).toHaveLength(1);
+    expect(informer.hasSynced()).toBe(true);
+    transport.lastWatch.send('ERROR', { kind: 'Status', code: 410, reason: 'Expired' });
+    await flush();
+    expect(transport.requests).toHaveLength(1);
+    expect(transport.lastWatch.query).toMatchObject({ sendInitialEvents: true });
+    await informer.stop();
+  });
+
+  it('backs off and streams again after a 429, a 504 or a 410 before the bookmark, without listing', async () => {
+    const { transport, clock, informer } = await streaming();
+    informer.start();
+    await flush();
+    transport.lastWatch.end(
+      Object.assign(new Error('watch answered 429: too many requests'), { status: 429 }),
+    );
+    await flush();
+    expect(informer.lastError?.status).toBe(429);
+    clock.advance(720);
+    await flush();
+    expect(transport.watches).toHaveLength(2);
+    transport.lastWatch.send('ERROR', {
+      kind: 'Status',
+      code: 504,
+      message: 'Too large resource version',
+    });
+    await flush();
+    clock.advance(1_440);
+    await flush();
+    expect(transport.watches).toHaveLength(3);
+    transport.lastWatch.send('ERROR', { kind: 'Status', code: 410, reason: 'Expired' });
+    await flush();
+    clock.advance(2_880);
+    await flush();
+    expect(transport.watches).toHaveLength(4);
+    expect(transport.watches.every((w) => w.query?.sendInitialEvents === true)).toBe(true);
+    expect(transport.requests).toHaveLength(0);
+    transport.lastWatch.send('BOOKMARK', initialEventsEnd('3'));
+    expect(informer.hasSynced()).toBe(true);
+    expect(informer.stats()).toMatchObject({ watchLists: 4, watchListFallbacks: 0, errors: 2 });
     await informer.stop();
   });
 });

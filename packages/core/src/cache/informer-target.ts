@@ -36,6 +36,8 @@ export function noInformerStats(): InformerStats {
     expiredContinues: 0,
     silentWatches: 0,
     errors: 0,
+    watchLists: 0,
+    watchListFallbacks: 0,
   };
 }
 

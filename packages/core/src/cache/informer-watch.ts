@@ -24,7 +24,10 @@ export interface WatchOnceOptions {
   /** The watch's query: selectors, `watch`, `resourceVersion`, bookmarks, `timeoutSeconds`. */
   query: TransportRequest['query'];
   clock: Clock;
-  /** A watch that delivers no line for this long ends as `silent`. */
+  /**
+   * A watch that delivers no line for this long ends as `silent`. Read at each check, so a
+   * getter may change it during the watch (a WatchList's shorter wait for its bookmark).
+   */
   silentWatchTimeoutMs: number;
   /** The resource, for error messages. */
   description: string;

@@ -22,6 +22,13 @@ import {
   watchErrorOutcome,
   watchOnce,
 } from './informer-watch.js';
+import {
+  afterUnfinishedWatchList,
+  defaultWatchListBookmarkTimeoutMs,
+  InitialEvents,
+  isInitialEventsEnd,
+  watchListQuery,
+} from './informer-watch-list.js';
 import { Pause } from './pause.js';
 import { shareUnchangedStrings } from './share-unchanged-strings.js';
 import { StoreChanges } from './store-changes.js';
@@ -111,6 +118,21 @@ export interface InformerOptions {
   minWatchTimeoutSeconds?: number;
   /** Timeout of each LIST request in milliseconds (default 60,000). */
   listTimeoutMs?: number;
+  /**
+   * Sync by WatchList (a streaming list, KEP-3157) where the server supports it (default
+   * true): one WATCH with `sendInitialEvents=true`, whose ADDED events up to the BOOKMARK
+   * annotated `k8s.io/initial-events-end` are the state, instead of a paged LIST and then a
+   * WATCH. The server streams from its watch cache rather than building list pages in
+   * memory. Falls back to the paged LIST as client-go does (see {@link Informer}). `false`
+   * always lists.
+   */
+  watchList?: boolean;
+  /**
+   * How long a WatchList may deliver nothing before its initial-events-end bookmark before
+   * the informer decides the server does not stream lists and lists instead (default
+   * {@link defaultWatchListBookmarkTimeoutMs}).
+   */
+  watchListBookmarkTimeoutMs?: number;
   /** Backoff between failed attempts (default 800 ms doubling to 30 s, jittered). */
   backoff?: BackoffOptions;
   /** Called with each list or watch failure (they are also logged). Exceptions are ignored. */
@@ -144,6 +166,10 @@ export interface InformerStats {
   silentWatches: number;
   /** Failed LIST or WATCH attempts. */
   errors: number;
+  /** WatchList requests sent (each is also counted in `watches`). */
+  watchLists: number;
+  /** WatchLists that ended before their bookmark and were replaced by a paged LIST. */
+  watchListFallbacks: number;
 }
 
 /** Default {@link InformerOptions.pageSize}. */
@@ -159,7 +185,18 @@ export const defaultMinWatchTimeoutSeconds = 300;
  * reflector, store and shared informer of client-go in one.
  *
  * How it runs, once {@link start}ed:
- * - a paged LIST (`limit`, `continue`), pipelined: the next page is requested as soon as
+ * - by default a WatchList (see {@link InformerOptions.watchList}): one WATCH with
+ *   `sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true` and
+ *   no resourceVersion; its events up to the bookmark annotated `k8s.io/initial-events-end`
+ *   are collected and stored in one step at that bookmark, which is when the informer is
+ *   synced; the same watch then goes on as the WATCH below. The first sync and every relist
+ *   use it. Before the bookmark, a 410, a 504 or a 429 backs off and tries again; a 400 or
+ *   422 (parameters refused), a clean end, or `watchListBookmarkTimeoutMs` without any line
+ *   means the server does not stream lists of this resource: this informer falls back to
+ *   the paged LIST below for good; any other failure (a 404, a 403, a 5xx, a cut
+ *   connection) falls back to the paged LIST for this sync only (client-go's reflector,
+ *   tools/cache/reflector.go);
+ * - otherwise a paged LIST (`limit`, `continue`), pipelined: the next page is requested as soon as
  *   the continue token is read and received on the transport's helper thread (the
  *   `offThread` request flag) while this one is parsed (the first page is received on the
  *   event loop, so a list of one page never starts the thread); a 410 on a continue token restarts
@@ -204,6 +241,9 @@ export class Informer extends InformerReader {
   private readonly silentWatchTimeoutMs: number;
   private readonly minWatchTimeoutSeconds: number;
   private readonly listTimeoutMs: number;
+  private readonly watchListBookmarkTimeoutMs: number;
+  /** Whether the next sync tries WatchList: the option, until the server shows it lacks it. */
+  private useWatchList: boolean;
   private readonly onError: ((error: InformerRequestError) => void) | undefined;
   private readonly log: Logger;
   private readonly clock: Clock;
@@ -267,6 +307,9 @@ export class Informer extends InformerReader {
     this.silentWatchTimeoutMs = options.silentWatchTimeoutMs ?? defaultSilentWatchTimeoutMs;
     this.minWatchTimeoutSeconds = options.minWatchTimeoutSeconds ?? defaultMinWatchTimeoutSeconds;
     this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
+    this.useWatchList = options.watchList ?? true;
+    this.watchListBookmarkTimeoutMs =
+      options.watchListBookmarkTimeoutMs ?? defaultWatchListBookmarkTimeoutMs;
     this.onError = options.onError;
     this.log = (options.logger ?? pino({ level: 'silent' })).child({ informer: this.description });
     log = this.log;
@@ -400,17 +443,44 @@ export class Informer extends InformerReader {
 
   private async run(): Promise<void> {
     let needList = true;
+    // Set after a WatchList failed in a way that lists this sync only.
+    let listOnce = false;
     while (!this.stopped) {
-      if (needList) {
-        const listed = await this.listAndReplace();
-        if (this.stopped) break;
-        if (!listed) {
-          await this.sleep(this.backoff.next());
+      let outcome: WatchOutcome;
+      if (needList && this.useWatchList && !listOnce) {
+        const streamed = await this.watchListOnce();
+        if (this.stopped || streamed.outcome.kind === 'stopped') break;
+        if (!streamed.synced) {
+          const next = afterUnfinishedWatchList(streamed.outcome, this.watchListBookmarkTimeoutMs);
+          if (next.error !== undefined) this.report(next.error);
+          if (next.next === 'retry') {
+            await this.sleep(this.backoff.next());
+            continue;
+          }
+          this.counters.watchListFallbacks++;
+          if (next.unsupported) this.useWatchList = false;
+          else listOnce = true;
+          this.log.info(
+            { reason: next.reason, forGood: next.unsupported },
+            'WatchList did not complete; syncing by a paged LIST',
+          );
           continue;
         }
         needList = false;
+        outcome = streamed.outcome;
+      } else {
+        if (needList) {
+          const listed = await this.listAndReplace();
+          if (this.stopped) break;
+          if (!listed) {
+            await this.sleep(this.backoff.next());
+            continue;
+          }
+          needList = false;
+          listOnce = false;
+        }
+        outcome = await this.watchOnce();
       }
-      const outcome = await this.watchOnce();
       if (this.stopped || outcome.kind === 'stopped') break;
       switch (outcome.kind) {
         case 'ended':
@@ -552,6 +622,75 @@ export class Informer extends InformerReader {
       },
       handleLine: (line) => this.handleLine(line),
     });
+  }
+
+  /**
+   * One WatchList: its events up to the initial-events-end bookmark build the state, which
+   * is stored (syncing the informer) at the bookmark; after it the same watch goes on as
+   * {@link watchOnce}. `synced` says whether the bookmark came.
+   */
+  private async watchListOnce(): Promise<{ synced: boolean; outcome: WatchOutcome }> {
+    this.counters.watches++;
+    this.counters.watchLists++;
+    let initial: InitialEvents | undefined = new InitialEvents();
+    const informer = this;
+    const outcome = await watchOnce({
+      transport: this.transport,
+      path: this.path,
+      query: this.query(
+        watchListQuery(Math.floor(this.minWatchTimeoutSeconds * (1 + this.random()))),
+      ),
+      clock: this.clock,
+      // Until the bookmark, silence means a server that does not stream lists. The limit
+      // never shrinks at the bookmark, so a silence check armed before it stays valid.
+      get silentWatchTimeoutMs() {
+        return initial === undefined
+          ? informer.silentWatchTimeoutMs
+          : Math.min(informer.watchListBookmarkTimeoutMs, informer.silentWatchTimeoutMs);
+      },
+      description: this.description,
+      setClose: (close) => {
+        this.closeWatch = close;
+      },
+      handleLine: (line) => {
+        if (initial === undefined) return this.handleLine(line);
+        const ended = this.handleInitialLine(line, initial);
+        if (ended === true) initial = undefined;
+        else return ended;
+        return undefined;
+      },
+    });
+    return { synced: initial === undefined, outcome };
+  }
+
+  /**
+   * Applies one line of a WatchList's initial phase to `initial`; true at the
+   * initial-events-end bookmark, once the state is stored; an outcome when the watch must end.
+   */
+  private handleInitialLine(line: string, initial: InitialEvents): WatchOutcome | true | undefined {
+    const event = parseWatchLine(line, this.description);
+    if ('kind' in event) return event;
+    switch (event.type) {
+      case 'ADDED':
+      case 'MODIFIED':
+      case 'DELETED': {
+        const prepared = this.objects.prepare(event.object);
+        if (prepared !== undefined) initial.apply(event.type as 'ADDED', prepared);
+        return undefined;
+      }
+      case 'BOOKMARK': {
+        if (!isInitialEventsEnd(event.object)) return undefined;
+        const items = initial.items();
+        this.replace(items, event.object?.metadata?.resourceVersion ?? '');
+        this.objects.compact(items);
+        return true;
+      }
+      case 'ERROR':
+        return watchErrorOutcome(event.object, line, this.description);
+      default:
+        this.log.warn({ type: event.type }, 'ignoring a watch event of unknown type');
+        return undefined;
+    }
   }
 
   /** Applies one watch line; returns an outcome when the watch must end. */

@@ -61,6 +61,7 @@ const { parentPort } = process.getBuiltinModule('node:worker_threads');
 const { isAscii } = process.getBuiltinModule('node:buffer');
 const http = process.getBuiltinModule('node:http');
 const https = process.getBuiltinModule('node:https');
+const zlib = process.getBuiltinModule('node:zlib');
 const agents = {
   'http:': new http.Agent({ keepAlive: true }),
   'https:': new https.Agent({ keepAlive: true }),
@@ -90,12 +91,16 @@ parentPort.on('message', (message) => {
     request = transport.request(url, { ...options, agent: agents[protocol] }, (response) => {
       const chunks = [];
       let length = 0;
-      response.on('data', (chunk) => {
+      // A gzipped body (the request asked for it) is decompressed here, off the main thread.
+      const source =
+        response.headers['content-encoding'] === 'gzip' ? response.pipe(zlib.createGunzip()) : response;
+      source.on('data', (chunk) => {
         chunks.push(chunk);
         length += chunk.length;
       });
       response.on('error', fail);
-      response.on('end', () => {
+      if (source !== response) source.on('error', fail);
+      source.on('end', () => {
         if (settled) return;
         settled = true;
         inFlight.delete(id);

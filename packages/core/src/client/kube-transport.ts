@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { createGunzip } from 'node:zlib';
 import { KubeConfig } from '@kubernetes/client-node';
 import { BodyTooLongError } from '../errors/body-too-long-error.js';
 import { BodyText, decodeBodyText } from './body-text.js';
@@ -73,16 +74,30 @@ export class KubeTransport {
   private readonly bodyThread: BodyThread | undefined;
   /** Aborted by {@link close}: ends this transport's requests on the shared helper thread. */
   private readonly closing = new AbortController();
+  /** Whether requests ask for gzip (`Accept-Encoding: gzip`); see the constructor. */
+  readonly compression: boolean;
 
   /**
    * @param options.maxSockets connections kept to the server at most (default 64).
    * @param options.offThreadBodies whether `offThread` requests may use the process's
    *   helper thread ({@link BodyThread.shared}; default true); when false they are sent like
    *   any other.
+   * @param options.compression whether to ask for gzip (`Accept-Encoding: gzip`): `true`
+   *   (the default, as client-go, client-node and fluent) always, `'auto'` unless the server
+   *   is on a loopback address, `false` never. kube-apiserver then gzips responses larger
+   *   than 128 KiB (list pages) and WatchList streams (1.37); gzipped answers are
+   *   decompressed wherever they are received, so every caller sees the same text either
+   *   way. It costs the client CPU (4-15% more for a cold sync) and saves about 15× the
+   *   bytes; measured by tools/bench's `watch-list` benchmark on kube-apiserver, where even
+   *   on loopback (over TLS) a sync of 10,000 Pods took 0.65-0.70× the time with it.
    */
   constructor(
     private readonly kubeConfig: KubeConfig,
-    options: { maxSockets?: number; offThreadBodies?: boolean } = {},
+    options: {
+      maxSockets?: number;
+      offThreadBodies?: boolean;
+      compression?: boolean | 'auto';
+    } = {},
   ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (cluster === null) {
@@ -96,6 +111,8 @@ export class KubeTransport {
     this.agent = this.secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
     this.authConfig = this.secure ? kubeConfig : plainHttpAuthConfig(kubeConfig, cluster.name);
     this.bodyThread = options.offThreadBodies === false ? undefined : BodyThread.shared();
+    const compression = options.compression ?? true;
+    this.compression = compression === 'auto' ? !isLoopback(this.server.hostname) : compression;
   }
 
   /** The user name of the current context (for error messages). */
@@ -118,7 +135,11 @@ export class KubeTransport {
   ): Promise<https.RequestOptions> {
     const options: https.RequestOptions = {
       method,
-      headers: { Accept: accept, 'User-Agent': 'ops-core' },
+      headers: {
+        Accept: accept,
+        'User-Agent': 'ops-core',
+        ...(this.compression ? { 'Accept-Encoding': 'gzip' } : {}),
+      },
     };
     await this.authConfig.applyToHTTPSOptions(options);
     options.agent = this.agent;
@@ -175,9 +196,11 @@ export class KubeTransport {
         { ...options, ...(request.signal ? { signal: request.signal } : {}) },
         (res) => {
           const body = new BodyText();
-          res.on('data', (chunk: Buffer) => body.push(chunk));
+          const source = decoded(res);
+          source.on('data', (chunk: Buffer) => body.push(chunk));
           res.on('error', reject);
-          res.on('end', () => {
+          if (source !== res) source.on('error', reject);
+          source.on('end', () => {
             let text: string;
             try {
               text = body.text();
@@ -217,10 +240,12 @@ export class KubeTransport {
       handlers.onDone(closed ? undefined : error);
     };
     const req = transport.request(url, options, (res) => {
+      const source = decoded(res);
+      if (source !== res) source.on('error', (error) => finish(error));
       if (res.statusCode !== 200) {
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
+        source.on('data', (chunk: Buffer) => chunks.push(chunk));
+        source.on('end', () => {
           const error = new Error(
             `watch ${url.pathname} answered ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8')}`,
           );
@@ -229,9 +254,9 @@ export class KubeTransport {
         });
         return;
       }
-      res.setEncoding('utf8');
+      source.setEncoding('utf8');
       let buffer = '';
-      res.on('data', (chunk: string) => {
+      source.on('data', (chunk: string) => {
         buffer += chunk;
         let start = 0;
         for (
@@ -244,11 +269,13 @@ export class KubeTransport {
         }
         buffer = start === 0 ? buffer : buffer.slice(start);
       });
-      res.on('end', () => finish());
+      source.on('end', () => finish());
       res.on('error', (error) => finish(error));
-      res.on('close', () =>
-        finish(res.complete ? undefined : new Error(`watch ${url.pathname} connection closed`)),
-      );
+      // A complete gzipped stream ends when gunzip has handed over its last lines.
+      res.on('close', () => {
+        if (!res.complete) finish(new Error(`watch ${url.pathname} connection closed`));
+        else if (source === res) finish();
+      });
     });
     req.on('error', (error) => finish(error));
     req.end();
@@ -269,6 +296,22 @@ export class KubeTransport {
     this.agent.destroy();
     this.closing.abort();
   }
+}
+
+/** Whether `hostname` (of a URL) is a loopback address, where compression does not pay. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The body stream of `res`: itself, or a gunzip of it when the server gzipped it (each chunk
+ * is decompressed as it comes, so a watch's events are not held back).
+ */
+function decoded(res: http.IncomingMessage): NodeJS.ReadableStream & {
+  setEncoding(encoding: BufferEncoding): unknown;
+} {
+  return res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
 }
 
 /** A copy of `kubeConfig` whose cluster `clusterName` skips TLS verification (see `authConfig`). */

@@ -8,6 +8,7 @@ describe('benchmark registry', () => {
       'cold-sync',
       'heap',
       'shapes',
+      'watch-list',
       'latency',
       'restart-priority',
       'failover-standby',

@@ -13,6 +13,7 @@ import { sidecarAdmissionBenchmark } from './sidecar-admission.js';
 import { steadyWritesBenchmark } from './steady-writes.js';
 import { syncMatrixBenchmark } from './sync-matrix.js';
 import { throughputBenchmark } from './throughput.js';
+import { watchListBenchmark } from './watch-list.js';
 
 /**
  * Every benchmark, in the order `pnpm bench` runs them: the extension point of this
@@ -24,6 +25,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   coldSyncBenchmark,
   heapPerObjectBenchmark,
   syncMatrixBenchmark,
+  watchListBenchmark,
   eventLatencyBenchmark,
   restartPriorityBenchmark,
   failoverStandbyBenchmark,

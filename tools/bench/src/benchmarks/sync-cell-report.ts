@@ -11,6 +11,10 @@ export const contenderLabels: Record<SyncContender, string> = {
   'ops-one-page': '@ops/core, one page',
   'client-node': 'client-node informer',
   fluent: 'fluent Watch',
+  'ops-watch-list': '@ops/core, WatchList',
+  'ops-list': '@ops/core, paged LIST',
+  'ops-watch-list-gzip': '@ops/core, WatchList, gzip (its defaults)',
+  'ops-list-gzip': '@ops/core, paged LIST, gzip',
 };
 
 export const shapeLabels: Record<ObjectShape, string> = {

@@ -52,6 +52,11 @@ export interface BenchServer {
   /** A fresh client-node `KubeConfig` of the admin user. */
   kubeConfig(): KubeConfig;
   /**
+   * The API server's process id, to sample its memory: kube-apiserver's on the real server;
+   * undefined where there is none to measure apart (the local server).
+   */
+  readonly apiServerPid?: number | undefined;
+  /**
    * Creates `count` realistic Pods (Running, about 3 KB of JSON each before any
    * managedFields the server adds) in `namespace`, creating the namespace when missing.
    */

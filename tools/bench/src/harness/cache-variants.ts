@@ -87,17 +87,31 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): P
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** `@ops/core`'s `Informer` with its defaults (paged LIST of 500, then WATCH). */
+/**
+ * `@ops/core`'s `Informer` with its defaults (WatchList where the server streams lists, else
+ * a paged LIST of 1,000, then WATCH); `watchList: false` forces the paged LIST, `compression`
+ * sets its transport's gzip (default: the transport's, off on loopback).
+ */
 export function opsInformerVariant(
-  options: { pageSize?: number; label?: string; plural?: CachedPlural } = {},
+  options: {
+    pageSize?: number;
+    label?: string;
+    plural?: CachedPlural;
+    id?: string;
+    watchList?: boolean;
+    compression?: boolean;
+  } = {},
 ): CacheVariant {
   const pageSize = options.pageSize;
   const descriptor = options.plural === 'configmaps' ? configMapsDescriptor : podsDescriptor;
   return {
-    id: pageSize === undefined ? 'ops' : `ops-page-${pageSize}`,
+    id: options.id ?? (pageSize === undefined ? 'ops' : `ops-page-${pageSize}`),
     label: options.label ?? '@ops/core Informer',
     async sync(server, namespace, expected, timeoutMs = 120_000, onUpdate) {
-      const transport = new KubeTransport(server.kubeConfig());
+      const transport = new KubeTransport(
+        server.kubeConfig(),
+        options.compression === undefined ? {} : { compression: options.compression },
+      );
       // A list too long for one string fails the same way on every retry: give up at once,
       // with the informer's error, as the peers do on it.
       const tooLong = Promise.withResolvers<never>();
@@ -107,6 +121,7 @@ export function opsInformerVariant(
         descriptor,
         namespace,
         ...(pageSize === undefined ? {} : { pageSize }),
+        ...(options.watchList === undefined ? {} : { watchList: options.watchList }),
         onError: (error) => {
           if (BodyTooLongError.isInstance(error.cause)) tooLong.reject(error);
         },

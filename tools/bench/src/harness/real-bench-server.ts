@@ -108,6 +108,10 @@ export class RealBenchServer implements BenchServer {
     return config;
   }
 
+  get apiServerPid(): number | undefined {
+    return this.plane.apiServerPid;
+  }
+
   private async ensureNamespace(name: string): Promise<void> {
     try {
       await this.http.get(`/api/v1/namespaces/${name}`);

@@ -5,7 +5,7 @@
  * A fresh process per library and size means no library inherits another's JIT-compiled
  * code, heap or sockets.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ServerEndpoint } from './bench-server.js';
 import {
@@ -40,6 +40,16 @@ async function variantOf(): Promise<CacheVariant> {
       return opsInformerVariant({ plural: job.plural });
     case 'ops-one-page':
       return opsInformerVariant({ plural: job.plural, pageSize: job.expected });
+    case 'ops-watch-list':
+    case 'ops-list':
+    case 'ops-watch-list-gzip':
+    case 'ops-list-gzip':
+      return opsInformerVariant({
+        plural: job.plural,
+        id: job.contender,
+        watchList: job.contender.startsWith('ops-watch-list'),
+        compression: job.contender.endsWith('-gzip'),
+      });
     case 'client-node':
       return clientNodeInformer(job.plural);
     case 'fluent':
@@ -50,12 +60,21 @@ async function variantOf(): Promise<CacheVariant> {
   }
 }
 
+/** `rchar` of /proc/self/io: bytes read by every thread of this process; undefined off Linux. */
+function bytesReadSoFar(): number | undefined {
+  if (!existsSync('/proc/self/io')) return undefined;
+  const line = /^rchar:\s*(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'));
+  return line?.[1] === undefined ? undefined : Number(line[1]);
+}
+
 async function measure(): Promise<SyncOutcome> {
   const variant = await variantOf();
   const before = settledHeapUsed();
+  const readBefore = bytesReadSoFar();
   const cpu = process.cpuUsage();
   const cache = await variant.sync(endpoint, job.namespace, job.expected);
   const used = process.cpuUsage(cpu);
+  const readAfter = bytesReadSoFar();
   await cache.settle?.();
   const after = settledHeapUsed();
   const held = cache.objects();
@@ -67,6 +86,9 @@ async function measure(): Promise<SyncOutcome> {
     ms: cache.ms,
     heapPerObject: (after - before) / job.expected,
     cpuMs: (used.user + used.system) / 1000,
+    ...(readBefore === undefined || readAfter === undefined
+      ? {}
+      : { bytesRead: readAfter - readBefore }),
   };
 }
 

@@ -12,7 +12,18 @@ export type SyncContender =
   | 'ops'
   | 'ops-one-page'
   | 'client-node'
-  | 'fluent';
+  | 'fluent'
+  | WatchListContender;
+
+/**
+ * The `@ops/core` contenders of the watch-list benchmark: the informer syncing by WatchList
+ * or by paged LIST (`watchList: false`), each without and with gzip.
+ */
+export type WatchListContender =
+  | 'ops-watch-list'
+  | 'ops-list'
+  | 'ops-watch-list-gzip'
+  | 'ops-list-gzip';
 
 /** Every contender, in the order reports list them. */
 export const syncContenders: readonly SyncContender[] = [
@@ -46,5 +57,10 @@ export type SyncOutcome =
       heapPerObject: number;
       /** CPU time (user + system) of the process over the timed part, in ms. */
       cpuMs: number;
+      /**
+       * Bytes the process read over the timed part (`rchar` of /proc/self/io: every thread's
+       * reads, sockets included; what arrived, compressed or not); undefined off Linux.
+       */
+      bytesRead?: number;
     }
   | { ok: false; error: string };

@@ -72,6 +72,32 @@ export const watches: Scenario = {
       'sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan',
     );
     await stream('sendInitialEvents without resourceVersionMatch', 'sendInitialEvents=true');
+    // WatchList (KEP-3157) beyond the basic request: the state whatever the resourceVersion,
+    // the bookmark's rules, and a watch from now.
+    await stream(
+      'sendInitialEvents from an older resourceVersion (the current state, not a replay)',
+      `sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=${from}`,
+    );
+    await stream(
+      'sendInitialEvents from resourceVersion 0',
+      'sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=0',
+    );
+    await stream(
+      'sendInitialEvents without allowWatchBookmarks (no bookmark)',
+      'sendInitialEvents=true&resourceVersionMatch=NotOlderThan',
+    );
+    await stream(
+      'sendInitialEvents=false (from now, nothing initial)',
+      'sendInitialEvents=false&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan',
+    );
+    await stream(
+      'a plain watch with bookmarks (its initial events end with the annotated bookmark)',
+      'allowWatchBookmarks=true',
+    );
+    await stream(
+      'sendInitialEvents with resourceVersionMatch=Exact',
+      'sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=Exact',
+    );
     const now = await session.probe({ method: 'GET', path: collection });
     const live = stream(
       'live events',
