@@ -364,6 +364,29 @@ describe('ops-operator create webhook --conversion', () => {
           },
         ],
       },
+      'config/rbac/metrics_auth_role.yaml': {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'metrics-auth-role' },
+        rules: [],
+      },
+      'config/rbac/metrics_auth_role_binding.yaml': {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'metrics-auth-rolebinding' },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: 'metrics-auth-role',
+        },
+        subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' }],
+      },
+      'config/rbac/metrics_reader_role.yaml': {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'metrics-reader' },
+        rules: [],
+      },
       'config/self-managed-certs/role.yaml': {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
