@@ -5,6 +5,10 @@ import type { Json } from '../cluster/json.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { fieldSelectorFromQuery } from '../store/field-selector.js';
 import { checkFieldSelector } from './list-page.js';
+import {
+  asPartialObjectMetadataList,
+  type PartialObjectMetadataForm,
+} from './partial-object-metadata.js';
 import type { ListFilter, ResourceService } from './resource-service.js';
 import { sendJson } from './responses.js';
 import { toTable } from './table.js';
@@ -37,8 +41,9 @@ export function listFilter(
 }
 
 /**
- * Answers a LIST: a page as a `Table` (`kubectl get`) or as JSON built from each object's
- * cached bytes, written as its parts in one vectored write.
+ * Answers a LIST: a page as a `Table` (`kubectl get`), as a `PartialObjectMetadataList`
+ * (`form`), or as JSON built from each object's cached bytes, written as its parts in one
+ * vectored write.
  */
 export function sendList(
   res: ServerResponse,
@@ -47,6 +52,7 @@ export function sendList(
   namespace: string,
   query: URLSearchParams,
   table: TableRequest | undefined,
+  form?: PartialObjectMetadataForm,
 ): void {
   const limit = query.get('limit');
   const page = resources.list(type, {
@@ -63,6 +69,17 @@ export function sendList(
   const metadata: Json = { resourceVersion: String(page.resourceVersion) };
   if (page.continueToken) metadata.continue = page.continueToken;
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+  if (form === 'PartialObjectMetadataList') {
+    sendJson(
+      res,
+      200,
+      asPartialObjectMetadataList(
+        metadata,
+        page.items.map((s) => resources.present(type, s.object)),
+      ),
+    );
+    return;
+  }
   if (table) {
     sendJson(
       res,

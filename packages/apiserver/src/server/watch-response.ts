@@ -10,6 +10,10 @@ import {
   TooOldResourceVersionError,
 } from '../store/object-store.js';
 import { listFilter, presentJson } from './list-response.js';
+import {
+  asPartialObjectMetadata,
+  type PartialObjectMetadataForm,
+} from './partial-object-metadata.js';
 import type { ResourceService } from './resource-service.js';
 import { toTable } from './table.js';
 import type { TableRequest } from './table-request.js';
@@ -82,6 +86,7 @@ export async function serveWatch(
   query: URLSearchParams,
   table: TableRequest | undefined,
   server: WatchServer,
+  form?: PartialObjectMetadataForm,
 ): Promise<void> {
   const filter = listFilter(type, namespace, query);
   if (name)
@@ -129,6 +134,13 @@ export async function serveWatch(
     res.uncork();
   };
   const write = (type_: string, objectJson: string) => {
+    // As kube-apiserver: a watch asked for a PartialObjectMetadataList cannot encode an
+    // event (its object is not a list), so the stream ends at the first one.
+    if (form === 'PartialObjectMetadataList') {
+      flush();
+      if (!res.writableEnded) res.end();
+      return;
+    }
     if (!corked) {
       corked = true;
       res.cork();
@@ -139,6 +151,8 @@ export async function serveWatch(
   // As kube-apiserver: the first Table event of a watch defines the columns, later ones do not.
   let columnsSent = false;
   const objectJson = (object: KubernetesObject, json: () => string): string => {
+    if (form === 'PartialObjectMetadata')
+      return JSON.stringify(asPartialObjectMetadata(server.resources.present(type, object)));
     if (!table) return presentJson(server.resources, type, object, json());
     const rows = toTable(
       type,
@@ -171,7 +185,11 @@ export async function serveWatch(
     if (annotations) metadata.annotations = annotations;
     write(
       'BOOKMARK',
-      JSON.stringify({ kind: type.kind, apiVersion: apiVersionOf(type), metadata }),
+      JSON.stringify(
+        form === 'PartialObjectMetadata'
+          ? { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata }
+          : { kind: type.kind, apiVersion: apiVersionOf(type), metadata },
+      ),
     );
   };
   let unsubscribe: () => void = () => undefined;
