@@ -4,9 +4,11 @@ import { apiVersionOfDescriptor, type ResourceDescriptor } from '../client/resou
 import type { RestMapper } from '../client/rest-mapper.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import type { InformerSyncError } from '../errors/informer-sync-error.js';
-import type { CacheListOptions, CacheReader } from './cache-reader.js';
+import type { CacheListOptions, CacheReader, OwnWrite } from './cache-reader.js';
 import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
-import { namespaceIndex } from './informer-store.js';
+import { namespaceIndex, objectKey } from './informer-store.js';
+import { OwnWrites } from './own-writes.js';
+import { detectResourceVersionOrder, type ResourceVersionOrder } from './resource-version-order.js';
 
 /** Informer settings an {@link InformerCache} applies to every informer it creates. */
 export type InformerDefaults = Omit<
@@ -28,7 +30,27 @@ export interface InformerCacheOptions {
   clock?: Clock;
   /** Source of randomness for informers (default `Math.random`). */
   random?: () => number;
+  /**
+   * Read-your-writes (default true): a read of an object this process wrote through the
+   * client waits until the cache shows that write (see {@link InformerCache}). False turns
+   * it off: reads answer at once with whatever the cache holds.
+   */
+  readYourWrites?: boolean;
+  /**
+   * How long a read waits for the cache to show this process's write before it is served by
+   * the API server instead (default {@link defaultReadYourWritesTimeoutMs}).
+   */
+  readYourWritesTimeoutMs?: number;
+  /**
+   * How resourceVersions compare (default: detected from the server's `/version`, see
+   * `resourceVersionOrderOf`): `comparable` lets a newer version show a write, `exact` only
+   * the written one.
+   */
+  resourceVersionOrder?: ResourceVersionOrder;
 }
+
+/** Default {@link InformerCacheOptions.readYourWritesTimeoutMs}. */
+export const defaultReadYourWritesTimeoutMs = 5_000;
 
 /** Which informer: a resource and a namespace (`` or absent for all namespaces). */
 export interface InformerScope {
@@ -60,16 +82,48 @@ export interface InformerObjectCount {
  * Guarantees: {@link get} and {@link list} return deep copies (`structuredClone`) that the
  * caller may change; `has` is true only once every informer the kind's reads would use has
  * synced. After {@link stop}, every informer is stopped and no informer can be created.
+ *
+ * Read-your-writes (on by default): the client reports each write it makes of a kind this
+ * cache holds ({@link recordWrite}); until an informer shows that write (the object at the
+ * written resourceVersion, or at a newer one where resourceVersions are comparable; for a
+ * delete, the object gone), {@link awaitOwnWrites} makes the client's reads of it wait, up
+ * to `readYourWritesTimeoutMs`, after which the client reads from the API server. So a
+ * read through the client never returns an object older than this process's own last write
+ * of it. {@link isOwnWriteEvent} tells a controller that an event only shows its own write.
  */
 export class InformerCache implements CacheReader {
   private readonly informersByKey = new Map<string, Informer>();
   /** `apiVersion\nkind` → namespace → informer. */
   private readonly informersByKind = new Map<string, Map<string, Informer>>();
   private readonly log: Logger;
+  private readonly ownWrites: OwnWrites | undefined;
   private stopped = false;
 
   constructor(private readonly options: InformerCacheOptions) {
     this.log = options.logger ?? pino({ level: 'silent' });
+    if (options.readYourWrites !== false) {
+      const order = options.resourceVersionOrder;
+      this.ownWrites = new OwnWrites({
+        clock: options.clock ?? realClock,
+        timeoutMs: options.readYourWritesTimeoutMs ?? defaultReadYourWritesTimeoutMs,
+        detectOrder: async () => {
+          const detected = order ?? (await detectResourceVersionOrder(options.transport));
+          this.log.info(
+            { resourceVersionOrder: detected, detected: order === undefined },
+            'read-your-writes compares resourceVersions',
+          );
+          return detected;
+        },
+      });
+    }
+  }
+
+  /**
+   * How read-your-writes compares resourceVersions: `comparable` or `exact`, undefined until
+   * the first write was recorded and the server's version read (or when it is off).
+   */
+  get resourceVersionOrder(): ResourceVersionOrder | undefined {
+    return this.ownWrites?.resourceVersionOrder;
   }
 
   /**
@@ -107,6 +161,16 @@ export class InformerCache implements CacheReader {
         this.informersByKind.set(kindKey, byNamespace);
       }
       byNamespace.set(namespace, informer);
+      const ownWrites = this.ownWrites;
+      if (ownWrites !== undefined) {
+        const observe = (object: KubernetesObject, removed: boolean) =>
+          ownWrites.observe(kindKey, objectKey(object), object, removed);
+        informer.addEventHandler({
+          onAdd: (object) => observe(object, false),
+          onUpdate: (_old, object) => observe(object, false),
+          onDelete: (object) => observe(object, true),
+        });
+      }
       informer.start();
     }
     return informer;
@@ -253,6 +317,81 @@ export class InformerCache implements CacheReader {
       }
     }
     return out;
+  }
+
+  // ---- read-your-writes ----------------------------------------------------------------
+
+  /**
+   * Records a write of this process (the client calls it after each successful write) so
+   * that reads wait for the cache to show it. Ignored when read-your-writes is off or no
+   * informer of the kind covers the object's namespace.
+   */
+  recordWrite(write: OwnWrite): void {
+    if (this.ownWrites === undefined || !write.resourceVersion) return;
+    const informer = this.coveringOrUndefined(write.apiVersion, write.kind, write.namespace);
+    if (informer === undefined) return;
+    this.ownWrites.record(
+      `${write.apiVersion}\n${write.kind}`,
+      write.namespace ? `${write.namespace}/${write.name}` : write.name,
+      write.resourceVersion,
+      write.deleted,
+      write.writer,
+      informer.get(write.namespace, write.name),
+    );
+  }
+
+  /**
+   * Resolves true once the cache shows this process's recorded writes of the object
+   * (`name` given) or of the kind's objects in `namespace` (all namespaces when undefined):
+   * at once when none is pending; false when one is not shown within
+   * `readYourWritesTimeoutMs` (read from the API server then). Always true when
+   * read-your-writes is off.
+   */
+  async awaitOwnWrites(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name?: string,
+  ): Promise<boolean> {
+    const kindKey = `${apiVersion}\n${kind}`;
+    if (this.ownWrites === undefined || !this.ownWrites.hasPending(kindKey)) return true;
+    const lookup = (key: string) => {
+      const slash = key.indexOf('/');
+      const ns = slash < 0 ? '' : key.slice(0, slash);
+      return this.coveringOrUndefined(apiVersion, kind, ns)?.getByKey(key);
+    };
+    const keys =
+      name !== undefined
+        ? { objectKey: namespace ? `${namespace}/${name}` : name }
+        : { prefix: namespace ? `${namespace}/` : '' };
+    return this.ownWrites.awaitSeen(kindKey, keys, lookup);
+  }
+
+  /**
+   * Whether an event's `object` of the kind only shows a write that `writer` (a controller,
+   * see `runAsWriter`) made itself: the controller already knows that state, so the manager
+   * does not reconcile it again for that event. Only valid inside the informer's event
+   * handlers (the record is dropped once the event has been handled).
+   */
+  isOwnWriteEvent(
+    writer: string,
+    apiVersion: string,
+    kind: string,
+    object: KubernetesObject,
+  ): boolean {
+    return (
+      this.ownWrites?.isOwnEvent(writer, `${apiVersion}\n${kind}`, objectKey(object), object) ??
+      false
+    );
+  }
+
+  private coveringOrUndefined(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+  ): Informer | undefined {
+    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+    return byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
   }
 
   private findInformer(apiVersion: string, kind: string, namespace: string): Informer | undefined {

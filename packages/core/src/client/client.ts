@@ -10,6 +10,7 @@ import {
   Selector,
 } from '@ops/api';
 import type { CacheReader } from '../cache/cache-reader.js';
+import { currentWriter } from '../cache/write-origin.js';
 import { badRequestError, notFoundError } from './api-error-from-response.js';
 import { isGone } from './api-error-helpers.js';
 import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
@@ -20,6 +21,7 @@ import {
 } from './field-selector.js';
 import { KubeTransport } from './kube-transport.js';
 import type { ObjectKind, ObjectOf } from './object-kind.js';
+import { apiVersionOfDescriptor, type ResourceDescriptor } from './resource-descriptor.js';
 import { ResourceRequester, typedObject } from './resource-requester.js';
 import type { RestMapper } from './rest-mapper.js';
 import { namespaceFor, writeTarget } from './write-target.js';
@@ -54,7 +56,11 @@ export interface ClientOptions {
   transport?: KubeTransport;
   /** Maps apiVersion and kind to resources (default: a {@link DiscoveryRestMapper} on the transport). */
   restMapper?: RestMapper;
-  /** Serves `get` and `list` for the kinds it `has`; writes always go to the API server. */
+  /**
+   * Serves `get` and `list` for the kinds it `has`; writes always go to the API server and
+   * are reported to it (`recordWrite`), so that reads wait until it shows them
+   * (`awaitOwnWrites`; read-your-writes, see `InformerCache`).
+   */
   cache?: CacheReader;
   /** The field manager of writes that name none (required by server-side apply). */
   fieldManager?: string;
@@ -198,6 +204,13 @@ function refOf(target: ObjectRef | KubernetesObject, action: string): ObjectRef 
  * client: reads (`get`, `list`) come from the cache for kinds it has synced and from the API
  * server otherwise; writes always go to the API server.
  *
+ * Read-your-writes: a read from the cache never returns an object older than this client's
+ * own last write of it (create, update, patch, apply, their status forms, delete). Each
+ * successful write (not a dry run) is reported to the cache, and a read of that object (a
+ * list: of that kind and namespace) first waits for the cache to show it; if the cache does
+ * not within its bound (`readYourWritesTimeoutMs` of `InformerCache`), the read is served
+ * by the API server instead. A cache without these optional methods is read at once.
+ *
  * Contract:
  * - every failure of a call is an `ApiError` (codes and reasons of the API server; code 0 for
  *   no answer, reason `UnexpectedResponse` for answers that are not the expected JSON), or a
@@ -298,7 +311,10 @@ export class Client {
     }
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const ns = namespaceFor(descriptor, ref.namespace, ref.name, 'get');
-    if (this.cache?.has(ref.apiVersion, ref.kind)) {
+    if (
+      this.cache?.has(ref.apiVersion, ref.kind) &&
+      (await this.cacheShowsOwnWrites(ref.apiVersion, ref.kind, ns, ref.name))
+    ) {
       const cached = this.cache.get(ref.apiVersion, ref.kind, ns, ref.name);
       if (cached === undefined) throw notFoundError(descriptor.group, descriptor.plural, ref.name);
       return typedObject(cached, descriptor) as T;
@@ -349,7 +365,11 @@ export class Client {
     const empty: ObjectList<T> = { apiVersion, kind: `${kind}List`, metadata: {}, items: [] };
     if (selector?.isNothing()) return empty;
     const paged = options.limit !== undefined || options.continue !== undefined;
-    if (!paged && this.cache?.has(apiVersion, kind)) {
+    if (
+      !paged &&
+      this.cache?.has(apiVersion, kind) &&
+      (await this.cacheShowsOwnWrites(apiVersion, kind, namespace))
+    ) {
       const fields = fieldText ? fieldSelectorRequirements(fieldText) : [];
       const items = this.cache
         .list(apiVersion, kind, {
@@ -407,7 +427,7 @@ export class Client {
       body: obj,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return typedObject(body, descriptor) as T;
+    return this.written(typedObject(body, descriptor) as T, descriptor, options);
   }
 
   /**
@@ -483,12 +503,17 @@ export class Client {
     const ref = refOf(target, 'delete');
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const namespace = namespaceFor(descriptor, ref.namespace, ref.name, 'delete');
-    await this.requests.send(descriptor, 'delete', 'DELETE', {
+    const body = await this.requests.send(descriptor, 'delete', 'DELETE', {
       ...(namespace ? { namespace } : {}),
       name: ref.name,
       body: deleteOptionsBody(options),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    // The answer is the object (at the delete's resourceVersion, or still there while
+    // finalizers run) or a Status, which names no version to wait for.
+    const deleted = body as KubernetesObject | undefined;
+    if (deleted?.kind !== 'Status')
+      this.recordWrite(descriptor, namespace, ref.name, deleted, true, options);
   }
 
   /**
@@ -548,7 +573,7 @@ export class Client {
       body: obj,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return typedObject(body, descriptor) as T;
+    return this.written(typedObject(body, descriptor) as T, descriptor, options);
   }
 
   private async sendPatch<T extends KubernetesObject>(
@@ -598,7 +623,61 @@ export class Client {
       contentType,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return typedObject(body, descriptor) as T;
+    return this.written(typedObject(body, descriptor) as T, descriptor, options);
+  }
+
+  /** Whether the cache shows this client's writes of the object (or kind), see the class doc. */
+  private async cacheShowsOwnWrites(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name?: string,
+  ): Promise<boolean> {
+    const cache = this.cache;
+    if (cache?.awaitOwnWrites === undefined) return true;
+    return cache.awaitOwnWrites(apiVersion, kind, namespace, name);
+  }
+
+  /** Reports a write's answer to the cache (read-your-writes) and returns it. */
+  private written<T extends KubernetesObject>(
+    object: T,
+    descriptor: ResourceDescriptor,
+    options: WriteOptions,
+  ): T {
+    const name = object.metadata?.name;
+    if (name) {
+      this.recordWrite(
+        descriptor,
+        descriptor.namespaced ? (object.metadata?.namespace ?? '') : '',
+        name,
+        object,
+        false,
+        options,
+      );
+    }
+    return object;
+  }
+
+  private recordWrite(
+    descriptor: ResourceDescriptor,
+    namespace: string | undefined,
+    name: string,
+    object: KubernetesObject | undefined,
+    deleted: boolean,
+    options: { dryRun?: boolean },
+  ): void {
+    const resourceVersion = object?.metadata?.resourceVersion;
+    if (options.dryRun || !resourceVersion || this.cache?.recordWrite === undefined) return;
+    const writer = currentWriter();
+    this.cache.recordWrite({
+      apiVersion: apiVersionOfDescriptor(descriptor),
+      kind: descriptor.kind,
+      namespace: namespace ?? '',
+      name,
+      resourceVersion,
+      deleted,
+      ...(writer !== undefined ? { writer } : {}),
+    });
   }
 
   private writeQuery(options: WriteOptions): Record<string, string | undefined> {

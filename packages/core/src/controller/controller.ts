@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import { runAsWriter } from '../cache/write-origin.js';
 import { isConflict } from '../client/api-error-helpers.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import { TerminalError } from '../errors/terminal-error.js';
@@ -158,8 +159,10 @@ export class Controller {
     let terminal = false;
     let panic = false;
     try {
-      const result = ((await this.reconciler(request, { log, signal: this.abort.signal })) ??
-        {}) as Result;
+      // Run as this controller's writer: its writes' own events do not reconcile it again.
+      const result = ((await runAsWriter(this.name, () =>
+        this.reconciler(request, { log, signal: this.abort.signal }),
+      )) ?? {}) as Result;
       if (result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
         this.queue.forget(key);
         this.queue.addAfter(key, result.requeueAfterMs);

@@ -60,6 +60,24 @@ export interface ManagerOptions {
   cacheSyncTimeoutMs?: number;
   /** How long in-flight reconciles get on shutdown before the manager stops anyway (default 30 s). */
   gracefulShutdownTimeoutMs?: number;
+  /**
+   * Read-your-writes (default true): a read through the manager's client never returns an
+   * object older than the manager's own last write of it; see `InformerCache`. False serves
+   * reads from the cache as it is.
+   */
+  readYourWrites?: boolean;
+  /**
+   * How long a read waits for the cache to show the manager's own write before it reads from
+   * the API server (default 5 s).
+   */
+  readYourWritesTimeoutMs?: number;
+  /**
+   * Whether an event that only shows a controller's own write (the object at the
+   * resourceVersion that controller's reconcile wrote) skips reconciling that controller
+   * again (default true, with read-your-writes). False reconciles on every event, as
+   * controller-runtime does.
+   */
+  skipOwnWriteEvents?: boolean;
   /** Counts API requests of the manager's client (benchmarks count writes with it). */
   onRequest?: ConstructorParameters<typeof Client>[0]['onRequest'];
 }
@@ -123,6 +141,10 @@ export class Manager {
       restMapper: this.restMapper,
       logger: this.log.child({ component: 'cache' }),
       ...(options.informerDefaults ? { informerDefaults: options.informerDefaults } : {}),
+      ...(options.readYourWrites === false ? { readYourWrites: false } : {}),
+      ...(options.readYourWritesTimeoutMs !== undefined
+        ? { readYourWritesTimeoutMs: options.readYourWritesTimeoutMs }
+        : {}),
     });
     this.client = new Client({
       transport: this.transport,
@@ -335,8 +357,21 @@ export class Manager {
           watch.kind.kind,
           scope,
         );
-        const route = (event: ObjectEvent) =>
+        const skipOwn = this.options.skipOwnWriteEvents !== false;
+        const route = (event: ObjectEvent) => {
+          // The controller's own write, and nothing else, changed the object: it knows.
+          if (
+            skipOwn &&
+            this.cache.isOwnWriteEvent(
+              controller.name,
+              watch.kind.apiVersion,
+              watch.kind.kind,
+              event.object,
+            )
+          )
+            return;
           controller.handle(event, watch.handler, watch.predicates);
+        };
         informer.addEventHandler({
           onAdd: (object) => route({ type: 'create', object }),
           onUpdate: (old, object) => route({ type: 'update', object, old }),
