@@ -49,6 +49,7 @@ export type {
   LabelSelectorRequirement,
   ObjectMeta,
   OwnerReference,
+  PartialObjectMetadata,
 } from './kubernetes-object.js';
 export {
   createLabelRequirement,

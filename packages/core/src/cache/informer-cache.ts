@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/api';
+import type { KubernetesObject, PartialObjectMetadata } from '@ops/api';
 import { type Logger, pino } from 'pino';
 import { apiVersionOfDescriptor, type ResourceDescriptor } from '../client/resource-descriptor.js';
 import type { RestMapper } from '../client/rest-mapper.js';
@@ -56,6 +56,13 @@ export const defaultReadYourWritesTimeoutMs = 5_000;
 export interface InformerScope {
   /** Restrict the informer to one namespace; ignored for cluster-scoped resources. */
   namespace?: string;
+  /**
+   * The kind's metadata-only informer (default false), apart from its informer of whole
+   * objects: it holds `PartialObjectMetadata` (see `InformerOptions.metadataOnly`) and
+   * serves {@link InformerCache.getMetadata} and {@link InformerCache.listMetadata}, never
+   * {@link InformerCache.get} or {@link InformerCache.list}.
+   */
+  metadataOnly?: boolean;
 }
 
 /** The size of one informer, for the cache's object-count gauge. */
@@ -141,11 +148,13 @@ export class InformerCache implements CacheReader {
     }
     const apiVersion = apiVersionOfDescriptor(descriptor);
     const namespace = descriptor.namespaced ? (scope.namespace ?? '') : '';
-    const key = informerKey(apiVersion, descriptor.kind, namespace);
+    const metadataOnly = scope.metadataOnly === true;
+    const key = informerKey(apiVersion, descriptor.kind, namespace, metadataOnly);
     let informer = this.informersByKey.get(key);
     if (informer === undefined) {
       informer = new Informer({
         ...this.options.informerDefaults,
+        ...(metadataOnly ? { metadataOnly } : {}),
         transport: this.options.transport,
         descriptor,
         namespace,
@@ -154,7 +163,7 @@ export class InformerCache implements CacheReader {
         ...(this.options.random ? { random: this.options.random } : {}),
       });
       this.informersByKey.set(key, informer);
-      const kindKey = `${apiVersion}\n${descriptor.kind}`;
+      const kindKey = kindKeyOf(apiVersion, descriptor.kind, metadataOnly);
       let byNamespace = this.informersByKind.get(kindKey);
       if (byNamespace === undefined) {
         byNamespace = new Map();
@@ -162,7 +171,8 @@ export class InformerCache implements CacheReader {
       }
       byNamespace.set(namespace, informer);
       const ownWrites = this.ownWrites;
-      if (ownWrites !== undefined) {
+      // Only informers of whole objects show writes to the reads that wait for them.
+      if (ownWrites !== undefined && !metadataOnly) {
         const observe = (object: KubernetesObject, removed: boolean) =>
           ownWrites.observe(kindKey, objectKey(object), object, removed);
         informer.addEventHandler({
@@ -187,7 +197,9 @@ export class InformerCache implements CacheReader {
     kind: string,
     scope: InformerScope = {},
   ): Promise<Informer> {
-    const existing = this.findInformer(apiVersion, kind, scope.namespace ?? '');
+    const existing = this.informersByKey.get(
+      informerKey(apiVersion, kind, scope.namespace ?? '', scope.metadataOnly === true),
+    );
     if (existing !== undefined) return existing;
     const descriptor = await this.options.restMapper.resourceFor(apiVersion, kind);
     return this.getInformer(descriptor, scope);
@@ -204,11 +216,12 @@ export class InformerCache implements CacheReader {
   ): Promise<boolean> {
     const apiVersion = apiVersionOfDescriptor(descriptor);
     const namespace = descriptor.namespaced ? (scope.namespace ?? '') : '';
-    const key = informerKey(apiVersion, descriptor.kind, namespace);
+    const metadataOnly = scope.metadataOnly === true;
+    const key = informerKey(apiVersion, descriptor.kind, namespace, metadataOnly);
     const informer = this.informersByKey.get(key);
     if (informer === undefined) return false;
     this.informersByKey.delete(key);
-    const kindKey = `${apiVersion}\n${descriptor.kind}`;
+    const kindKey = kindKeyOf(apiVersion, descriptor.kind, metadataOnly);
     const byNamespace = this.informersByKind.get(kindKey);
     byNamespace?.delete(namespace);
     if (byNamespace?.size === 0) this.informersByKind.delete(kindKey);
@@ -255,7 +268,11 @@ export class InformerCache implements CacheReader {
    * or, without one, when it has informers of single namespaces and all have synced.
    */
   has(apiVersion: string, kind: string): boolean {
-    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+    return this.synced(kindKeyOf(apiVersion, kind, false));
+  }
+
+  private synced(kindKey: string): boolean {
+    const byNamespace = this.informersByKind.get(kindKey);
     if (byNamespace === undefined || byNamespace.size === 0) return false;
     const all = byNamespace.get('');
     if (all !== undefined) return all.hasSynced();
@@ -288,8 +305,56 @@ export class InformerCache implements CacheReader {
    *   has no informer at all), or when the index named does not exist.
    */
   list(apiVersion: string, kind: string, options: CacheListOptions = {}): KubernetesObject[] {
+    return this.listOf(apiVersion, kind, options, false);
+  }
+
+  /**
+   * Whether the kind's metadata-only informers serve reads, as {@link has} for whole objects.
+   */
+  hasMetadata(apiVersion: string, kind: string): boolean {
+    return this.synced(kindKeyOf(apiVersion, kind, true));
+  }
+
+  /**
+   * A deep copy of the object's `PartialObjectMetadata` from the kind's metadata-only
+   * informer (`getInformer(descriptor, { metadataOnly: true })`), or undefined when it does
+   * not hold it.
+   *
+   * @throws {Error} as {@link get}, when no metadata-only informer covers `namespace`.
+   */
+  getMetadata(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): PartialObjectMetadata | undefined {
+    const informer = this.covering(apiVersion, kind, namespace ?? '', true);
+    const object = informer.get(namespace, name);
+    return object === undefined ? undefined : (structuredClone(object) as PartialObjectMetadata);
+  }
+
+  /**
+   * Deep copies of the `PartialObjectMetadata` of the kind's objects from its metadata-only
+   * informers, filtered as {@link list} filters.
+   *
+   * @throws {Error} as {@link list}, for the metadata-only informers.
+   */
+  listMetadata(
+    apiVersion: string,
+    kind: string,
+    options: CacheListOptions = {},
+  ): PartialObjectMetadata[] {
+    return this.listOf(apiVersion, kind, options, true) as PartialObjectMetadata[];
+  }
+
+  private listOf(
+    apiVersion: string,
+    kind: string,
+    options: CacheListOptions,
+    metadataOnly: boolean,
+  ): KubernetesObject[] {
     const namespace = options.namespace || undefined;
-    const informers = this.readersOf(apiVersion, kind, namespace);
+    const informers = this.readersOf(apiVersion, kind, namespace, metadataOnly);
     const index = options.index;
     const selector = options.labelSelector;
     const out: KubernetesObject[] = [];
@@ -394,24 +459,31 @@ export class InformerCache implements CacheReader {
     return byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
   }
 
-  private findInformer(apiVersion: string, kind: string, namespace: string): Informer | undefined {
-    return this.informersByKey.get(informerKey(apiVersion, kind, namespace));
-  }
-
-  /** The informer that holds `namespace` of the kind. */
-  private covering(apiVersion: string, kind: string, namespace: string): Informer {
-    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+  /** The informer that holds `namespace` of the kind (its metadata-only one with `metadataOnly`). */
+  private covering(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    metadataOnly = false,
+  ): Informer {
+    const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, metadataOnly));
     const informer = byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
-    if (informer === undefined) throw this.notCovered(apiVersion, kind, namespace, byNamespace);
+    if (informer === undefined)
+      throw this.notCovered(apiVersion, kind, namespace, byNamespace, metadataOnly);
     return informer;
   }
 
   /** The informers a read of the kind (in `namespace`, or all) uses. */
-  private readersOf(apiVersion: string, kind: string, namespace: string | undefined): Informer[] {
-    if (namespace !== undefined) return [this.covering(apiVersion, kind, namespace)];
-    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+  private readersOf(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    metadataOnly: boolean,
+  ): Informer[] {
+    if (namespace !== undefined) return [this.covering(apiVersion, kind, namespace, metadataOnly)];
+    const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, metadataOnly));
     if (byNamespace === undefined || byNamespace.size === 0) {
-      throw this.notCovered(apiVersion, kind, '', byNamespace);
+      throw this.notCovered(apiVersion, kind, '', byNamespace, metadataOnly);
     }
     const all = byNamespace.get('');
     return all !== undefined ? [all] : [...byNamespace.values()];
@@ -422,18 +494,30 @@ export class InformerCache implements CacheReader {
     kind: string,
     namespace: string,
     byNamespace: Map<string, Informer> | undefined,
+    metadataOnly = false,
   ): Error {
+    const what = metadataOnly ? 'metadata-only informer' : 'informer';
     if (byNamespace === undefined || byNamespace.size === 0) {
       return new Error(
-        `the cache has no informer for ${kind} (${apiVersion}); start one with informerFor("${apiVersion}", "${kind}") and wait for it to sync (has() tells whether reads are served)`,
+        `the cache has no ${what} for ${kind} (${apiVersion}); start one with informerFor("${apiVersion}", "${kind}"${metadataOnly ? ', { metadataOnly: true }' : ''}) and wait for it to sync (${metadataOnly ? 'hasMetadata' : 'has'}() tells whether reads are served)`,
       );
     }
     return new Error(
-      `the cache has no informer for ${kind} (${apiVersion}) covering namespace "${namespace}" (it watches namespaces ${[...byNamespace.keys()].map((n) => `"${n}"`).join(', ')}); start one for that namespace or for all namespaces`,
+      `the cache has no ${what} for ${kind} (${apiVersion}) covering namespace "${namespace}" (it watches namespaces ${[...byNamespace.keys()].map((n) => `"${n}"`).join(', ')}); start one for that namespace or for all namespaces`,
     );
   }
 }
 
-function informerKey(apiVersion: string, kind: string, namespace: string): string {
-  return `${apiVersion}\n${kind}\n${namespace}`;
+function informerKey(
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  metadataOnly: boolean,
+): string {
+  return `${kindKeyOf(apiVersion, kind, metadataOnly)}\n${namespace}`;
+}
+
+/** The key of a kind's informers: whole objects, or (`metadataOnly`) its metadata-only ones. */
+function kindKeyOf(apiVersion: string, kind: string, metadataOnly: boolean): string {
+  return metadataOnly ? `${apiVersion}\n${kind}\nmetadata` : `${apiVersion}\n${kind}`;
 }

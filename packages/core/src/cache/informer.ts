@@ -87,6 +87,17 @@ export interface InformerOptions {
   /** Only objects matching this field selector, e.g. `spec.nodeName=node-1`. */
   fieldSelector?: string;
   /**
+   * Lists and watches metadata only (default false): the API server is asked for
+   * `meta.k8s.io/v1` `PartialObjectMetadata` (`Accept:
+   * application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` for lists,
+   * `as=PartialObjectMetadata` for watches, plain JSON as the fallback), and the informer
+   * holds `PartialObjectMetadata` objects: `metadata` only, under the apiVersion and
+   * kind of the resource (as controller-runtime's `OnlyMetadata` watches), for a fraction of
+   * the memory of whole objects. The transform still applies (managedFields stripped by
+   * default).
+   */
+  metadataOnly?: boolean;
+  /**
    * Objects per LIST page (default 1,000). Pages are pipelined (the next one is received,
    * on the transport's helper thread, while this one is parsed), so smaller pages overlap
    * more; measured with tools/bench against 500, 2,000 and 4,000.
@@ -146,6 +157,13 @@ export interface InformerStats {
   errors: number;
 }
 
+/** The Accept header of a metadata-only watch: PartialObjectMetadata, else the object. */
+const metadataAccept =
+  'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+/** The Accept header of a metadata-only list: PartialObjectMetadataList, else the list. */
+const metadataListAccept =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
 /** Default {@link InformerOptions.pageSize}. */
 export const defaultInformerPageSize = 1000;
 /** Default {@link InformerOptions.silentWatchTimeoutMs}: 2 × kube-apiserver's 1-minute bookmark period. */
@@ -200,6 +218,8 @@ export class Informer extends InformerReader {
   private readonly path: string;
   private readonly labelSelector: string | undefined;
   private readonly fieldSelector: string | undefined;
+  /** Whether it holds metadata only (see {@link InformerOptions.metadataOnly}). */
+  readonly metadataOnly: boolean;
   private readonly pageSize: number;
   private readonly silentWatchTimeoutMs: number;
   private readonly minWatchTimeoutSeconds: number;
@@ -255,13 +275,14 @@ export class Informer extends InformerReader {
     this.apiVersion = apiVersionOfDescriptor(options.descriptor);
     this.labelSelector = labelSelectorQuery(options.descriptor, options.labelSelector);
     this.fieldSelector = options.fieldSelector || undefined;
-    this.description = describeInformer(
+    this.metadataOnly = options.metadataOnly === true;
+    this.description = `${this.metadataOnly ? 'metadata of ' : ''}${describeInformer(
       options.descriptor,
       this.apiVersion,
       this.namespace,
       this.labelSelector,
       this.fieldSelector,
-    );
+    )}`;
     this.path = resourcePath(options.descriptor, this.namespace);
     this.pageSize = options.pageSize ?? defaultInformerPageSize;
     this.silentWatchTimeoutMs = options.silentWatchTimeoutMs ?? defaultSilentWatchTimeoutMs;
@@ -274,10 +295,16 @@ export class Informer extends InformerReader {
     // The default keeps memory low: managedFields dropped, and repeated short strings shared
     // between objects — off the sync path for lists (see compact), inline for watch events.
     this.sharesStrings = options.transform === undefined;
+    const transform = options.transform ?? stripManagedFields;
+    const kind = options.descriptor.kind;
+    const apiVersion = this.apiVersion;
     this.objects = new InformerObjects({
-      kind: options.descriptor.kind,
-      apiVersion: this.apiVersion,
-      transform: options.transform ?? stripManagedFields,
+      kind,
+      apiVersion,
+      // A PartialObjectMetadata is stored as the resource it describes.
+      transform: this.metadataOnly
+        ? (object) => transform({ apiVersion, kind, metadata: object.metadata ?? {} })
+        : transform,
       interner: this.sharesStrings ? new StringInterner() : undefined,
       log: this.log,
       isStopped: () => this.stopped,
@@ -488,6 +515,7 @@ export class Informer extends InformerReader {
         log: this.log,
         isStopped: () => this.stopped,
         prepareInto: (item, into) => this.objects.prepareInto(item, into),
+        ...(this.metadataOnly ? { accept: metadataListAccept } : {}),
       });
       if (listed === undefined) return false;
     } catch (error) {
@@ -544,6 +572,7 @@ export class Informer extends InformerReader {
         allowWatchBookmarks: true,
         timeoutSeconds: Math.floor(this.minWatchTimeoutSeconds * (1 + this.random())),
       }),
+      ...(this.metadataOnly ? { accept: metadataAccept } : {}),
       clock: this.clock,
       silentWatchTimeoutMs: this.silentWatchTimeoutMs,
       description: this.description,

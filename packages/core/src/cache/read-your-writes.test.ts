@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isNotFound } from '../client/api-error-helpers.js';
 import { Client } from '../client/client.js';
 import type { TransportRequest, WatchHandlers } from '../client/kube-transport.js';
@@ -9,7 +9,7 @@ import { InformerCache } from './informer-cache.js';
 import {
   configMaps,
   eventually,
-  LocalCluster,
+  localClusterForFile,
   namespaces,
   StaticRestMapper,
 } from './local-cluster.test-helper.js';
@@ -44,27 +44,17 @@ class LaggingTransport implements InformerTransport {
   }
 }
 
-let cluster: LocalCluster;
-const caches: InformerCache[] = [];
+const local = localClusterForFile();
+const { caches } = local;
 let counter = 0;
-
-beforeAll(async () => {
-  cluster = await LocalCluster.start();
-});
-afterEach(async () => {
-  await Promise.all(caches.splice(0).map((cache) => cache.stop()));
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
 
 async function setup(
   options: { readYourWrites?: boolean; timeoutMs?: number; clock?: FakeClock } = {},
 ) {
   const ns = `ryw-${++counter}`;
-  await cluster.createNamespace(ns);
-  await cluster.createConfigMap(ns, 'a', { data: { v: '0' } });
-  const transport = new LaggingTransport(cluster.transport);
+  await local.cluster.createNamespace(ns);
+  await local.cluster.createConfigMap(ns, 'a', { data: { v: '0' } });
+  const transport = new LaggingTransport(local.cluster.transport);
   const restMapper = new StaticRestMapper([configMaps, namespaces]);
   const cache = new InformerCache({
     transport,
@@ -77,7 +67,7 @@ async function setup(
   await cache.getInformer(configMaps, { namespace: ns }).waitForSync(10_000);
   const requests: string[] = [];
   const client = new Client({
-    transport: cluster.transport,
+    transport: local.cluster.transport,
     restMapper,
     cache,
     onRequest: (verb, resource) => requests.push(`${verb} ${resource}`),

@@ -355,7 +355,7 @@ export class Manager {
         const informer = await this.cache.informerFor(
           watch.kind.apiVersion,
           watch.kind.kind,
-          scope,
+          watch.onlyMetadata ? { ...scope, metadataOnly: true } : scope,
         );
         const skipOwn = this.options.skipOwnWriteEvents !== false;
         const route = (event: ObjectEvent) => {
