@@ -6,6 +6,7 @@ import { coldSyncBenchmark } from './cold-sync.js';
 import { eventBurstBenchmark } from './event-burst.js';
 import { eventLatencyBenchmark } from './event-latency.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
+import { metadataHeapBenchmark } from './metadata-heap.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
 import { sidecarAdmissionBenchmark } from './sidecar-admission.js';
 import { steadyWritesBenchmark } from './steady-writes.js';
@@ -21,6 +22,7 @@ import { throughputBenchmark } from './throughput.js';
 export const benchmarks: readonly BenchmarkModule[] = [
   coldSyncBenchmark,
   heapPerObjectBenchmark,
+  metadataHeapBenchmark,
   syncMatrixBenchmark,
   eventLatencyBenchmark,
   eventBurstBenchmark,

@@ -87,14 +87,23 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): P
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** `@ops/core`'s `Informer` with its defaults (paged LIST of 500, then WATCH). */
+/**
+ * `@ops/core`'s `Informer` with its defaults (paged LIST of 500, then WATCH); with
+ * `metadataOnly`, its metadata-only form (PartialObjectMetadata, id `ops-metadata`).
+ */
 export function opsInformerVariant(
-  options: { pageSize?: number; label?: string; plural?: CachedPlural } = {},
+  options: {
+    pageSize?: number;
+    label?: string;
+    plural?: CachedPlural;
+    metadataOnly?: boolean;
+  } = {},
 ): CacheVariant {
   const pageSize = options.pageSize;
   const descriptor = options.plural === 'configmaps' ? configMapsDescriptor : podsDescriptor;
+  const metadataOnly = options.metadataOnly === true;
   return {
-    id: pageSize === undefined ? 'ops' : `ops-page-${pageSize}`,
+    id: `${metadataOnly ? 'ops-metadata' : 'ops'}${pageSize === undefined ? '' : `-page-${pageSize}`}`,
     label: options.label ?? '@ops/core Informer',
     async sync(server, namespace, expected, timeoutMs = 120_000, onUpdate) {
       const transport = new KubeTransport(server.kubeConfig());
@@ -107,6 +116,7 @@ export function opsInformerVariant(
         descriptor,
         namespace,
         ...(pageSize === undefined ? {} : { pageSize }),
+        ...(metadataOnly ? { metadataOnly } : {}),
         onError: (error) => {
           if (BodyTooLongError.isInstance(error.cause)) tooLong.reject(error);
         },
