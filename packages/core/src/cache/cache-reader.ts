@@ -47,6 +47,15 @@ export interface CacheReader {
    */
   recordWrite?(write: OwnWrite): void;
   /**
+   * Read-your-writes, optional: the client reports a write it is about to send (its object
+   * named, by a controller's reconcile), and calls the function returned with the answer's
+   * resourceVersion (undefined when the write failed), so an event that shows the write
+   * before its answer arrived can still be told to be the writer's own.
+   */
+  beginWrite?(
+    write: Pick<OwnWrite, 'apiVersion' | 'kind' | 'namespace' | 'name'> & { writer: string },
+  ): (resourceVersion?: string) => void;
+  /**
    * Read-your-writes, optional: resolves true once the cache shows every write recorded for
    * the object `name` (or, without a name, for every object of the kind in `namespace`, or
    * in all namespaces when undefined); false when it does not within its bound, and the read

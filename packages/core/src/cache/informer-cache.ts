@@ -406,6 +406,42 @@ export class InformerCache implements CacheReader {
   }
 
   /**
+   * Notes a write about to be sent by `writer` (see {@link CacheReader.beginWrite}); a
+   * no-op function when read-your-writes is off.
+   */
+  beginWrite(
+    write: Pick<OwnWrite, 'apiVersion' | 'kind' | 'namespace' | 'name'> & { writer: string },
+  ): (resourceVersion?: string) => void {
+    if (this.ownWrites === undefined) return () => undefined;
+    return this.ownWrites.begin(
+      `${write.apiVersion}\n${write.kind}`,
+      write.namespace ? `${write.namespace}/${write.name}` : write.name,
+      write.writer,
+    );
+  }
+
+  /**
+   * When `writer` has writes of the event's `object` sent but not answered yet (the event
+   * came first), resolves once they are answered to whether one of them wrote `object`'s
+   * resourceVersion; undefined when it has none in flight. The manager uses it to tell a
+   * controller's own write from an event that raced ahead of its answer.
+   */
+  ownWriteInFlight(
+    writer: string,
+    apiVersion: string,
+    kind: string,
+    object: KubernetesObject,
+  ): Promise<boolean> | undefined {
+    const answers = this.ownWrites?.answerOfSentWrites(
+      writer,
+      `${apiVersion}\n${kind}`,
+      objectKey(object),
+    );
+    const version = object.metadata?.resourceVersion;
+    return answers?.then((versions) => version !== undefined && versions.includes(version));
+  }
+
+  /**
    * Resolves true once the cache shows this process's recorded writes of the object
    * (`name` given) or of the kind's objects in `namespace` (all namespaces when undefined):
    * at once when none is pending; false when one is not shown within

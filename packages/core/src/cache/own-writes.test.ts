@@ -118,4 +118,17 @@ describe('OwnWrites', () => {
     apply(at('7'));
     expect(await read).toBe(true);
   });
+
+  it("lets an event that comes before its write's answer wait for that answer", async () => {
+    const { writes } = setup('exact');
+    expect(writes.answerOfSentWrites('mine', kind, key)).toBeUndefined();
+    const answered = writes.begin(kind, key, 'mine');
+    const failed = writes.begin(kind, key, 'mine');
+    expect(writes.answerOfSentWrites('other', kind, key)).toBeUndefined();
+    const versions = writes.answerOfSentWrites('mine', kind, key);
+    answered('6');
+    failed();
+    expect(await versions).toEqual(['6', undefined]);
+    expect(writes.answerOfSentWrites('mine', kind, key)).toBeUndefined();
+  });
 });

@@ -43,6 +43,11 @@ const sweepEvery = 1024;
  */
 export class OwnWrites {
   private readonly pending = new Map<string, Map<string, PendingWrite>>();
+  /** Writes sent and not answered yet, by `kindKey\nobjectKey`: their writers and answers. */
+  private readonly sent = new Map<
+    string,
+    Array<{ writer: string; answer: Promise<string | undefined> }>
+  >();
   private order: ResourceVersionOrder | undefined;
   private detecting: Promise<ResourceVersionOrder> | undefined;
   private recorded = 0;
@@ -111,6 +116,45 @@ export class OwnWrites {
       entry.writer === writer &&
       entry.resourceVersion === object.metadata?.resourceVersion
     );
+  }
+
+  /**
+   * Notes that `writer` sent a write of the object and waits for its answer; call the
+   * function returned with the answer's resourceVersion (undefined when it failed). Until
+   * then, {@link answerOfSentWrites} lets an event that arrives before the answer wait for it.
+   */
+  begin(kindKey: string, objectKey: string, writer: string): (resourceVersion?: string) => void {
+    const key = `${kindKey}\n${objectKey}`;
+    const answered = Promise.withResolvers<string | undefined>();
+    const entry = { writer, answer: answered.promise };
+    const list = this.sent.get(key);
+    if (list === undefined) this.sent.set(key, [entry]);
+    else list.push(entry);
+    return (resourceVersion) => {
+      const current = this.sent.get(key);
+      const index = current?.indexOf(entry) ?? -1;
+      if (current !== undefined && index >= 0) {
+        current.splice(index, 1);
+        if (current.length === 0) this.sent.delete(key);
+      }
+      answered.resolve(resourceVersion);
+    };
+  }
+
+  /**
+   * The resourceVersions `writer`'s unanswered writes of the object will answer, once they
+   * are answered; undefined when it has none in flight (the usual case).
+   */
+  answerOfSentWrites(
+    writer: string,
+    kindKey: string,
+    objectKey: string,
+  ): Promise<Array<string | undefined>> | undefined {
+    const mine = this.sent
+      .get(`${kindKey}\n${objectKey}`)
+      ?.filter((entry) => entry.writer === writer);
+    if (mine === undefined || mine.length === 0) return undefined;
+    return Promise.all(mine.map((entry) => entry.answer));
   }
 
   /** Whether a write of the kind is pending (cheap; the reads' fast path). */

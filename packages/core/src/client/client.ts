@@ -421,13 +421,21 @@ export class Client {
    */
   async create<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
     const { descriptor, namespace } = await writeTarget(this.restMapper, obj, 'create', false);
-    const body = await this.requests.send(descriptor, 'create', 'POST', {
-      ...(namespace ? { namespace } : {}),
-      query: this.writeQuery(options),
-      body: obj,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    return this.written(typedObject(body, descriptor) as T, descriptor, options);
+    const body = await this.sendWrite(
+      descriptor,
+      namespace,
+      obj.metadata?.name,
+      false,
+      options,
+      () =>
+        this.requests.send(descriptor, 'create', 'POST', {
+          ...(namespace ? { namespace } : {}),
+          query: this.writeQuery(options),
+          body: obj,
+          ...(options.signal ? { signal: options.signal } : {}),
+        }),
+    );
+    return typedObject(body, descriptor) as T;
   }
 
   /**
@@ -503,17 +511,14 @@ export class Client {
     const ref = refOf(target, 'delete');
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const namespace = namespaceFor(descriptor, ref.namespace, ref.name, 'delete');
-    const body = await this.requests.send(descriptor, 'delete', 'DELETE', {
-      ...(namespace ? { namespace } : {}),
-      name: ref.name,
-      body: deleteOptionsBody(options),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    // The answer is the object (at the delete's resourceVersion, or still there while
-    // finalizers run) or a Status, which names no version to wait for.
-    const deleted = body as KubernetesObject | undefined;
-    if (deleted?.kind !== 'Status')
-      this.recordWrite(descriptor, namespace, ref.name, deleted, true, options);
+    await this.sendWrite(descriptor, namespace, ref.name, true, options, () =>
+      this.requests.send(descriptor, 'delete', 'DELETE', {
+        ...(namespace ? { namespace } : {}),
+        name: ref.name,
+        body: deleteOptionsBody(options),
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    );
   }
 
   /**
@@ -565,15 +570,17 @@ export class Client {
   ): Promise<T> {
     const verb = subresource ? 'update status of' : 'update';
     const { descriptor, namespace, name } = await writeTarget(this.restMapper, obj, verb, true);
-    const body = await this.requests.send(descriptor, 'update', 'PUT', {
-      ...(namespace ? { namespace } : {}),
-      name,
-      ...(subresource ? { subresource } : {}),
-      query: this.writeQuery(options),
-      body: obj,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    return this.written(typedObject(body, descriptor) as T, descriptor, options);
+    const body = await this.sendWrite(descriptor, namespace, name, false, options, () =>
+      this.requests.send(descriptor, 'update', 'PUT', {
+        ...(namespace ? { namespace } : {}),
+        name,
+        ...(subresource ? { subresource } : {}),
+        query: this.writeQuery(options),
+        body: obj,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    );
+    return typedObject(body, descriptor) as T;
   }
 
   private async sendPatch<T extends KubernetesObject>(
@@ -611,19 +618,21 @@ export class Client {
     }
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const namespace = namespaceFor(descriptor, ref.namespace, ref.name, 'patch');
-    const body = await this.requests.send(descriptor, 'patch', 'PATCH', {
-      ...(namespace ? { namespace } : {}),
-      name: ref.name,
-      ...(subresource ? { subresource } : {}),
-      query: {
-        ...this.writeQuery({ ...options, ...(fieldManager ? { fieldManager } : {}) }),
-        force: options.force ? 'true' : undefined,
-      },
-      body: patch,
-      contentType,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    return this.written(typedObject(body, descriptor) as T, descriptor, options);
+    const body = await this.sendWrite(descriptor, namespace, ref.name, false, options, () =>
+      this.requests.send(descriptor, 'patch', 'PATCH', {
+        ...(namespace ? { namespace } : {}),
+        name: ref.name,
+        ...(subresource ? { subresource } : {}),
+        query: {
+          ...this.writeQuery({ ...options, ...(fieldManager ? { fieldManager } : {}) }),
+          force: options.force ? 'true' : undefined,
+        },
+        body: patch,
+        contentType,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    );
+    return typedObject(body, descriptor) as T;
   }
 
   /** Whether the cache shows this client's writes of the object (or kind), see the class doc. */
@@ -638,46 +647,53 @@ export class Client {
     return cache.awaitOwnWrites(apiVersion, kind, namespace, name);
   }
 
-  /** Reports a write's answer to the cache (read-your-writes) and returns it. */
-  private written<T extends KubernetesObject>(
-    object: T,
-    descriptor: ResourceDescriptor,
-    options: WriteOptions,
-  ): T {
-    const name = object.metadata?.name;
-    if (name) {
-      this.recordWrite(
-        descriptor,
-        descriptor.namespaced ? (object.metadata?.namespace ?? '') : '',
-        name,
-        object,
-        false,
-        options,
-      );
-    }
-    return object;
-  }
-
-  private recordWrite(
+  /**
+   * Sends a write and tells the cache of it (read-your-writes): before sending, that the
+   * current controller (see `runAsWriter`) writes the object, when it is named; after the
+   * answer, the object's resourceVersion (not for a dry run, nor for a delete answered with
+   * a Status, which names no version).
+   */
+  private async sendWrite(
     descriptor: ResourceDescriptor,
     namespace: string | undefined,
-    name: string,
-    object: KubernetesObject | undefined,
+    name: string | undefined,
     deleted: boolean,
     options: { dryRun?: boolean },
-  ): void {
-    const resourceVersion = object?.metadata?.resourceVersion;
-    if (options.dryRun || !resourceVersion || this.cache?.recordWrite === undefined) return;
+    send: () => Promise<unknown>,
+  ): Promise<unknown> {
+    const cache = this.cache;
     const writer = currentWriter();
-    this.cache.recordWrite({
+    const target = {
       apiVersion: apiVersionOfDescriptor(descriptor),
       kind: descriptor.kind,
       namespace: namespace ?? '',
-      name,
-      resourceVersion,
-      deleted,
-      ...(writer !== undefined ? { writer } : {}),
-    });
+    };
+    const answered =
+      !options.dryRun && name && writer !== undefined && cache?.beginWrite !== undefined
+        ? cache.beginWrite({ ...target, name, writer })
+        : undefined;
+    let body: unknown;
+    try {
+      body = await send();
+    } catch (error) {
+      answered?.();
+      throw error;
+    }
+    const object = body as KubernetesObject | undefined;
+    const resourceVersion =
+      object?.kind === 'Status' ? undefined : object?.metadata?.resourceVersion;
+    const written = object?.metadata?.name ?? name;
+    if (!options.dryRun && resourceVersion && written && cache?.recordWrite !== undefined) {
+      cache.recordWrite({
+        ...target,
+        name: written,
+        resourceVersion,
+        deleted,
+        ...(writer !== undefined ? { writer } : {}),
+      });
+    }
+    answered?.(resourceVersion);
+    return body;
   }
 
   private writeQuery(options: WriteOptions): Record<string, string | undefined> {

@@ -358,19 +358,24 @@ export class Manager {
           watch.onlyMetadata ? { ...scope, metadataOnly: true } : scope,
         );
         const skipOwn = this.options.skipOwnWriteEvents !== false;
+        const { apiVersion, kind } = watch.kind;
         const route = (event: ObjectEvent) => {
+          if (!skipOwn) return controller.handle(event, watch.handler, watch.predicates);
           // The controller's own write, and nothing else, changed the object: it knows.
-          if (
-            skipOwn &&
-            this.cache.isOwnWriteEvent(
-              controller.name,
-              watch.kind.apiVersion,
-              watch.kind.kind,
-              event.object,
-            )
-          )
-            return;
-          controller.handle(event, watch.handler, watch.predicates);
+          if (this.cache.isOwnWriteEvent(controller.name, apiVersion, kind, event.object)) return;
+          // The event came before the answer of the controller's write of the object: decide
+          // once that answer says which resourceVersion the write made.
+          const inFlight = this.cache.ownWriteInFlight(
+            controller.name,
+            apiVersion,
+            kind,
+            event.object,
+          );
+          if (inFlight === undefined)
+            return controller.handle(event, watch.handler, watch.predicates);
+          void inFlight.then((own) => {
+            if (!own) controller.handle(event, watch.handler, watch.predicates);
+          });
         };
         informer.addEventHandler({
           onAdd: (object) => route({ type: 'create', object }),
