@@ -1,4 +1,5 @@
 import { defineCustomResource, type KubernetesObject, Manager } from '@ops/core';
+import { resourceVersionOrderOf } from '@ops/core/cache';
 import { Type } from '@sinclair/typebox';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,8 @@ interface Outcome {
   /** Reconciles beyond the first one and the one requeue after each write. */
   extra: number;
   conflicts: number;
+  /** How the manager's cache compared resourceVersions (detected from `/version`). */
+  order: string | undefined;
 }
 
 /**
@@ -74,7 +77,7 @@ async function countUp(
     healthProbeBindAddress: false,
     namespace: 'ryw',
   });
-  const outcome: Outcome = { reconciles: 0, stale: 0, extra: 0, conflicts: 0 };
+  const outcome: Outcome = { reconciles: 0, stale: 0, extra: 0, conflicts: 0, order: undefined };
   let lastWritten = 0;
   let requeues = 0;
   let finished = false;
@@ -130,6 +133,7 @@ async function countUp(
     await alongside;
   }
   outcome.extra = outcome.reconciles - 1 - requeues;
+  outcome.order = manager.cache.resourceVersionOrder;
   return outcome;
 }
 
@@ -139,6 +143,10 @@ describe('read-your-writes (issue #31 oracle)', () => {
     console.info(`read-your-writes oracle, ${writes} writes:`, outcome);
     expect(outcome.stale).toBe(0);
     expect(outcome.conflicts).toBe(0);
+    // Integers compared on kube-apiserver 1.35 and later; exact versions on older servers
+    // and on the local API server (which reports 1.33).
+    const version = (await cluster.request('GET', '/version')).body;
+    expect(outcome.order).toBe(resourceVersionOrderOf(version));
     expect(outcome.reconciles).toBeGreaterThanOrEqual(writes + 1);
     // No reconcile storm: few reconciles besides the one requeue per write. (An own write's
     // event that reached the queue while the requeue waited would share its slot, so this does
