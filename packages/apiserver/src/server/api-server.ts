@@ -25,7 +25,6 @@ import { coreVersions, groupDocument, groupList, resourceList, versionInfo } fro
 import { type FaultRule, FaultRules } from './faults.js';
 import { serveOpenApi } from './openapi-response.js';
 import { openApiV2ProtobufEncoder } from './openapi-v2-protobuf.js';
-import { partialObjectMetadataFormOf } from './partial-object-metadata.js';
 import { listenOn } from './port-in-use-error.js';
 import { readRequestBody } from './read-request-body.js';
 import { RequestAccess } from './request-access.js';
@@ -502,17 +501,12 @@ export class ApiServer {
       const body = await readRequestBody(this.options.maxBodyBytes, req);
       return sendJson(res, 201, reviewAccess(type, body, user, this.access.policy()));
     }
-    return serveVerb(
-      verb,
-      req,
-      res,
-      route,
-      query,
-      context,
-      table,
-      { store: this.store, resources: this.resources, watches: this.watches, ...this.options },
-      partialObjectMetadataFormOf(req.headers.accept),
-    );
+    return serveVerb(verb, req, res, route, query, context, table, {
+      store: this.store,
+      resources: this.resources,
+      watches: this.watches,
+      ...this.options,
+    });
   }
 }
 

@@ -8,7 +8,7 @@ import { readDeleteOptions } from './delete-options.js';
 import { listFilter, presentJson, sendList } from './list-response.js';
 import {
   asPartialObjectMetadata,
-  type PartialObjectMetadataForm,
+  partialObjectMetadataFormOf,
   partialObjectMetadataMismatch,
 } from './partial-object-metadata.js';
 import { readRequestBody } from './read-request-body.js';
@@ -58,7 +58,7 @@ export function verbOf(method: string, name: string, watch: boolean): string {
  * verb check and fault injection are done): get (JSON, Table or the scale subresource),
  * list, watch, create, update, patch (with `/scale`), delete and deletecollection, through
  * {@link ResourceService}, with the warnings of `context` as `Warning` headers. With a
- * metadata-only `form` (see {@link partialObjectMetadataFormOf}), get, list and watch answer
+ * metadata-only Accept header (see {@link partialObjectMetadataFormOf}), get, list and watch answer
  * `meta.k8s.io/v1` PartialObjectMetadata (List), and 406 when the form does not fit the verb.
  */
 export async function serveVerb(
@@ -70,9 +70,9 @@ export async function serveVerb(
   context: RequestContext,
   table: TableRequest | undefined,
   server: VerbServer,
-  form?: PartialObjectMetadataForm,
 ): Promise<void> {
   const { type, namespace, name, subresource } = route;
+  const form = partialObjectMetadataFormOf(req.headers.accept);
   const warnings = context.warnings ?? [];
   switch (verb) {
     case 'get': {

@@ -4,6 +4,7 @@ import { apiVersionOfDescriptor, type ResourceDescriptor } from '../client/resou
 import type { RestMapper } from '../client/rest-mapper.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import type { InformerSyncError } from '../errors/informer-sync-error.js';
+import { CacheOwnWrites } from './cache-own-writes.js';
 import type { CacheListOptions, CacheReader, OwnWrite } from './cache-reader.js';
 import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
 import { namespaceIndex, objectKey } from './informer-store.js';
@@ -104,6 +105,7 @@ export class InformerCache implements CacheReader {
   private readonly informersByKind = new Map<string, Map<string, Informer>>();
   private readonly log: Logger;
   private readonly ownWrites: OwnWrites | undefined;
+  private readonly own: CacheOwnWrites | undefined;
   private stopped = false;
 
   constructor(private readonly options: InformerCacheOptions) {
@@ -121,6 +123,10 @@ export class InformerCache implements CacheReader {
           );
           return detected;
         },
+      });
+      this.own = new CacheOwnWrites(this.ownWrites, (apiVersion, kind, namespace) => {
+        const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, false));
+        return byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
       });
     }
   }
@@ -392,39 +398,21 @@ export class InformerCache implements CacheReader {
    * informer of the kind covers the object's namespace.
    */
   recordWrite(write: OwnWrite): void {
-    if (this.ownWrites === undefined || !write.resourceVersion) return;
-    const informer = this.coveringOrUndefined(write.apiVersion, write.kind, write.namespace);
-    if (informer === undefined) return;
-    this.ownWrites.record(
-      `${write.apiVersion}\n${write.kind}`,
-      write.namespace ? `${write.namespace}/${write.name}` : write.name,
-      write.resourceVersion,
-      write.deleted,
-      write.writer,
-      informer.get(write.namespace, write.name),
-    );
+    this.own?.recordWrite(write);
   }
 
-  /**
-   * Notes a write about to be sent by `writer` (see {@link CacheReader.beginWrite}); a
-   * no-op function when read-your-writes is off.
-   */
+  /** Notes a write about to be sent by `writer` (see {@link CacheReader.beginWrite}). */
   beginWrite(
     write: Pick<OwnWrite, 'apiVersion' | 'kind' | 'namespace' | 'name'> & { writer: string },
   ): (resourceVersion?: string) => void {
-    if (this.ownWrites === undefined) return () => undefined;
-    return this.ownWrites.begin(
-      `${write.apiVersion}\n${write.kind}`,
-      write.namespace ? `${write.namespace}/${write.name}` : write.name,
-      write.writer,
-    );
+    return this.own?.beginWrite(write) ?? (() => undefined);
   }
 
   /**
    * When `writer` has writes of the event's `object` sent but not answered yet (the event
    * came first), resolves once they are answered to whether one of them wrote `object`'s
-   * resourceVersion; undefined when it has none in flight. The manager uses it to tell a
-   * controller's own write from an event that raced ahead of its answer.
+   * resourceVersion; undefined when it has none in flight (the manager tells a controller's
+   * own write from an event that raced ahead of its answer with it).
    */
   ownWriteInFlight(
     writer: string,
@@ -432,21 +420,14 @@ export class InformerCache implements CacheReader {
     kind: string,
     object: KubernetesObject,
   ): Promise<boolean> | undefined {
-    const answers = this.ownWrites?.answerOfSentWrites(
-      writer,
-      `${apiVersion}\n${kind}`,
-      objectKey(object),
-    );
-    const version = object.metadata?.resourceVersion;
-    return answers?.then((versions) => version !== undefined && versions.includes(version));
+    return this.own?.ownWriteInFlight(writer, apiVersion, kind, object);
   }
 
   /**
    * Resolves true once the cache shows this process's recorded writes of the object
    * (`name` given) or of the kind's objects in `namespace` (all namespaces when undefined):
    * at once when none is pending; false when one is not shown within
-   * `readYourWritesTimeoutMs` (read from the API server then). Always true when
-   * read-your-writes is off.
+   * `readYourWritesTimeoutMs` (read from the API server then). True when it is off.
    */
   async awaitOwnWrites(
     apiVersion: string,
@@ -454,25 +435,13 @@ export class InformerCache implements CacheReader {
     namespace: string | undefined,
     name?: string,
   ): Promise<boolean> {
-    const kindKey = `${apiVersion}\n${kind}`;
-    if (this.ownWrites === undefined || !this.ownWrites.hasPending(kindKey)) return true;
-    const lookup = (key: string) => {
-      const slash = key.indexOf('/');
-      const ns = slash < 0 ? '' : key.slice(0, slash);
-      return this.coveringOrUndefined(apiVersion, kind, ns)?.getByKey(key);
-    };
-    const keys =
-      name !== undefined
-        ? { objectKey: namespace ? `${namespace}/${name}` : name }
-        : { prefix: namespace ? `${namespace}/` : '' };
-    return this.ownWrites.awaitSeen(kindKey, keys, lookup);
+    return this.own?.awaitOwnWrites(apiVersion, kind, namespace, name) ?? true;
   }
 
   /**
    * Whether an event's `object` of the kind only shows a write that `writer` (a controller,
-   * see `runAsWriter`) made itself: the controller already knows that state, so the manager
-   * does not reconcile it again for that event. Only valid inside the informer's event
-   * handlers (the record is dropped once the event has been handled).
+   * see `runAsWriter`) made itself, so the manager does not reconcile it again. Only valid
+   * inside the informer's event handlers (the record is dropped once the event is handled).
    */
   isOwnWriteEvent(
     writer: string,
@@ -480,19 +449,7 @@ export class InformerCache implements CacheReader {
     kind: string,
     object: KubernetesObject,
   ): boolean {
-    return (
-      this.ownWrites?.isOwnEvent(writer, `${apiVersion}\n${kind}`, objectKey(object), object) ??
-      false
-    );
-  }
-
-  private coveringOrUndefined(
-    apiVersion: string,
-    kind: string,
-    namespace: string,
-  ): Informer | undefined {
-    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
-    return byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
+    return this.own?.isOwnWriteEvent(writer, apiVersion, kind, object) ?? false;
   }
 
   /** The informer that holds `namespace` of the kind (its metadata-only one with `metadataOnly`). */

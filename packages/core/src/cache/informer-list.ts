@@ -10,8 +10,6 @@ export interface ListObjectsOptions {
   transport: InformerTransport;
   /** The collection's path, e.g. `/api/v1/namespaces/default/configmaps`. */
   path: string;
-  /** The Accept header of each page (default JSON objects); see `metadataOnly` of the informer. */
-  accept?: string;
   /** The query of a request: the informer's selectors plus `extra`. */
   query: (extra: TransportRequest['query']) => TransportRequest['query'];
   /** Objects per page. */
@@ -76,7 +74,6 @@ export async function listObjects(options: ListObjectsOptions): Promise<ListedOb
       query: options.query({ limit: paged ? options.pageSize : undefined, continue: token }),
       signal: options.signal,
       timeoutMs: options.timeoutMs,
-      ...(options.accept !== undefined ? { accept: options.accept } : {}),
       // Received on the transport's helper thread while this thread parses the page before
       // (see `offThread` above); the first page has nothing to overlap with.
       offThread: token !== undefined && offThread,

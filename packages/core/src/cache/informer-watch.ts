@@ -23,8 +23,6 @@ export interface WatchOnceOptions {
   path: string;
   /** The watch's query: selectors, `watch`, `resourceVersion`, bookmarks, `timeoutSeconds`. */
   query: TransportRequest['query'];
-  /** The watch's Accept header (default JSON objects); see `metadataOnly` of the informer. */
-  accept?: string;
   clock: Clock;
   /** A watch that delivers no line for this long ends as `silent`. */
   silentWatchTimeoutMs: number;
@@ -124,7 +122,7 @@ export function watchOnce(options: WatchOnceOptions): Promise<WatchOutcome> {
       finish({ kind: 'ended' });
     };
 
-    options.transport.watch(options.path, options.query, { onLine, onDone }, options.accept).then(
+    options.transport.watch(options.path, options.query, { onLine, onDone }).then(
       (opened) => {
         if (settled) opened.close();
         else connection = opened;

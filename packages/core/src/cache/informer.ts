@@ -22,6 +22,7 @@ import {
   watchErrorOutcome,
   watchOnce,
 } from './informer-watch.js';
+import { informerTransform, informerTransport } from './metadata-only.js';
 import { Pause } from './pause.js';
 import { shareUnchangedStrings } from './share-unchanged-strings.js';
 import { StoreChanges } from './store-changes.js';
@@ -157,13 +158,6 @@ export interface InformerStats {
   errors: number;
 }
 
-/** The Accept header of a metadata-only watch: PartialObjectMetadata, else the object. */
-const metadataAccept =
-  'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
-/** The Accept header of a metadata-only list: PartialObjectMetadataList, else the list. */
-const metadataListAccept =
-  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
-
 /** Default {@link InformerOptions.pageSize}. */
 export const defaultInformerPageSize = 1000;
 /** Default {@link InformerOptions.silentWatchTimeoutMs}: 2 × kube-apiserver's 1-minute bookmark period. */
@@ -218,8 +212,6 @@ export class Informer extends InformerReader {
   private readonly path: string;
   private readonly labelSelector: string | undefined;
   private readonly fieldSelector: string | undefined;
-  /** Whether it holds metadata only (see {@link InformerOptions.metadataOnly}). */
-  readonly metadataOnly: boolean;
   private readonly pageSize: number;
   private readonly silentWatchTimeoutMs: number;
   private readonly minWatchTimeoutSeconds: number;
@@ -270,19 +262,18 @@ export class Informer extends InformerReader {
         ),
       ),
     );
-    this.transport = options.transport;
+    this.transport = informerTransport(options.transport, options.metadataOnly);
     this.namespace = options.descriptor.namespaced ? (options.namespace ?? '') : '';
     this.apiVersion = apiVersionOfDescriptor(options.descriptor);
     this.labelSelector = labelSelectorQuery(options.descriptor, options.labelSelector);
     this.fieldSelector = options.fieldSelector || undefined;
-    this.metadataOnly = options.metadataOnly === true;
-    this.description = `${this.metadataOnly ? 'metadata of ' : ''}${describeInformer(
+    this.description = describeInformer(
       options.descriptor,
       this.apiVersion,
       this.namespace,
       this.labelSelector,
       this.fieldSelector,
-    )}`;
+    );
     this.path = resourcePath(options.descriptor, this.namespace);
     this.pageSize = options.pageSize ?? defaultInformerPageSize;
     this.silentWatchTimeoutMs = options.silentWatchTimeoutMs ?? defaultSilentWatchTimeoutMs;
@@ -295,16 +286,10 @@ export class Informer extends InformerReader {
     // The default keeps memory low: managedFields dropped, and repeated short strings shared
     // between objects — off the sync path for lists (see compact), inline for watch events.
     this.sharesStrings = options.transform === undefined;
-    const transform = options.transform ?? stripManagedFields;
-    const kind = options.descriptor.kind;
-    const apiVersion = this.apiVersion;
     this.objects = new InformerObjects({
-      kind,
-      apiVersion,
-      // A PartialObjectMetadata is stored as the resource it describes.
-      transform: this.metadataOnly
-        ? (object) => transform({ apiVersion, kind, metadata: object.metadata ?? {} })
-        : transform,
+      kind: options.descriptor.kind,
+      apiVersion: this.apiVersion,
+      transform: informerTransform(options, this.apiVersion),
       interner: this.sharesStrings ? new StringInterner() : undefined,
       log: this.log,
       isStopped: () => this.stopped,
@@ -515,7 +500,6 @@ export class Informer extends InformerReader {
         log: this.log,
         isStopped: () => this.stopped,
         prepareInto: (item, into) => this.objects.prepareInto(item, into),
-        ...(this.metadataOnly ? { accept: metadataListAccept } : {}),
       });
       if (listed === undefined) return false;
     } catch (error) {
@@ -572,7 +556,6 @@ export class Informer extends InformerReader {
         allowWatchBookmarks: true,
         timeoutSeconds: Math.floor(this.minWatchTimeoutSeconds * (1 + this.random())),
       }),
-      ...(this.metadataOnly ? { accept: metadataAccept } : {}),
       clock: this.clock,
       silentWatchTimeoutMs: this.silentWatchTimeoutMs,
       description: this.description,

@@ -68,7 +68,6 @@ describe('metadata-only informers against the local API server', () => {
     expect(transport.accepts).toContain(
       'list application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
     );
-    expect(informer.metadataOnly).toBe(true);
     expect(cache.hasMetadata('v1', 'ConfigMap')).toBe(true);
     // Whole-object reads are not served from metadata.
     expect(cache.has('v1', 'ConfigMap')).toBe(false);

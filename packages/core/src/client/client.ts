@@ -10,7 +10,6 @@ import {
   Selector,
 } from '@ops/api';
 import type { CacheReader } from '../cache/cache-reader.js';
-import { currentWriter } from '../cache/write-origin.js';
 import { badRequestError, notFoundError } from './api-error-from-response.js';
 import { isGone } from './api-error-helpers.js';
 import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
@@ -21,7 +20,7 @@ import {
 } from './field-selector.js';
 import { KubeTransport } from './kube-transport.js';
 import type { ObjectKind, ObjectOf } from './object-kind.js';
-import { apiVersionOfDescriptor, type ResourceDescriptor } from './resource-descriptor.js';
+import { cacheServes } from './reported-write.js';
 import { ResourceRequester, typedObject } from './resource-requester.js';
 import type { RestMapper } from './rest-mapper.js';
 import { namespaceFor, writeTarget } from './write-target.js';
@@ -58,7 +57,7 @@ export interface ClientOptions {
   restMapper?: RestMapper;
   /**
    * Serves `get` and `list` for the kinds it `has`; writes always go to the API server and
-   * are reported to it (`recordWrite`), so that reads wait until it shows them
+   * are reported to it (`beginWrite`, `recordWrite`), so that reads wait until it shows them
    * (`awaitOwnWrites`; read-your-writes, see `InformerCache`).
    */
   cache?: CacheReader;
@@ -251,7 +250,7 @@ export class Client {
     this.restMapper = options.restMapper ?? new DiscoveryRestMapper(this.transport);
     this.cache = options.cache;
     this.fieldManager = options.fieldManager;
-    this.requests = new ResourceRequester(this.transport, options.onRequest, options.timeoutMs);
+    this.requests = new ResourceRequester(this.transport, options);
     this.pageSize = options.listPageSize ?? 500;
   }
 
@@ -311,10 +310,7 @@ export class Client {
     }
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const ns = namespaceFor(descriptor, ref.namespace, ref.name, 'get');
-    if (
-      this.cache?.has(ref.apiVersion, ref.kind) &&
-      (await this.cacheShowsOwnWrites(ref.apiVersion, ref.kind, ns, ref.name))
-    ) {
+    if (this.cache && (await cacheServes(this.cache, ref.apiVersion, ref.kind, ns, ref.name))) {
       const cached = this.cache.get(ref.apiVersion, ref.kind, ns, ref.name);
       if (cached === undefined) throw notFoundError(descriptor.group, descriptor.plural, ref.name);
       return typedObject(cached, descriptor) as T;
@@ -365,11 +361,7 @@ export class Client {
     const empty: ObjectList<T> = { apiVersion, kind: `${kind}List`, metadata: {}, items: [] };
     if (selector?.isNothing()) return empty;
     const paged = options.limit !== undefined || options.continue !== undefined;
-    if (
-      !paged &&
-      this.cache?.has(apiVersion, kind) &&
-      (await this.cacheShowsOwnWrites(apiVersion, kind, namespace))
-    ) {
+    if (!paged && this.cache && (await cacheServes(this.cache, apiVersion, kind, namespace))) {
       const fields = fieldText ? fieldSelectorRequirements(fieldText) : [];
       const items = this.cache
         .list(apiVersion, kind, {
@@ -421,20 +413,12 @@ export class Client {
    */
   async create<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
     const { descriptor, namespace } = await writeTarget(this.restMapper, obj, 'create', false);
-    const body = await this.sendWrite(
-      descriptor,
-      namespace,
-      obj.metadata?.name,
-      false,
-      options,
-      () =>
-        this.requests.send(descriptor, 'create', 'POST', {
-          ...(namespace ? { namespace } : {}),
-          query: this.writeQuery(options),
-          body: obj,
-          ...(options.signal ? { signal: options.signal } : {}),
-        }),
-    );
+    const body = await this.requests.send(descriptor, 'create', 'POST', {
+      ...(namespace ? { namespace } : {}),
+      query: this.writeQuery(options),
+      body: obj,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     return typedObject(body, descriptor) as T;
   }
 
@@ -511,14 +495,12 @@ export class Client {
     const ref = refOf(target, 'delete');
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const namespace = namespaceFor(descriptor, ref.namespace, ref.name, 'delete');
-    await this.sendWrite(descriptor, namespace, ref.name, true, options, () =>
-      this.requests.send(descriptor, 'delete', 'DELETE', {
-        ...(namespace ? { namespace } : {}),
-        name: ref.name,
-        body: deleteOptionsBody(options),
-        ...(options.signal ? { signal: options.signal } : {}),
-      }),
-    );
+    await this.requests.send(descriptor, 'delete', 'DELETE', {
+      ...(namespace ? { namespace } : {}),
+      name: ref.name,
+      body: deleteOptionsBody(options),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /**
@@ -570,16 +552,14 @@ export class Client {
   ): Promise<T> {
     const verb = subresource ? 'update status of' : 'update';
     const { descriptor, namespace, name } = await writeTarget(this.restMapper, obj, verb, true);
-    const body = await this.sendWrite(descriptor, namespace, name, false, options, () =>
-      this.requests.send(descriptor, 'update', 'PUT', {
-        ...(namespace ? { namespace } : {}),
-        name,
-        ...(subresource ? { subresource } : {}),
-        query: this.writeQuery(options),
-        body: obj,
-        ...(options.signal ? { signal: options.signal } : {}),
-      }),
-    );
+    const body = await this.requests.send(descriptor, 'update', 'PUT', {
+      ...(namespace ? { namespace } : {}),
+      name,
+      ...(subresource ? { subresource } : {}),
+      query: this.writeQuery(options),
+      body: obj,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     return typedObject(body, descriptor) as T;
   }
 
@@ -618,82 +598,19 @@ export class Client {
     }
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const namespace = namespaceFor(descriptor, ref.namespace, ref.name, 'patch');
-    const body = await this.sendWrite(descriptor, namespace, ref.name, false, options, () =>
-      this.requests.send(descriptor, 'patch', 'PATCH', {
-        ...(namespace ? { namespace } : {}),
-        name: ref.name,
-        ...(subresource ? { subresource } : {}),
-        query: {
-          ...this.writeQuery({ ...options, ...(fieldManager ? { fieldManager } : {}) }),
-          force: options.force ? 'true' : undefined,
-        },
-        body: patch,
-        contentType,
-        ...(options.signal ? { signal: options.signal } : {}),
-      }),
-    );
+    const body = await this.requests.send(descriptor, 'patch', 'PATCH', {
+      ...(namespace ? { namespace } : {}),
+      name: ref.name,
+      ...(subresource ? { subresource } : {}),
+      query: {
+        ...this.writeQuery({ ...options, ...(fieldManager ? { fieldManager } : {}) }),
+        force: options.force ? 'true' : undefined,
+      },
+      body: patch,
+      contentType,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     return typedObject(body, descriptor) as T;
-  }
-
-  /** Whether the cache shows this client's writes of the object (or kind), see the class doc. */
-  private async cacheShowsOwnWrites(
-    apiVersion: string,
-    kind: string,
-    namespace: string | undefined,
-    name?: string,
-  ): Promise<boolean> {
-    const cache = this.cache;
-    if (cache?.awaitOwnWrites === undefined) return true;
-    return cache.awaitOwnWrites(apiVersion, kind, namespace, name);
-  }
-
-  /**
-   * Sends a write and tells the cache of it (read-your-writes): before sending, that the
-   * current controller (see `runAsWriter`) writes the object, when it is named; after the
-   * answer, the object's resourceVersion (not for a dry run, nor for a delete answered with
-   * a Status, which names no version).
-   */
-  private async sendWrite(
-    descriptor: ResourceDescriptor,
-    namespace: string | undefined,
-    name: string | undefined,
-    deleted: boolean,
-    options: { dryRun?: boolean },
-    send: () => Promise<unknown>,
-  ): Promise<unknown> {
-    const cache = this.cache;
-    const writer = currentWriter();
-    const target = {
-      apiVersion: apiVersionOfDescriptor(descriptor),
-      kind: descriptor.kind,
-      namespace: namespace ?? '',
-    };
-    const answered =
-      !options.dryRun && name && writer !== undefined && cache?.beginWrite !== undefined
-        ? cache.beginWrite({ ...target, name, writer })
-        : undefined;
-    let body: unknown;
-    try {
-      body = await send();
-    } catch (error) {
-      answered?.();
-      throw error;
-    }
-    const object = body as KubernetesObject | undefined;
-    const resourceVersion =
-      object?.kind === 'Status' ? undefined : object?.metadata?.resourceVersion;
-    const written = object?.metadata?.name ?? name;
-    if (!options.dryRun && resourceVersion && written && cache?.recordWrite !== undefined) {
-      cache.recordWrite({
-        ...target,
-        name: written,
-        resourceVersion,
-        deleted,
-        ...(writer !== undefined ? { writer } : {}),
-      });
-    }
-    answered?.(resourceVersion);
-    return body;
   }
 
   private writeQuery(options: WriteOptions): Record<string, string | undefined> {
