@@ -64,7 +64,7 @@ function isMetadataOnly(object: KubernetesObject | undefined): boolean {
 
 describe('metadata-only informers against the local API server', () => {
   it('list (paged) and watch as PartialObjectMetadata, served by getMetadata and listMetadata only', async () => {
-    const { ns, cache, informer, transport } = await metadataCache(3);
+    const { ns, cache, transport } = await metadataCache(3);
     expect(transport.accepts).toContain(
       'list application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
     );
