@@ -57,6 +57,7 @@ export type {
   LabelSelectorRequirement,
   ObjectMeta,
   OwnerReference,
+  PartialObjectMetadata,
 } from './kubernetes-object.js';
 export {
   createLabelRequirement,

@@ -43,6 +43,19 @@ export interface KubernetesObject {
   [field: string]: unknown;
 }
 
+/**
+ * An object by its metadata only: what a metadata-only read or watch
+ * (`Accept: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1`) answers, as
+ * `metav1.PartialObjectMetadata`. The server sends `kind: PartialObjectMetadata` and
+ * `apiVersion: meta.k8s.io/v1`; `@ops/core`'s metadata-only informers store it under the
+ * apiVersion and kind of the resource it describes, as controller-runtime does.
+ */
+export interface PartialObjectMetadata extends KubernetesObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+}
+
 /** One requirement of a {@link LabelSelector}'s `matchExpressions`. */
 export interface LabelSelectorRequirement {
   key: string;

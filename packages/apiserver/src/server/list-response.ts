@@ -7,6 +7,10 @@ import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { fieldSelectorFromQuery } from '../store/field-selector.js';
 import type { StoredObject } from '../store/object-store.js';
 import { checkFieldSelector } from './list-page.js';
+import {
+  asPartialObjectMetadataList,
+  type PartialObjectMetadataForm,
+} from './partial-object-metadata.js';
 import type { ListFilter, ResourceService } from './resource-service.js';
 import { sendJson } from './responses.js';
 import { toTable } from './table.js';
@@ -40,8 +44,9 @@ export function listFilter(
 }
 
 /**
- * Answers a LIST: a page as a `Table` (`kubectl get`) or as JSON built from each object's
- * cached bytes, written as its parts in one vectored write.
+ * Answers a LIST: a page as a `Table` (`kubectl get`), as a `PartialObjectMetadataList`
+ * (`form`), or as JSON built from each object's cached bytes, written as its parts in one
+ * vectored write.
  */
 export async function sendList(
   res: ServerResponse,
@@ -50,6 +55,7 @@ export async function sendList(
   namespace: string,
   query: URLSearchParams,
   table: TableRequest | undefined,
+  form?: PartialObjectMetadataForm,
 ): Promise<void> {
   const limit = query.get('limit');
   const page = resources.list(type, {
@@ -68,6 +74,11 @@ export async function sendList(
   if (page.continueToken || type.custom) metadata.continue = page.continueToken ?? '';
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   const converted = await convertedItems(resources, type, page.items);
+  if (form === 'PartialObjectMetadataList') {
+    const items = converted ?? page.items.map((s) => presentAt(type, s.object));
+    sendJson(res, 200, asPartialObjectMetadataList(metadata, items));
+    return;
+  }
   if (table) {
     const items = converted ?? page.items.map((s) => presentAt(type, s.object));
     const extra = page.continueToken ? { continue: page.continueToken } : {};

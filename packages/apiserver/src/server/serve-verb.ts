@@ -6,6 +6,11 @@ import { patchTypeFromContentType } from '../patch/index.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { readDeleteOptions } from './delete-options.js';
 import { listFilter, presentJson, sendList } from './list-response.js';
+import {
+  asPartialObjectMetadata,
+  partialObjectMetadataFormOf,
+  partialObjectMetadataMismatch,
+} from './partial-object-metadata.js';
 import { readRequestBody } from './read-request-body.js';
 import type { RequestContext } from './resource-service.js';
 import { sendJson, sendRaw } from './responses.js';
@@ -52,7 +57,9 @@ export function verbOf(method: string, name: string, watch: boolean): string {
  * Answers one resource request whose verb was allowed (authentication, authorization, the
  * verb check and fault injection are done): get (JSON, Table or the scale subresource),
  * list, watch, create, update, patch (with `/scale`), delete and deletecollection, through
- * {@link ResourceService}, with the warnings of `context` as `Warning` headers.
+ * {@link ResourceService}, with the warnings of `context` as `Warning` headers. With a
+ * metadata-only Accept header (see {@link partialObjectMetadataFormOf}), get, list and watch answer
+ * `meta.k8s.io/v1` PartialObjectMetadata (List), and 406 when the form does not fit the verb.
  */
 export async function serveVerb(
   verb: string,
@@ -65,12 +72,19 @@ export async function serveVerb(
   server: VerbServer,
 ): Promise<void> {
   const { type, namespace, name, subresource } = route;
+  const form = partialObjectMetadataFormOf(req.headers.accept);
   const warnings = context.warnings ?? [];
   switch (verb) {
     case 'get': {
       const stored = server.resources.get(type, namespace, name);
       if (subresource === 'scale') return sendJson(res, 200, scaleOf(type, stored.object));
       // Objects stored at another version than the request's go through the CRD's webhook.
+      if (form !== undefined) {
+        const mismatch = partialObjectMetadataMismatch(form, type, false);
+        if (mismatch !== undefined) throw mismatch;
+        const object = await server.resources.served(type, stored.object, 'read');
+        return sendJson(res, 200, asPartialObjectMetadata(object));
+      }
       if (type.conversionWebhook !== undefined || table) {
         const object = await server.resources.served(type, stored.object, 'read');
         if (!table) return sendJson(res, 200, object);
@@ -79,10 +93,13 @@ export async function serveVerb(
       }
       return sendRaw(res, 200, presentJson(type, stored.object, stored.json()));
     }
-    case 'list':
-      return await sendList(res, server.resources, type, namespace, query, table);
+    case 'list': {
+      const mismatch = form && partialObjectMetadataMismatch(form, type, true);
+      if (mismatch) throw mismatch;
+      return await sendList(res, server.resources, type, namespace, query, table, form);
+    }
     case 'watch':
-      return serveWatch(req, res, type, namespace, name, query, table, server);
+      return serveWatch(req, res, type, namespace, name, query, table, server, form);
     case 'create': {
       const body = await readRequestBody(server.maxBodyBytes, req);
       if (subresource)

@@ -10,6 +10,10 @@ import {
   TooOldResourceVersionError,
 } from '../store/object-store.js';
 import { listFilter, presentJson } from './list-response.js';
+import {
+  asPartialObjectMetadata,
+  type PartialObjectMetadataForm,
+} from './partial-object-metadata.js';
 import type { ResourceService } from './resource-service.js';
 import { toTable } from './table.js';
 import type { TableRequest } from './table-request.js';
@@ -90,6 +94,7 @@ export async function serveWatch(
   query: URLSearchParams,
   table: TableRequest | undefined,
   server: WatchServer,
+  form?: PartialObjectMetadataForm,
 ): Promise<void> {
   const filter = listFilter(type, namespace, query);
   if (name)
@@ -144,6 +149,13 @@ export async function serveWatch(
     res.uncork();
   };
   const write = (type_: string, objectJson: string) => {
+    // As kube-apiserver: a watch asked for a PartialObjectMetadataList cannot encode an
+    // event (its object is not a list), so the stream ends at the first one.
+    if (form === 'PartialObjectMetadataList') {
+      flush();
+      if (!res.writableEnded) res.end();
+      return;
+    }
     if (!corked) {
       corked = true;
       res.cork();
@@ -174,6 +186,8 @@ export async function serveWatch(
   // As kube-apiserver: the first Table event of a watch defines the columns, later ones do not.
   let columnsSent = false;
   const objectJson = (object: KubernetesObject, json: () => string): string => {
+    if (form === 'PartialObjectMetadata')
+      return JSON.stringify(asPartialObjectMetadata(presentAt(type, object)));
     if (!table) return presentJson(type, object, json());
     const rows = toTable(
       type,
@@ -213,7 +227,11 @@ export async function serveWatch(
   const bookmark = (annotations?: Json) => {
     const metadata: Json = { resourceVersion: String(server.store.currentRevision()) };
     if (annotations) metadata.annotations = annotations;
-    const json = JSON.stringify({ kind: type.kind, apiVersion: apiVersionOf(type), metadata });
+    const json = JSON.stringify(
+      form === 'PartialObjectMetadata'
+        ? { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata }
+        : { kind: type.kind, apiVersion: apiVersionOf(type), metadata },
+    );
     later(() => write('BOOKMARK', json));
   };
   let unsubscribe: () => void = () => undefined;

@@ -7,7 +7,7 @@ export {
   defaultBackoffMaxMs,
   defaultBackoffResetAfterMs,
 } from './backoff.js';
-export type { CacheListOptions, CacheReader } from './cache-reader.js';
+export type { CacheListOptions, CacheReader, OwnWrite } from './cache-reader.js';
 export {
   defaultInformerPageSize,
   defaultMinWatchTimeoutSeconds,
@@ -20,6 +20,7 @@ export {
   type InformerTransport,
 } from './informer.js';
 export {
+  defaultReadYourWritesTimeoutMs,
   InformerCache,
   type InformerCacheOptions,
   type InformerDefaults,
@@ -37,4 +38,12 @@ export {
   defaultWatchListBookmarkTimeoutMs,
   initialEventsEndAnnotation,
 } from './informer-watch-list.js';
+export {
+  compareResourceVersions,
+  detectResourceVersionOrder,
+  firstComparableMinor,
+  type ResourceVersionOrder,
+  resourceVersionOrderOf,
+} from './resource-version-order.js';
 export { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';
+export { currentWriter, runAsWriter } from './write-origin.js';

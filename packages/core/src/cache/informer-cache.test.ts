@@ -1,40 +1,28 @@
 import type { KubernetesObject } from '@ops/api';
 import { parseLabelSelector } from '@ops/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InformerSyncError } from '../errors/informer-sync-error.js';
 import { InformerCache } from './informer-cache.js';
 import {
   CountingTransport,
   configMaps,
   eventually,
-  LocalCluster,
+  localClusterForFile,
   namespaces,
   StaticRestMapper,
 } from './local-cluster.test-helper.js';
 
-let cluster: LocalCluster;
-const caches: InformerCache[] = [];
+const local = localClusterForFile();
+const { caches } = local;
 let namespaceCounter = 0;
-
-beforeAll(async () => {
-  cluster = await LocalCluster.start();
-});
-
-afterEach(async () => {
-  await Promise.all(caches.splice(0).map((cache) => cache.stop()));
-});
-
-afterAll(async () => {
-  await cluster?.stop();
-});
 
 async function freshNamespace(): Promise<string> {
   const name = `cache-test-${++namespaceCounter}`;
-  await cluster.createNamespace(name);
+  await local.cluster.createNamespace(name);
   return name;
 }
 
-function newCache(transport = new CountingTransport(cluster.transport)): {
+function newCache(transport = new CountingTransport(local.cluster.transport)): {
   cache: InformerCache;
   transport: CountingTransport;
 } {
@@ -79,7 +67,7 @@ describe('InformerCache against the local API server', () => {
 
   it('reports has() only once the kind has synced', async () => {
     const ns = await freshNamespace();
-    await cluster.createConfigMap(ns, 'a');
+    await local.cluster.createConfigMap(ns, 'a');
     const { cache } = newCache();
     expect(cache.has('v1', 'ConfigMap')).toBe(false);
     const informer = await cache.informerFor('v1', 'ConfigMap', { namespace: ns });
@@ -92,7 +80,7 @@ describe('InformerCache against the local API server', () => {
 
   it('returns deep copies from get and list', async () => {
     const ns = await freshNamespace();
-    await cluster.createConfigMap(ns, 'a', { labels: { app: 'x' }, data: { k: 'v' } });
+    await local.cluster.createConfigMap(ns, 'a', { labels: { app: 'x' }, data: { k: 'v' } });
     const { cache } = newCache();
     await cache.getInformer(configMaps, { namespace: ns }).waitForSync(5_000);
 
@@ -115,9 +103,18 @@ describe('InformerCache against the local API server', () => {
   it('filters lists by namespace, label selector and index', async () => {
     const one = await freshNamespace();
     const two = await freshNamespace();
-    await cluster.createConfigMap(one, 'a', { labels: { tier: 'web' }, data: { team: 'red' } });
-    await cluster.createConfigMap(one, 'b', { labels: { tier: 'db' }, data: { team: 'blue' } });
-    await cluster.createConfigMap(two, 'c', { labels: { tier: 'web' }, data: { team: 'red' } });
+    await local.cluster.createConfigMap(one, 'a', {
+      labels: { tier: 'web' },
+      data: { team: 'red' },
+    });
+    await local.cluster.createConfigMap(one, 'b', {
+      labels: { tier: 'db' },
+      data: { team: 'blue' },
+    });
+    await local.cluster.createConfigMap(two, 'c', {
+      labels: { tier: 'web' },
+      data: { team: 'red' },
+    });
     const { cache } = newCache();
     const informer = cache.getInformer(configMaps);
     informer.addIndex('team', (o) => {
@@ -166,9 +163,9 @@ describe('InformerCache against the local API server', () => {
     const one = await freshNamespace();
     const two = await freshNamespace();
     const three = await freshNamespace();
-    await cluster.createConfigMap(one, 'a');
-    await cluster.createConfigMap(two, 'b');
-    await cluster.createConfigMap(three, 'c');
+    await local.cluster.createConfigMap(one, 'a');
+    await local.cluster.createConfigMap(two, 'b');
+    await local.cluster.createConfigMap(three, 'c');
     const { cache } = newCache();
     cache.getInformer(configMaps, { namespace: one });
     cache.getInformer(configMaps, { namespace: two });
@@ -185,14 +182,14 @@ describe('InformerCache against the local API server', () => {
 
   it('removes informers, counts objects, and stops everything', async () => {
     const ns = await freshNamespace();
-    await cluster.createConfigMaps(ns, 'cm', 5);
+    await local.cluster.createConfigMaps(ns, 'cm', 5);
     const { cache, transport } = newCache();
     const informer = cache.getInformer(configMaps, { namespace: ns });
     await cache.waitForSync(5_000);
     expect(cache.objectCounts()).toEqual([
       { apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, count: 5, synced: true },
     ]);
-    await cluster.createConfigMap(ns, 'sixth');
+    await local.cluster.createConfigMap(ns, 'sixth');
     await eventually(() => cache.objectCounts()[0]?.count === 6, 'six objects');
 
     expect(await cache.removeInformer(configMaps, { namespace: ns })).toBe(true);
@@ -206,7 +203,7 @@ describe('InformerCache against the local API server', () => {
     await cache.stop();
     expect(replacement.isStopped()).toBe(true);
     const counts = [transport.lists, transport.watches];
-    await cluster.createConfigMap(ns, 'after-stop');
+    await local.cluster.createConfigMap(ns, 'after-stop');
     await new Promise((r) => setTimeout(r, 200));
     expect([transport.lists, transport.watches]).toEqual(counts);
     expect(() => cache.getInformer(configMaps)).toThrow(/stopped/);

@@ -1,12 +1,15 @@
-import type { KubernetesObject } from '@ops/api';
+import type { KubernetesObject, PartialObjectMetadata } from '@ops/api';
 import { type Logger, pino } from 'pino';
 import { apiVersionOfDescriptor, type ResourceDescriptor } from '../client/resource-descriptor.js';
 import type { RestMapper } from '../client/rest-mapper.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import type { InformerSyncError } from '../errors/informer-sync-error.js';
-import type { CacheListOptions, CacheReader } from './cache-reader.js';
+import { CacheOwnWrites } from './cache-own-writes.js';
+import type { CacheListOptions, CacheReader, OwnWrite } from './cache-reader.js';
 import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
-import { namespaceIndex } from './informer-store.js';
+import { namespaceIndex, objectKey } from './informer-store.js';
+import { OwnWrites } from './own-writes.js';
+import { detectResourceVersionOrder, type ResourceVersionOrder } from './resource-version-order.js';
 
 /** Informer settings an {@link InformerCache} applies to every informer it creates. */
 export type InformerDefaults = Omit<
@@ -28,12 +31,39 @@ export interface InformerCacheOptions {
   clock?: Clock;
   /** Source of randomness for informers (default `Math.random`). */
   random?: () => number;
+  /**
+   * Read-your-writes (default true): a read of an object this process wrote through the
+   * client waits until the cache shows that write (see {@link InformerCache}). False turns
+   * it off: reads answer at once with whatever the cache holds.
+   */
+  readYourWrites?: boolean;
+  /**
+   * How long a read waits for the cache to show this process's write before it is served by
+   * the API server instead (default {@link defaultReadYourWritesTimeoutMs}).
+   */
+  readYourWritesTimeoutMs?: number;
+  /**
+   * How resourceVersions compare (default: detected from the server's `/version`, see
+   * `resourceVersionOrderOf`): `comparable` lets a newer version show a write, `exact` only
+   * the written one.
+   */
+  resourceVersionOrder?: ResourceVersionOrder;
 }
+
+/** Default {@link InformerCacheOptions.readYourWritesTimeoutMs}. */
+export const defaultReadYourWritesTimeoutMs = 5_000;
 
 /** Which informer: a resource and a namespace (`` or absent for all namespaces). */
 export interface InformerScope {
   /** Restrict the informer to one namespace; ignored for cluster-scoped resources. */
   namespace?: string;
+  /**
+   * The kind's metadata-only informer (default false), apart from its informer of whole
+   * objects: it holds `PartialObjectMetadata` (see `InformerOptions.metadataOnly`) and
+   * serves {@link InformerCache.getMetadata} and {@link InformerCache.listMetadata}, never
+   * {@link InformerCache.get} or {@link InformerCache.list}.
+   */
+  metadataOnly?: boolean;
 }
 
 /** The size of one informer, for the cache's object-count gauge. */
@@ -60,16 +90,53 @@ export interface InformerObjectCount {
  * Guarantees: {@link get} and {@link list} return deep copies (`structuredClone`) that the
  * caller may change; `has` is true only once every informer the kind's reads would use has
  * synced. After {@link stop}, every informer is stopped and no informer can be created.
+ *
+ * Read-your-writes (on by default): the client reports each write it makes of a kind this
+ * cache holds ({@link recordWrite}); until an informer shows that write (the object at the
+ * written resourceVersion, or at a newer one where resourceVersions are comparable; for a
+ * delete, the object gone), {@link awaitOwnWrites} makes the client's reads of it wait, up
+ * to `readYourWritesTimeoutMs`, after which the client reads from the API server. So a
+ * read through the client never returns an object older than this process's own last write
+ * of it. {@link isOwnWriteEvent} tells a controller that an event only shows its own write.
  */
 export class InformerCache implements CacheReader {
   private readonly informersByKey = new Map<string, Informer>();
   /** `apiVersion\nkind` → namespace → informer. */
   private readonly informersByKind = new Map<string, Map<string, Informer>>();
   private readonly log: Logger;
+  private readonly ownWrites: OwnWrites | undefined;
+  private readonly own: CacheOwnWrites | undefined;
   private stopped = false;
 
   constructor(private readonly options: InformerCacheOptions) {
     this.log = options.logger ?? pino({ level: 'silent' });
+    if (options.readYourWrites !== false) {
+      const order = options.resourceVersionOrder;
+      this.ownWrites = new OwnWrites({
+        clock: options.clock ?? realClock,
+        timeoutMs: options.readYourWritesTimeoutMs ?? defaultReadYourWritesTimeoutMs,
+        detectOrder: async () => {
+          const detected = order ?? (await detectResourceVersionOrder(options.transport));
+          this.log.info(
+            { resourceVersionOrder: detected, detected: order === undefined },
+            'read-your-writes compares resourceVersions',
+          );
+          return detected;
+        },
+      });
+      this.own = new CacheOwnWrites(this.ownWrites, (apiVersion, kind, namespace) => {
+        const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, false));
+        return byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
+      });
+    }
+  }
+
+  /**
+   * How read-your-writes compares resourceVersions: `comparable` or `exact`, undefined until
+   * the first write was recorded and the server's version read (or when it is off).
+   */
+  get resourceVersionOrder(): ResourceVersionOrder | undefined {
+    return this.ownWrites?.resourceVersionOrder;
   }
 
   /**
@@ -87,11 +154,13 @@ export class InformerCache implements CacheReader {
     }
     const apiVersion = apiVersionOfDescriptor(descriptor);
     const namespace = descriptor.namespaced ? (scope.namespace ?? '') : '';
-    const key = informerKey(apiVersion, descriptor.kind, namespace);
+    const metadataOnly = scope.metadataOnly === true;
+    const key = informerKey(apiVersion, descriptor.kind, namespace, metadataOnly);
     let informer = this.informersByKey.get(key);
     if (informer === undefined) {
       informer = new Informer({
         ...this.options.informerDefaults,
+        ...(metadataOnly ? { metadataOnly } : {}),
         transport: this.options.transport,
         descriptor,
         namespace,
@@ -100,13 +169,24 @@ export class InformerCache implements CacheReader {
         ...(this.options.random ? { random: this.options.random } : {}),
       });
       this.informersByKey.set(key, informer);
-      const kindKey = `${apiVersion}\n${descriptor.kind}`;
+      const kindKey = kindKeyOf(apiVersion, descriptor.kind, metadataOnly);
       let byNamespace = this.informersByKind.get(kindKey);
       if (byNamespace === undefined) {
         byNamespace = new Map();
         this.informersByKind.set(kindKey, byNamespace);
       }
       byNamespace.set(namespace, informer);
+      const ownWrites = this.ownWrites;
+      // Only informers of whole objects show writes to the reads that wait for them.
+      if (ownWrites !== undefined && !metadataOnly) {
+        const observe = (object: KubernetesObject, removed: boolean) =>
+          ownWrites.observe(kindKey, objectKey(object), object, removed);
+        informer.addEventHandler({
+          onAdd: (object) => observe(object, false),
+          onUpdate: (_old, object) => observe(object, false),
+          onDelete: (object) => observe(object, true),
+        });
+      }
       informer.start();
     }
     return informer;
@@ -123,7 +203,9 @@ export class InformerCache implements CacheReader {
     kind: string,
     scope: InformerScope = {},
   ): Promise<Informer> {
-    const existing = this.findInformer(apiVersion, kind, scope.namespace ?? '');
+    const existing = this.informersByKey.get(
+      informerKey(apiVersion, kind, scope.namespace ?? '', scope.metadataOnly === true),
+    );
     if (existing !== undefined) return existing;
     const descriptor = await this.options.restMapper.resourceFor(apiVersion, kind);
     return this.getInformer(descriptor, scope);
@@ -140,11 +222,12 @@ export class InformerCache implements CacheReader {
   ): Promise<boolean> {
     const apiVersion = apiVersionOfDescriptor(descriptor);
     const namespace = descriptor.namespaced ? (scope.namespace ?? '') : '';
-    const key = informerKey(apiVersion, descriptor.kind, namespace);
+    const metadataOnly = scope.metadataOnly === true;
+    const key = informerKey(apiVersion, descriptor.kind, namespace, metadataOnly);
     const informer = this.informersByKey.get(key);
     if (informer === undefined) return false;
     this.informersByKey.delete(key);
-    const kindKey = `${apiVersion}\n${descriptor.kind}`;
+    const kindKey = kindKeyOf(apiVersion, descriptor.kind, metadataOnly);
     const byNamespace = this.informersByKind.get(kindKey);
     byNamespace?.delete(namespace);
     if (byNamespace?.size === 0) this.informersByKind.delete(kindKey);
@@ -191,7 +274,11 @@ export class InformerCache implements CacheReader {
    * or, without one, when it has informers of single namespaces and all have synced.
    */
   has(apiVersion: string, kind: string): boolean {
-    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+    return this.synced(kindKeyOf(apiVersion, kind, false));
+  }
+
+  private synced(kindKey: string): boolean {
+    const byNamespace = this.informersByKind.get(kindKey);
     if (byNamespace === undefined || byNamespace.size === 0) return false;
     const all = byNamespace.get('');
     if (all !== undefined) return all.hasSynced();
@@ -224,8 +311,56 @@ export class InformerCache implements CacheReader {
    *   has no informer at all), or when the index named does not exist.
    */
   list(apiVersion: string, kind: string, options: CacheListOptions = {}): KubernetesObject[] {
+    return this.listOf(apiVersion, kind, options, false);
+  }
+
+  /**
+   * Whether the kind's metadata-only informers serve reads, as {@link has} for whole objects.
+   */
+  hasMetadata(apiVersion: string, kind: string): boolean {
+    return this.synced(kindKeyOf(apiVersion, kind, true));
+  }
+
+  /**
+   * A deep copy of the object's `PartialObjectMetadata` from the kind's metadata-only
+   * informer (`getInformer(descriptor, { metadataOnly: true })`), or undefined when it does
+   * not hold it.
+   *
+   * @throws {Error} as {@link get}, when no metadata-only informer covers `namespace`.
+   */
+  getMetadata(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): PartialObjectMetadata | undefined {
+    const informer = this.covering(apiVersion, kind, namespace ?? '', true);
+    const object = informer.get(namespace, name);
+    return object === undefined ? undefined : (structuredClone(object) as PartialObjectMetadata);
+  }
+
+  /**
+   * Deep copies of the `PartialObjectMetadata` of the kind's objects from its metadata-only
+   * informers, filtered as {@link list} filters.
+   *
+   * @throws {Error} as {@link list}, for the metadata-only informers.
+   */
+  listMetadata(
+    apiVersion: string,
+    kind: string,
+    options: CacheListOptions = {},
+  ): PartialObjectMetadata[] {
+    return this.listOf(apiVersion, kind, options, true) as PartialObjectMetadata[];
+  }
+
+  private listOf(
+    apiVersion: string,
+    kind: string,
+    options: CacheListOptions,
+    metadataOnly: boolean,
+  ): KubernetesObject[] {
     const namespace = options.namespace || undefined;
-    const informers = this.readersOf(apiVersion, kind, namespace);
+    const informers = this.readersOf(apiVersion, kind, namespace, metadataOnly);
     const index = options.index;
     const selector = options.labelSelector;
     const out: KubernetesObject[] = [];
@@ -255,24 +390,93 @@ export class InformerCache implements CacheReader {
     return out;
   }
 
-  private findInformer(apiVersion: string, kind: string, namespace: string): Informer | undefined {
-    return this.informersByKey.get(informerKey(apiVersion, kind, namespace));
+  // ---- read-your-writes ----------------------------------------------------------------
+
+  /**
+   * Records a write of this process (the client calls it after each successful write) so
+   * that reads wait for the cache to show it. Ignored when read-your-writes is off or no
+   * informer of the kind covers the object's namespace.
+   */
+  recordWrite(write: OwnWrite): void {
+    this.own?.recordWrite(write);
   }
 
-  /** The informer that holds `namespace` of the kind. */
-  private covering(apiVersion: string, kind: string, namespace: string): Informer {
-    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+  /** Notes a write about to be sent by `writer` (see {@link CacheReader.beginWrite}). */
+  beginWrite(
+    write: Pick<OwnWrite, 'apiVersion' | 'kind' | 'namespace' | 'name'> & { writer: string },
+  ): (resourceVersion?: string) => void {
+    return this.own?.beginWrite(write) ?? (() => undefined);
+  }
+
+  /**
+   * When `writer` has writes of the event's `object` sent but not answered yet (the event
+   * came first), resolves once they are answered to whether one of them wrote `object`'s
+   * resourceVersion; undefined when it has none in flight (the manager tells a controller's
+   * own write from an event that raced ahead of its answer with it).
+   */
+  ownWriteInFlight(
+    writer: string,
+    apiVersion: string,
+    kind: string,
+    object: KubernetesObject,
+  ): Promise<boolean> | undefined {
+    return this.own?.ownWriteInFlight(writer, apiVersion, kind, object);
+  }
+
+  /**
+   * Resolves true once the cache shows this process's recorded writes of the object
+   * (`name` given) or of the kind's objects in `namespace` (all namespaces when undefined):
+   * at once when none is pending; false when one is not shown within
+   * `readYourWritesTimeoutMs` (read from the API server then). True when it is off.
+   */
+  async awaitOwnWrites(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name?: string,
+  ): Promise<boolean> {
+    return this.own?.awaitOwnWrites(apiVersion, kind, namespace, name) ?? true;
+  }
+
+  /**
+   * Whether an event's `object` of the kind only shows a write that `writer` (a controller,
+   * see `runAsWriter`) made itself, so the manager does not reconcile it again. Only valid
+   * inside the informer's event handlers (the record is dropped once the event is handled).
+   */
+  isOwnWriteEvent(
+    writer: string,
+    apiVersion: string,
+    kind: string,
+    object: KubernetesObject,
+  ): boolean {
+    return this.own?.isOwnWriteEvent(writer, apiVersion, kind, object) ?? false;
+  }
+
+  /** The informer that holds `namespace` of the kind (its metadata-only one with `metadataOnly`). */
+  private covering(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    metadataOnly = false,
+  ): Informer {
+    const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, metadataOnly));
     const informer = byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
-    if (informer === undefined) throw this.notCovered(apiVersion, kind, namespace, byNamespace);
+    if (informer === undefined)
+      throw this.notCovered(apiVersion, kind, namespace, byNamespace, metadataOnly);
     return informer;
   }
 
   /** The informers a read of the kind (in `namespace`, or all) uses. */
-  private readersOf(apiVersion: string, kind: string, namespace: string | undefined): Informer[] {
-    if (namespace !== undefined) return [this.covering(apiVersion, kind, namespace)];
-    const byNamespace = this.informersByKind.get(`${apiVersion}\n${kind}`);
+  private readersOf(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    metadataOnly: boolean,
+  ): Informer[] {
+    if (namespace !== undefined) return [this.covering(apiVersion, kind, namespace, metadataOnly)];
+    const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, metadataOnly));
     if (byNamespace === undefined || byNamespace.size === 0) {
-      throw this.notCovered(apiVersion, kind, '', byNamespace);
+      throw this.notCovered(apiVersion, kind, '', byNamespace, metadataOnly);
     }
     const all = byNamespace.get('');
     return all !== undefined ? [all] : [...byNamespace.values()];
@@ -283,18 +487,30 @@ export class InformerCache implements CacheReader {
     kind: string,
     namespace: string,
     byNamespace: Map<string, Informer> | undefined,
+    metadataOnly = false,
   ): Error {
+    const what = metadataOnly ? 'metadata-only informer' : 'informer';
     if (byNamespace === undefined || byNamespace.size === 0) {
       return new Error(
-        `the cache has no informer for ${kind} (${apiVersion}); start one with informerFor("${apiVersion}", "${kind}") and wait for it to sync (has() tells whether reads are served)`,
+        `the cache has no ${what} for ${kind} (${apiVersion}); start one with informerFor("${apiVersion}", "${kind}"${metadataOnly ? ', { metadataOnly: true }' : ''}) and wait for it to sync (${metadataOnly ? 'hasMetadata' : 'has'}() tells whether reads are served)`,
       );
     }
     return new Error(
-      `the cache has no informer for ${kind} (${apiVersion}) covering namespace "${namespace}" (it watches namespaces ${[...byNamespace.keys()].map((n) => `"${n}"`).join(', ')}); start one for that namespace or for all namespaces`,
+      `the cache has no ${what} for ${kind} (${apiVersion}) covering namespace "${namespace}" (it watches namespaces ${[...byNamespace.keys()].map((n) => `"${n}"`).join(', ')}); start one for that namespace or for all namespaces`,
     );
   }
 }
 
-function informerKey(apiVersion: string, kind: string, namespace: string): string {
-  return `${apiVersion}\n${kind}\n${namespace}`;
+function informerKey(
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  metadataOnly: boolean,
+): string {
+  return `${kindKeyOf(apiVersion, kind, metadataOnly)}\n${namespace}`;
+}
+
+/** The key of a kind's informers: whole objects, or (`metadataOnly`) its metadata-only ones. */
+function kindKeyOf(apiVersion: string, kind: string, metadataOnly: boolean): string {
+  return metadataOnly ? `${apiVersion}\n${kind}\nmetadata` : `${apiVersion}\n${kind}`;
 }

@@ -29,6 +29,7 @@ import {
   isInitialEventsEnd,
   watchListQuery,
 } from './informer-watch-list.js';
+import { informerTransform, informerTransport } from './metadata-only.js';
 import { Pause } from './pause.js';
 import { shareUnchangedStrings } from './share-unchanged-strings.js';
 import { StoreChanges } from './store-changes.js';
@@ -93,6 +94,17 @@ export interface InformerOptions {
   labelSelector?: Selector | string;
   /** Only objects matching this field selector, e.g. `spec.nodeName=node-1`. */
   fieldSelector?: string;
+  /**
+   * Lists and watches metadata only (default false): the API server is asked for
+   * `meta.k8s.io/v1` `PartialObjectMetadata` (`Accept:
+   * application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` for lists,
+   * `as=PartialObjectMetadata` for watches, plain JSON as the fallback), and the informer
+   * holds `PartialObjectMetadata` objects: `metadata` only, under the apiVersion and
+   * kind of the resource (as controller-runtime's `OnlyMetadata` watches), for a fraction of
+   * the memory of whole objects. The transform still applies (managedFields stripped by
+   * default).
+   */
+  metadataOnly?: boolean;
   /**
    * Objects per LIST page (default 1,000). Pages are pipelined (the next one is received,
    * on the transport's helper thread, while this one is parsed), so smaller pages overlap
@@ -290,7 +302,7 @@ export class Informer extends InformerReader {
         ),
       ),
     );
-    this.transport = options.transport;
+    this.transport = informerTransport(options.transport, options.metadataOnly);
     this.namespace = options.descriptor.namespaced ? (options.namespace ?? '') : '';
     this.apiVersion = apiVersionOfDescriptor(options.descriptor);
     this.labelSelector = labelSelectorQuery(options.descriptor, options.labelSelector);
@@ -320,7 +332,7 @@ export class Informer extends InformerReader {
     this.objects = new InformerObjects({
       kind: options.descriptor.kind,
       apiVersion: this.apiVersion,
-      transform: options.transform ?? stripManagedFields,
+      transform: informerTransform(options, this.apiVersion),
       interner: this.sharesStrings ? new StringInterner() : undefined,
       log: this.log,
       isStopped: () => this.stopped,

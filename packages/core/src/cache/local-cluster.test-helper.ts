@@ -5,6 +5,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubernetesObject } from '@ops/api';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import {
   KubeTransport,
   type TransportRequest,
@@ -14,6 +15,7 @@ import { type LocalApiServer, startLocalApiServer } from '../client/local-api-se
 import type { ResourceDescriptor } from '../client/resource-descriptor.js';
 import type { RestMapper } from '../client/rest-mapper.js';
 import type { InformerTransport } from './informer.js';
+import type { InformerCache } from './informer-cache.js';
 
 export const configMaps: ResourceDescriptor = {
   group: '',
@@ -72,9 +74,9 @@ export class CountingTransport implements InformerTransport {
     return this.inner.request(request);
   }
 
-  watch(path: string, query: TransportRequest['query'], handlers: WatchHandlers) {
+  watch(path: string, query: TransportRequest['query'], handlers: WatchHandlers, accept?: string) {
     this.watches++;
-    return this.inner.watch(path, query, handlers);
+    return this.inner.watch(path, query, handlers, accept);
   }
 }
 
@@ -242,4 +244,30 @@ export async function eventually(
     }
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * One local API server for a test file, started before its tests and stopped after them,
+ * and the informer caches its tests make (`caches.push`), stopped after each test.
+ */
+export function localClusterForFile(): { readonly cluster: LocalCluster; caches: InformerCache[] } {
+  let started: LocalCluster | undefined;
+  const caches: InformerCache[] = [];
+  beforeAll(async () => {
+    started = await LocalCluster.start();
+  });
+  afterEach(async () => {
+    await Promise.all(caches.splice(0).map((cache) => cache.stop()));
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return {
+    get cluster(): LocalCluster {
+      if (started === undefined)
+        throw new Error('the local cluster starts in beforeAll; use it in a test');
+      return started;
+    },
+    caches,
+  };
 }

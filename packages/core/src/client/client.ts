@@ -20,6 +20,7 @@ import {
 } from './field-selector.js';
 import { KubeTransport } from './kube-transport.js';
 import type { ObjectKind, ObjectOf } from './object-kind.js';
+import { cacheServes } from './reported-write.js';
 import { ResourceRequester, typedObject } from './resource-requester.js';
 import type { RestMapper } from './rest-mapper.js';
 import { namespaceFor, writeTarget } from './write-target.js';
@@ -54,7 +55,11 @@ export interface ClientOptions {
   transport?: KubeTransport;
   /** Maps apiVersion and kind to resources (default: a {@link DiscoveryRestMapper} on the transport). */
   restMapper?: RestMapper;
-  /** Serves `get` and `list` for the kinds it `has`; writes always go to the API server. */
+  /**
+   * Serves `get` and `list` for the kinds it `has`; writes always go to the API server and
+   * are reported to it (`beginWrite`, `recordWrite`), so that reads wait until it shows them
+   * (`awaitOwnWrites`; read-your-writes, see `InformerCache`).
+   */
   cache?: CacheReader;
   /** The field manager of writes that name none (required by server-side apply). */
   fieldManager?: string;
@@ -198,6 +203,13 @@ function refOf(target: ObjectRef | KubernetesObject, action: string): ObjectRef 
  * client: reads (`get`, `list`) come from the cache for kinds it has synced and from the API
  * server otherwise; writes always go to the API server.
  *
+ * Read-your-writes: a read from the cache never returns an object older than this client's
+ * own last write of it (create, update, patch, apply, their status forms, delete). Each
+ * successful write (not a dry run) is reported to the cache, and a read of that object (a
+ * list: of that kind and namespace) first waits for the cache to show it; if the cache does
+ * not within its bound (`readYourWritesTimeoutMs` of `InformerCache`), the read is served
+ * by the API server instead. A cache without these optional methods is read at once.
+ *
  * Contract:
  * - every failure of a call is an `ApiError` (codes and reasons of the API server; code 0 for
  *   no answer, reason `UnexpectedResponse` for answers that are not the expected JSON), or a
@@ -238,7 +250,7 @@ export class Client {
     this.restMapper = options.restMapper ?? new DiscoveryRestMapper(this.transport);
     this.cache = options.cache;
     this.fieldManager = options.fieldManager;
-    this.requests = new ResourceRequester(this.transport, options.onRequest, options.timeoutMs);
+    this.requests = new ResourceRequester(this.transport, options);
     this.pageSize = options.listPageSize ?? 500;
   }
 
@@ -298,7 +310,7 @@ export class Client {
     }
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const ns = namespaceFor(descriptor, ref.namespace, ref.name, 'get');
-    if (this.cache?.has(ref.apiVersion, ref.kind)) {
+    if (this.cache && (await cacheServes(this.cache, ref.apiVersion, ref.kind, ns, ref.name))) {
       const cached = this.cache.get(ref.apiVersion, ref.kind, ns, ref.name);
       if (cached === undefined) throw notFoundError(descriptor.group, descriptor.plural, ref.name);
       return typedObject(cached, descriptor) as T;
@@ -349,7 +361,7 @@ export class Client {
     const empty: ObjectList<T> = { apiVersion, kind: `${kind}List`, metadata: {}, items: [] };
     if (selector?.isNothing()) return empty;
     const paged = options.limit !== undefined || options.continue !== undefined;
-    if (!paged && this.cache?.has(apiVersion, kind)) {
+    if (!paged && this.cache && (await cacheServes(this.cache, apiVersion, kind, namespace))) {
       const fields = fieldText ? fieldSelectorRequirements(fieldText) : [];
       const items = this.cache
         .list(apiVersion, kind, {

@@ -22,6 +22,11 @@ export interface TransportRequest {
   /** Milliseconds before the request is abandoned (default 60 s; 0 for none). */
   timeoutMs?: number;
   /**
+   * The Accept header (default `application/json`), e.g.
+   * `application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` for metadata only.
+   */
+  accept?: string;
+  /**
    * Receive the answer on the transport's helper thread (see {@link BodyThread}), for large
    * bodies such as list pages: the event loop stays free meanwhile (to parse the previous
    * page, say). The first such request starts the thread and, like any request made before
@@ -149,7 +154,7 @@ export class KubeTransport {
   /** Sends one request and reads the whole answer. */
   async request(request: TransportRequest): Promise<TransportResponse> {
     const url = this.url(request.path, request.query);
-    const options = await this.options(request.method);
+    const options = await this.options(request.method, request.accept);
     const payload =
       request.body === undefined
         ? undefined
@@ -222,15 +227,17 @@ export class KubeTransport {
 
   /**
    * Opens a watch (or any streaming GET) and hands over each line as it arrives. A non-200
-   * answer ends the stream with an error carrying the status and body.
+   * answer ends the stream with an error carrying the status and body. `accept` is the
+   * Accept header (default `application/json`).
    */
   async watch(
     path: string,
     query: TransportRequest['query'],
     handlers: WatchHandlers,
+    accept?: string,
   ): Promise<WatchConnection> {
     const url = this.url(path, query);
-    const options = await this.options('GET');
+    const options = await this.options('GET', accept);
     const transport = this.secure ? https : http;
     let done = false;
     let closed = false;

@@ -8,6 +8,7 @@ import {
 } from './api-error-from-response.js';
 import type { ClientOptions, ClientVerb, ObjectList } from './client.js';
 import type { KubeTransport, TransportRequest, TransportResponse } from './kube-transport.js';
+import { sendReportedWrite } from './reported-write.js';
 import {
   apiVersionOfDescriptor,
   type ResourceDescriptor,
@@ -24,6 +25,20 @@ export function typedObject(body: unknown, descriptor: ResourceDescriptor): Kube
   };
 }
 
+/** A request for one resource: where, and what is sent. */
+export interface ResourceRequest {
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  query?: TransportRequest['query'];
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+/** The verbs whose writes read-your-writes tracks (one object each). */
+const reportedVerbs: ReadonlySet<ClientVerb> = new Set(['create', 'update', 'patch', 'delete']);
+
 /**
  * Sends the requests of a {@link Client} for one resource and checks the answers: reports
  * each request to `onRequest`, applies the client's timeout, and turns every failure into an
@@ -34,8 +49,8 @@ export class ResourceRequester {
   constructor(
     /** The transport requests go through. */
     readonly transport: KubeTransport,
-    private readonly onRequest: ClientOptions['onRequest'],
-    private readonly timeoutMs: number | undefined,
+    /** `onRequest`, `timeoutMs`, and the `cache` writes are reported to (see {@link sendReportedWrite}). */
+    private readonly options: Pick<ClientOptions, 'onRequest' | 'timeoutMs' | 'cache'>,
   ) {}
 
   /** Reads one page of a list: its items (typed), `resourceVersion`, `continue` and `remainingItemCount`. */
@@ -79,22 +94,28 @@ export class ResourceRequester {
 
   /**
    * Sends one request and returns its JSON body: an object (`expect` `object`), a list with
-   * an `items` array (`list`), or anything for deletes.
+   * an `items` array (`list`), or anything for deletes. Creates, updates, patches and
+   * deletes are reported to the cache, when there is one (see {@link sendReportedWrite}).
    */
   async send(
     descriptor: ResourceDescriptor,
     verb: ClientVerb,
     method: TransportRequest['method'],
-    request: {
-      namespace?: string;
-      name?: string;
-      subresource?: string;
-      query?: TransportRequest['query'];
-      body?: unknown;
-      contentType?: string;
-      signal?: AbortSignal;
-    },
+    request: ResourceRequest,
     expect: 'object' | 'list' = 'object',
+  ): Promise<unknown> {
+    const exchange = () => this.exchange(descriptor, verb, method, request, expect);
+    const cache = this.options.cache;
+    if (cache === undefined || !reportedVerbs.has(verb)) return exchange();
+    return sendReportedWrite(cache, descriptor, verb === 'delete', request, exchange);
+  }
+
+  private async exchange(
+    descriptor: ResourceDescriptor,
+    verb: ClientVerb,
+    method: TransportRequest['method'],
+    request: ResourceRequest,
+    expect: 'object' | 'list',
   ): Promise<unknown> {
     const path = resourcePath(descriptor, request.namespace, request.name, request.subresource);
     const resource = request.subresource
@@ -112,7 +133,7 @@ export class ResourceRequester {
       ...(request.contentType ? { contentType: request.contentType } : {}),
       user: this.transport.userName,
     };
-    this.onRequest?.(verb, resource, {
+    this.options.onRequest?.(verb, resource, {
       verb,
       group: descriptor.group,
       version: descriptor.version,
@@ -130,7 +151,7 @@ export class ResourceRequester {
         ...(request.body !== undefined ? { body: request.body } : {}),
         ...(request.contentType ? { contentType: request.contentType } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
-        ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
+        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
       });
     } catch (error) {
       throw apiErrorFromFailure(error, context, this.transport.server.toString());

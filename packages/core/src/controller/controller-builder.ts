@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/api';
+import type { KubernetesObject, PartialObjectMetadata } from '@ops/api';
 import type { Informer } from '../cache/informer.js';
 import type { ObjectOf } from '../client/object-kind.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
@@ -25,6 +25,8 @@ export interface WatchSpec {
   predicates: Predicate[];
   /** Restrict the watch to one namespace (default: the manager's cache scope). */
   namespace?: string;
+  /** Watch metadata only (`OnlyMetadata`): the kind's metadata-only informer. */
+  onlyMetadata?: boolean;
 }
 
 /**
@@ -46,7 +48,11 @@ export interface ControllerKinds {
 /** What the builder needs from the manager. */
 export interface ControllerHost {
   /** The shared informer of a kind (started on first use). */
-  informerFor(apiVersion: string, kind: string, scope?: { namespace?: string }): Promise<Informer>;
+  informerFor(
+    apiVersion: string,
+    kind: string,
+    scope?: { namespace?: string; metadataOnly?: boolean },
+  ): Promise<Informer>;
   /**
    * Creates the controller with the manager's metrics and logger, and registers it; `kinds`
    * records what it was built from (for `Manager.controllerKinds`).
@@ -107,6 +113,7 @@ export class ControllerBuilder {
     kind: KindRef;
     predicates: Predicate[];
     onlyController: boolean;
+    onlyMetadata: boolean;
   }> = [];
   private options: BuilderOptions = {};
 
@@ -135,32 +142,81 @@ export class ControllerBuilder {
 
   /**
    * A kind this controller creates and owns (controller owner references): its events
-   * enqueue the owning object of the `for` kind.
+   * enqueue the owning object of the `for` kind. With `onlyMetadata: true` (controller-runtime's
+   * `builder.OnlyMetadata`) the kind is watched by metadata only: its objects are cached as
+   * `PartialObjectMetadata` (read them with `cache.getMetadata` / `listMetadata`), for a
+   * fraction of the memory; predicates then see `PartialObjectMetadata`.
    */
   owns<K extends KindRef>(
     kind: K,
-    options: { predicates?: Predicate<ObjectOf<K>>[]; onlyController?: boolean } = {},
+    options: {
+      predicates?: Predicate<ObjectOf<K>>[];
+      onlyController?: boolean;
+      onlyMetadata?: false;
+    },
+  ): this;
+  owns<K extends KindRef>(
+    kind: K,
+    options: {
+      predicates?: Predicate<PartialObjectMetadata>[];
+      onlyController?: boolean;
+      onlyMetadata: true;
+    },
+  ): this;
+  owns<K extends KindRef>(kind: K): this;
+  owns<K extends KindRef>(
+    kind: K,
+    options: {
+      predicates?: Predicate<ObjectOf<K>>[] | Predicate<PartialObjectMetadata>[];
+      onlyController?: boolean;
+      onlyMetadata?: boolean;
+    } = {},
   ): this {
     this.owned.push({
       kind: { apiVersion: kind.apiVersion, kind: kind.kind },
-      predicates: anyObjectPredicates(options.predicates),
+      predicates: (options.predicates ?? []) as Predicate[],
       onlyController: options.onlyController ?? true,
+      onlyMetadata: options.onlyMetadata === true,
     });
     return this;
   }
 
-  /** Any other kind: `map` turns each of its objects into the requests to reconcile. */
+  /**
+   * Any other kind: `map` turns each of its objects into the requests to reconcile. With
+   * `onlyMetadata: true` the kind is watched by metadata only (see {@link owns}) and `map`
+   * and the predicates receive `PartialObjectMetadata`.
+   */
   watches<K extends KindRef>(
     kind: K,
     map: (object: ObjectOf<K>) => Request[],
-    options: { predicates?: Predicate<ObjectOf<K>>[]; namespace?: string } = {},
+    options?: { predicates?: Predicate<ObjectOf<K>>[]; namespace?: string; onlyMetadata?: false },
+  ): this;
+  watches<K extends KindRef>(
+    kind: K,
+    map: (object: PartialObjectMetadata) => Request[],
+    options: {
+      predicates?: Predicate<PartialObjectMetadata>[];
+      namespace?: string;
+      onlyMetadata: true;
+    },
+  ): this;
+  watches<K extends KindRef>(
+    kind: K,
+    map: ((object: ObjectOf<K>) => Request[]) | ((object: PartialObjectMetadata) => Request[]),
+    options: {
+      predicates?: Predicate<ObjectOf<K>>[] | Predicate<PartialObjectMetadata>[];
+      namespace?: string;
+      onlyMetadata?: boolean;
+    } = {},
   ): this {
     this.watched.push({
       kind: { apiVersion: kind.apiVersion, kind: kind.kind },
-      // The watch of `kind` only delivers objects of `kind`: the map sees what it declared.
+      // The watch of `kind` only delivers objects of `kind` (or their metadata, with
+      // onlyMetadata): the map sees what it declared.
       handler: enqueueMapped(map as (object: KubernetesObject) => Request[]),
-      predicates: anyObjectPredicates(options.predicates),
+      predicates: (options.predicates ?? []) as Predicate[],
       ...(options.namespace ? { namespace: options.namespace } : {}),
+      ...(options.onlyMetadata ? { onlyMetadata: true } : {}),
     });
     return this;
   }
@@ -185,6 +241,7 @@ export class ControllerBuilder {
       );
     const owned: WatchSpec[] = this.owned.map((entry) => ({
       kind: entry.kind,
+      ...(entry.onlyMetadata ? { onlyMetadata: true } : {}),
       predicates: entry.predicates,
       handler: enqueueForOwner(primary.kind.apiVersion, primary.kind.kind, {
         onlyController: entry.onlyController,

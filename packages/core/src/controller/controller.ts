@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import { runAsWriter } from '../cache/write-origin.js';
 import { isConflict } from '../client/api-error-helpers.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import { ReconcileTimeoutError } from '../errors/reconcile-timeout-error.js';
@@ -234,7 +235,8 @@ export class Controller {
         ? this.abort.signal
         : AbortSignal.any([this.abort.signal, deadline.signal]);
     try {
-      const call = (async () => this.reconciler(request, { log, signal }))();
+      // Run as this controller's writer: its writes' own events do not reconcile it again.
+      const call = runAsWriter(this.name, async () => this.reconciler(request, { log, signal }));
       const settled = deadline === undefined ? await call : await this.withDeadline(call, deadline);
       if (settled === timedOutMarker) {
         timedOut = true;

@@ -89,6 +89,24 @@ export interface ManagerOptions {
   cacheSyncTimeoutMs?: number;
   /** How long in-flight reconciles get on shutdown before the manager stops anyway (default 30 s). */
   gracefulShutdownTimeoutMs?: number;
+  /**
+   * Read-your-writes (default true): a read through the manager's client never returns an
+   * object older than the manager's own last write of it; see `InformerCache`. False serves
+   * reads from the cache as it is.
+   */
+  readYourWrites?: boolean;
+  /**
+   * How long a read waits for the cache to show the manager's own write before it reads from
+   * the API server (default 5 s).
+   */
+  readYourWritesTimeoutMs?: number;
+  /**
+   * Whether an event that only shows a controller's own write (the object at the
+   * resourceVersion that controller's reconcile wrote) skips reconciling that controller
+   * again (default true, with read-your-writes). False reconciles on every event, as
+   * controller-runtime does.
+   */
+  skipOwnWriteEvents?: boolean;
   /** Counts API requests of the manager's client (benchmarks count writes with it). */
   onRequest?: ConstructorParameters<typeof Client>[0]['onRequest'];
 }
@@ -157,6 +175,10 @@ export class Manager {
       restMapper: this.restMapper,
       logger: this.log.child({ component: 'cache' }),
       ...(options.informerDefaults ? { informerDefaults: options.informerDefaults } : {}),
+      ...(options.readYourWrites === false ? { readYourWrites: false } : {}),
+      ...(options.readYourWritesTimeoutMs !== undefined
+        ? { readYourWritesTimeoutMs: options.readYourWritesTimeoutMs }
+        : {}),
     });
     this.client = new Client({
       transport: this.transport,
@@ -393,10 +415,28 @@ export class Manager {
         const informer = await this.cache.informerFor(
           watch.kind.apiVersion,
           watch.kind.kind,
-          scope,
+          watch.onlyMetadata ? { ...scope, metadataOnly: true } : scope,
         );
-        const route = (event: ObjectEvent) =>
-          controller.handle(event, watch.handler, watch.predicates);
+        const skipOwn = this.options.skipOwnWriteEvents !== false;
+        const { apiVersion, kind } = watch.kind;
+        const route = (event: ObjectEvent) => {
+          if (!skipOwn) return controller.handle(event, watch.handler, watch.predicates);
+          // The controller's own write, and nothing else, changed the object: it knows.
+          if (this.cache.isOwnWriteEvent(controller.name, apiVersion, kind, event.object)) return;
+          // The event came before the answer of the controller's write of the object: decide
+          // once that answer says which resourceVersion the write made.
+          const inFlight = this.cache.ownWriteInFlight(
+            controller.name,
+            apiVersion,
+            kind,
+            event.object,
+          );
+          if (inFlight === undefined)
+            return controller.handle(event, watch.handler, watch.predicates);
+          void inFlight.then((own) => {
+            if (!own) controller.handle(event, watch.handler, watch.predicates);
+          });
+        };
         informer.addEventHandler({
           onAdd: (object, isInInitialList) => route({ type: 'create', object, isInInitialList }),
           onUpdate: (old, object) => route({ type: 'update', object, old }),

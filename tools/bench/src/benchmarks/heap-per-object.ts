@@ -5,10 +5,9 @@ import {
   opsInformerVariant,
 } from '../harness/cache-variants.js';
 import { formatNumber, formatRatio } from '../harness/format.js';
-import { settledHeapUsed } from '../harness/gc.js';
 import { parsedListVariant } from '../harness/parsed-list-variant.js';
-import { addSample, median, ratio } from '../harness/stats.js';
-import { sleep } from '../harness/wait.js';
+import { retainedHeapSamples } from '../harness/retained-heap.js';
+import { median, ratio } from '../harness/stats.js';
 
 const namespace = 'heap';
 
@@ -31,28 +30,14 @@ export const heapPerObjectBenchmark: BenchmarkModule = {
     const parsedList = parsedListVariant();
     const variants: CacheVariant[] = [opsInformerVariant(), clientNodeInformerVariant, parsedList];
 
-    const measure = async (variant: CacheVariant): Promise<number> => {
-      // Let closed sockets and timers of the previous run be released first.
-      await sleep(100);
-      const before = settledHeapUsed();
-      const cache = await variant.sync(server, namespace, objects);
-      // Steady state: the retained heap once any post-sync work of the cache has finished.
-      await cache.settle?.();
-      const after = settledHeapUsed();
-      const held = cache.objects();
-      await cache.stop();
-      if (held !== objects) throw new Error(`${variant.label} held ${held} of ${objects} Pods`);
-      return (after - before) / objects;
-    };
-
-    // Warm-up: code compiled and module-level caches filled before anything is measured.
-    for (const variant of variants) await measure(variant);
-    const samples: Record<string, number[]> = {};
-    for (let round = 0; round < options.repeats; round++) {
-      const order = round % 2 === 0 ? variants : [...variants].reverse();
-      for (const variant of order) addSample(samples, variant.id, await measure(variant));
-      log(`round ${round + 1}/${options.repeats} done`);
-    }
+    const samples = await retainedHeapSamples(
+      variants,
+      server,
+      namespace,
+      objects,
+      options.repeats,
+      log,
+    );
     await server.stop();
 
     const opsBytes = median(samples.ops ?? []);

@@ -7,6 +7,7 @@ describe('benchmark registry', () => {
     expect(ids).toEqual([
       'cold-sync',
       'heap',
+      'metadata-heap',
       'shapes',
       'watch-list',
       'latency',

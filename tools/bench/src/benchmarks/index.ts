@@ -7,6 +7,7 @@ import { eventBurstBenchmark } from './event-burst.js';
 import { eventLatencyBenchmark } from './event-latency.js';
 import { failoverStandbyBenchmark } from './failover-standby.js';
 import { heapPerObjectBenchmark } from './heap-per-object.js';
+import { metadataHeapBenchmark } from './metadata-heap.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
 import { restartPriorityBenchmark } from './restart-priority.js';
 import { sidecarAdmissionBenchmark } from './sidecar-admission.js';
@@ -24,6 +25,7 @@ import { watchListBenchmark } from './watch-list.js';
 export const benchmarks: readonly BenchmarkModule[] = [
   coldSyncBenchmark,
   heapPerObjectBenchmark,
+  metadataHeapBenchmark,
   syncMatrixBenchmark,
   watchListBenchmark,
   eventLatencyBenchmark,

@@ -90,7 +90,8 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): P
 /**
  * `@ops/core`'s `Informer` with its defaults (WatchList where the server streams lists, else
  * a paged LIST of 1,000, then WATCH); `watchList: false` forces the paged LIST, `compression`
- * sets its transport's gzip (default: the transport's, off on loopback).
+ * sets its transport's gzip (default: the transport's, off on loopback); with `metadataOnly`,
+ * its metadata-only form (PartialObjectMetadata, id `ops-metadata`).
  */
 export function opsInformerVariant(
   options: {
@@ -100,12 +101,16 @@ export function opsInformerVariant(
     id?: string;
     watchList?: boolean;
     compression?: boolean;
+    metadataOnly?: boolean;
   } = {},
 ): CacheVariant {
   const pageSize = options.pageSize;
   const descriptor = options.plural === 'configmaps' ? configMapsDescriptor : podsDescriptor;
+  const metadataOnly = options.metadataOnly === true;
   return {
-    id: options.id ?? (pageSize === undefined ? 'ops' : `ops-page-${pageSize}`),
+    id:
+      options.id ??
+      `${metadataOnly ? 'ops-metadata' : 'ops'}${pageSize === undefined ? '' : `-page-${pageSize}`}`,
     label: options.label ?? '@ops/core Informer',
     async sync(server, namespace, expected, timeoutMs = 120_000, onUpdate) {
       const transport = new KubeTransport(
@@ -122,6 +127,7 @@ export function opsInformerVariant(
         namespace,
         ...(pageSize === undefined ? {} : { pageSize }),
         ...(options.watchList === undefined ? {} : { watchList: options.watchList }),
+        ...(metadataOnly ? { metadataOnly } : {}),
         onError: (error) => {
           if (BodyTooLongError.isInstance(error.cause)) tooLong.reject(error);
         },

@@ -20,6 +20,7 @@ describe('corpus', () => {
       'discovery',
       'errors',
       'list',
+      'metadata',
       'openapi',
       'patch',
       'subresource',

@@ -14,6 +14,7 @@ import { lists } from './lists.js';
 import { mergePatches } from './merge-patches.js';
 import { namespaces } from './namespaces.js';
 import { openapi } from './openapi.js';
+import { partialObjectMetadata } from './partial-object-metadata.js';
 import { podsAndServices } from './pods-and-services.js';
 import { selectors } from './selectors.js';
 import { strategicMergePatches } from './strategic-merge-patches.js';
@@ -45,6 +46,7 @@ export const corpus: readonly Scenario[] = [
   watches,
   errors,
   tables,
+  partialObjectMetadata,
   discovery,
   openapi,
   admission,
