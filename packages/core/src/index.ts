@@ -126,13 +126,6 @@ export {
 } from './client/client.js';
 export { createOrUpdate, type OperationResult } from './client/create-or-update.js';
 export { loadKubeConfig } from './client/load-kube-config.js';
-export {
-  type KindResource,
-  type ObjectKind,
-  type ObjectOf,
-  objectKind,
-  type ResourceKind,
-} from './client/object-kind.js';
 export type { Reader } from './client/reader.js';
 export { retryOnConflict } from './client/retry-on-conflict.js';
 export type { StatusWriter } from './client/status-writer.js';
@@ -160,6 +153,13 @@ export {
   type TIntOrString,
   type TUnknownObject,
 } from './crd/kubernetes-schema-types.js';
+export {
+  type KindResource,
+  type ObjectKind,
+  type ObjectOf,
+  objectKind,
+  type ResourceKind,
+} from './crd/object-kind.js';
 export type { PolicyRule } from './crd/policy-rule.js';
 export { ApiError, type ApiErrorReason } from './errors/api-error.js';
 export { FinalizerError, type FinalizerErrorReason } from './errors/finalizer-error.js';

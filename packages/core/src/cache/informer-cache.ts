@@ -1,9 +1,9 @@
 import type { KubernetesObject, PartialObjectMetadata } from '@ops/api';
 import { type Logger, pino } from 'pino';
-import { apiVersionOfDescriptor, type ResourceDescriptor } from '../client/resource-descriptor.js';
-import type { RestMapper } from '../client/rest-mapper.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import type { InformerSyncError } from '../errors/informer-sync-error.js';
+import { apiVersionOfDescriptor, type ResourceDescriptor } from '../kinds/resource-descriptor.js';
+import type { RestMapper } from '../kinds/rest-mapper.js';
 import { CacheOwnWrites } from './cache-own-writes.js';
 import type { CacheListOptions, CacheReader, OwnWrite } from './cache-reader.js';
 import { Informer, type InformerOptions, type InformerTransport } from './informer.js';

@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
 import type { Logger } from 'pino';
-import type { TransportRequest } from '../client/kube-transport.js';
 import { InformerRequestError } from '../errors/informer-request-error.js';
+import type { TransportRequest } from '../transport/kube-transport.js';
 import type { InformerStats, InformerTransport } from './informer.js';
 import { informerStatusError } from './informer-status-error.js';
 

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KubeTransport } from '../client/kube-transport.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
+import { KubeTransport } from '../transport/kube-transport.js';
 import { Informer } from './informer.js';
 import { configMaps, eventually } from './local-cluster.test-helper.js';
 

@@ -5,14 +5,14 @@
 
 import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../clock/fake-clock.js';
+import type { InformerRequestError } from '../errors/informer-request-error.js';
 import type {
   TransportRequest,
   TransportResponse,
   WatchConnection,
   WatchHandlers,
-} from '../client/kube-transport.js';
-import { FakeClock } from '../clock/fake-clock.js';
-import type { InformerRequestError } from '../errors/informer-request-error.js';
+} from '../transport/kube-transport.js';
 import {
   defaultInformerPageSize,
   Informer,

@@ -1,5 +1,5 @@
 import type { KubernetesObject, Selector } from '@ops/api';
-import type { ResourceDescriptor } from '../client/resource-descriptor.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import type { IndexFunc, InformerStore } from './informer-store.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Selector } from '@ops/api';
 import { parseLabelSelector } from '@ops/api';
-import type { ResourceDescriptor } from '../client/resource-descriptor.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import type { InformerStats } from './informer.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
-import type { TransportRequest } from '../client/kube-transport.js';
 import type { InformerRequestError } from '../errors/informer-request-error.js';
+import type { TransportRequest } from '../transport/kube-transport.js';
 import type { WatchOutcome } from './informer-watch.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { KubernetesObject, Status, WatchEvent } from '@ops/api';
-import type { TransportRequest, WatchConnection } from '../client/kube-transport.js';
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { InformerRequestError } from '../errors/informer-request-error.js';
+import type { TransportRequest, WatchConnection } from '../transport/kube-transport.js';
 import type { InformerTransport } from './informer.js';
 import { informerStatusError } from './informer-status-error.js';
 

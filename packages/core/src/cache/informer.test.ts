@@ -3,10 +3,10 @@ import type { KubernetesObject } from '@ops/api';
 import { parseLabelSelector, Selector } from '@ops/api';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TransportRequest, WatchHandlers } from '../client/kube-transport.js';
-import type { ResourceDescriptor } from '../client/resource-descriptor.js';
 import type { InformerRequestError } from '../errors/informer-request-error.js';
 import { InformerSyncError } from '../errors/informer-sync-error.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
+import type { TransportRequest, WatchHandlers } from '../transport/kube-transport.js';
 import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
 import {
   CountingTransport,

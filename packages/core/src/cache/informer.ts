@@ -1,14 +1,14 @@
 import type { KubernetesObject, Selector } from '@ops/api';
 import { type Logger, pino } from 'pino';
-import type { KubeTransport, TransportRequest } from '../client/kube-transport.js';
+import { type Clock, realClock } from '../clock/clock.js';
+import { InformerRequestError } from '../errors/informer-request-error.js';
+import { InformerSyncError } from '../errors/informer-sync-error.js';
 import {
   apiVersionOfDescriptor,
   type ResourceDescriptor,
   resourcePath,
-} from '../client/resource-descriptor.js';
-import { type Clock, realClock } from '../clock/clock.js';
-import { InformerRequestError } from '../errors/informer-request-error.js';
-import { InformerSyncError } from '../errors/informer-sync-error.js';
+} from '../kinds/resource-descriptor.js';
+import type { KubeTransport, TransportRequest } from '../transport/kube-transport.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { InformerHandlers } from './informer-handlers.js';
 import { type ListedObjects, listObjects } from './informer-list.js';

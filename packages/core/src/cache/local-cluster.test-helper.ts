@@ -6,14 +6,14 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubernetesObject } from '@ops/api';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
+import type { RestMapper } from '../kinds/rest-mapper.js';
 import {
   KubeTransport,
   type TransportRequest,
   type WatchHandlers,
-} from '../client/kube-transport.js';
-import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
-import type { ResourceDescriptor } from '../client/resource-descriptor.js';
-import type { RestMapper } from '../client/rest-mapper.js';
+} from '../transport/kube-transport.js';
 import type { InformerTransport } from './informer.js';
 import type { InformerCache } from './informer-cache.js';
 

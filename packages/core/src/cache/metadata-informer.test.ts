@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import type { TransportRequest, WatchHandlers } from '../client/kube-transport.js';
+import type { TransportRequest, WatchHandlers } from '../transport/kube-transport.js';
 import type { InformerTransport } from './informer.js';
 import { InformerCache } from './informer-cache.js';
 import {

@@ -2,8 +2,8 @@ import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
 import { isNotFound } from '../client/api-error-helpers.js';
 import { Client } from '../client/client.js';
-import type { TransportRequest, WatchHandlers } from '../client/kube-transport.js';
 import { FakeClock } from '../clock/fake-clock.js';
+import type { TransportRequest, WatchHandlers } from '../transport/kube-transport.js';
 import type { InformerTransport } from './informer.js';
 import { InformerCache } from './informer-cache.js';
 import {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors/api-error.js';
+import type { TransportResponse } from '../transport/kube-transport.js';
 import {
   type ApiRequestContext,
   apiErrorFromFailure,
@@ -19,7 +20,6 @@ import {
   isTooManyRequests,
   isUnauthorized,
 } from './api-error-helpers.js';
-import type { TransportResponse } from './kube-transport.js';
 
 const context: ApiRequestContext = {
   verb: 'patch',

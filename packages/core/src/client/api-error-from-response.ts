@@ -1,6 +1,6 @@
 import type { Status } from '@ops/api';
 import { ApiError, type ApiErrorReason } from '../errors/api-error.js';
-import type { TransportResponse } from './kube-transport.js';
+import type { TransportResponse } from '../transport/kube-transport.js';
 
 /**
  * What a failed call was doing, used to word its {@link ApiError}: the Kubernetes verb (as

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { ResourceKind } from '../crd/object-kind.js';
+import { apiVersionOfDescriptor } from '../kinds/resource-descriptor.js';
 import * as module from './built-in-kinds.js';
 import { builtInKinds } from './built-in-kinds.js';
-import type { ResourceKind } from './object-kind.js';
-import { apiVersionOfDescriptor } from './resource-descriptor.js';
 
 // What discovery serves for each kind is checked against the local API server and the real
 // kube-apiserver by @ops/envtest's conformance suite (test/conformance/built-in-kinds.test.ts);

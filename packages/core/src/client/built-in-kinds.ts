@@ -42,7 +42,7 @@ import type * as networking from 'kubernetes-types/networking/v1.js';
 import type * as policy from 'kubernetes-types/policy/v1.js';
 import type * as rbac from 'kubernetes-types/rbac/v1.js';
 import type * as storage from 'kubernetes-types/storage/v1.js';
-import { objectKind, type ResourceKind } from './object-kind.js';
+import { objectKind, type ResourceKind } from '../crd/object-kind.js';
 
 /**
  * A built-in object as the API server returns it: `kubernetes-types`' type `T` with

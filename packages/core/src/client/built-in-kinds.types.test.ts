@@ -5,6 +5,8 @@ import type { ControllerBuilder } from '../controller/controller-builder.js';
 import { and, generationChanged, not, or, type Predicate } from '../controller/predicates.js';
 import type { Request } from '../controller/reconcile.js';
 import { type CustomResource, defineCustomResource } from '../crd/custom-resource.js';
+import { type ObjectOf, objectKind, type ResourceKind } from '../crd/object-kind.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import {
   type ConfigMap,
   configMaps,
@@ -22,8 +24,6 @@ import {
   services,
 } from './built-in-kinds.js';
 import type { Client, ObjectList } from './client.js';
-import { type ObjectOf, objectKind, type ResourceKind } from './object-kind.js';
-import type { ResourceDescriptor } from './resource-descriptor.js';
 
 // Type-level proofs (checked by `pnpm typecheck`, which covers test files): what the client
 // and the controller builder give for the built-in kinds. The functions below are never

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheListOptions, CacheReader } from '../cache/cache-reader.js';
 import { ApiError } from '../errors/api-error.js';
 import { NoKindMatchError } from '../errors/no-kind-match-error.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import {
   ignoreNotFound,
   isAlreadyExists,
@@ -20,7 +21,6 @@ import type { ConfigMap } from './built-in-kinds.js';
 import { Client, type ClientOptions, type ClientVerb } from './client.js';
 import { createOrUpdate } from './create-or-update.js';
 import { type LocalApiServer, startLocalApiServer } from './local-api-server.fixture.js';
-import type { ResourceDescriptor } from './resource-descriptor.js';
 import { retryOnConflict } from './retry-on-conflict.js';
 
 interface Widget extends KubernetesObject {

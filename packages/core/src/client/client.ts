@@ -10,6 +10,9 @@ import {
   Selector,
 } from '@ops/api';
 import type { CacheReader } from '../cache/cache-reader.js';
+import type { ObjectKind, ObjectOf } from '../crd/object-kind.js';
+import type { RestMapper } from '../kinds/rest-mapper.js';
+import { KubeTransport } from '../transport/kube-transport.js';
 import { badRequestError, notFoundError } from './api-error-from-response.js';
 import { isGone } from './api-error-helpers.js';
 import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
@@ -18,11 +21,8 @@ import {
   fieldSelectorRequirements,
   fieldSelectorToString,
 } from './field-selector.js';
-import { KubeTransport } from './kube-transport.js';
-import type { ObjectKind, ObjectOf } from './object-kind.js';
 import { cacheServes } from './reported-write.js';
 import { ResourceRequester, typedObject } from './resource-requester.js';
-import type { RestMapper } from './rest-mapper.js';
 import { namespaceFor, writeTarget } from './write-target.js';
 
 /** The Kubernetes verb of a client call, as RBAC names it. */

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../errors/api-error.js';
 import { NoKindMatchError } from '../errors/no-kind-match-error.js';
-import { DiscoveryRestMapper, parseApiVersion } from './discovery-rest-mapper.js';
-import { KubeTransport } from './kube-transport.js';
+import { parseApiVersion } from '../kinds/resource-descriptor.js';
+import { KubeTransport } from '../transport/kube-transport.js';
+import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
 import { type LocalApiServer, startLocalApiServer } from './local-api-server.fixture.js';
 
 const gadgetCrd = {

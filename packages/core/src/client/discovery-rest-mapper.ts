@@ -1,21 +1,14 @@
 import { isJsonObject } from '@ops/api';
 import { NoKindMatchError } from '../errors/no-kind-match-error.js';
+import { parseApiVersion, type ResourceDescriptor } from '../kinds/resource-descriptor.js';
+import type { RestMapper } from '../kinds/rest-mapper.js';
+import type { KubeTransport, TransportResponse } from '../transport/kube-transport.js';
 import {
   type ApiRequestContext,
   apiErrorFromFailure,
   apiErrorFromResponse,
   unexpectedResponseError,
 } from './api-error-from-response.js';
-import type { KubeTransport, TransportResponse } from './kube-transport.js';
-import type { ResourceDescriptor } from './resource-descriptor.js';
-import type { RestMapper } from './rest-mapper.js';
-
-/** `group` and `version` of an apiVersion: `apps/v1` → `apps`, `v1`; `v1` → ``, `v1`. */
-export function parseApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  if (slash < 0) return { group: '', version: apiVersion };
-  return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
 
 interface GroupEntry {
   name: string;

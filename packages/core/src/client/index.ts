@@ -9,10 +9,32 @@ export {
   parseFieldSelector,
   patchContentTypes,
 } from '@ops/api';
+export {
+  type KindResource,
+  type ObjectKind,
+  type ObjectOf,
+  objectKind,
+  type ResourceKind,
+} from '../crd/object-kind.js';
 export { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 export { BodyTooLongError } from '../errors/body-too-long-error.js';
 export { KubeConfigError, type KubeConfigErrorReason } from '../errors/kube-config-error.js';
 export { NoKindMatchError } from '../errors/no-kind-match-error.js';
+export {
+  apiVersionOfDescriptor,
+  parseApiVersion,
+  type ResourceDescriptor,
+  resourcePath,
+} from '../kinds/resource-descriptor.js';
+export type { RestMapper } from '../kinds/rest-mapper.js';
+export {
+  KubeTransport,
+  parseBody,
+  type TransportRequest,
+  type TransportResponse,
+  type WatchConnection,
+  type WatchHandlers,
+} from '../transport/kube-transport.js';
 export {
   type ApiRequestContext,
   apiErrorFromFailure,
@@ -53,39 +75,18 @@ export {
   createOrUpdate,
   type OperationResult,
 } from './create-or-update.js';
-export { DiscoveryRestMapper, parseApiVersion } from './discovery-rest-mapper.js';
+export { DiscoveryRestMapper } from './discovery-rest-mapper.js';
 export {
   type FieldSelectorInput,
   fieldSelectorRequirements,
   fieldSelectorToString,
 } from './field-selector.js';
 export {
-  KubeTransport,
-  parseBody,
-  type TransportRequest,
-  type TransportResponse,
-  type WatchConnection,
-  type WatchHandlers,
-} from './kube-transport.js';
-export {
   defaultServiceAccountDir,
   type LoadKubeConfigOptions,
   loadKubeConfig,
 } from './load-kube-config.js';
-export {
-  type KindResource,
-  type ObjectKind,
-  type ObjectOf,
-  objectKind,
-  type ResourceKind,
-} from './object-kind.js';
 export type { Reader } from './reader.js';
-export {
-  apiVersionOfDescriptor,
-  type ResourceDescriptor,
-  resourcePath,
-} from './resource-descriptor.js';
-export type { RestMapper } from './rest-mapper.js';
 export {
   defaultRetry,
   type RetryBackoff,
@@ -94,4 +95,10 @@ export {
   retryOnError,
 } from './retry-on-conflict.js';
 export type { StatusWriter } from './status-writer.js';
+export {
+  type MigrateStorageVersionOptions,
+  migrateStorageVersion,
+  type StorageVersionMigrationMethod,
+  type StorageVersionMigrationResult,
+} from './storage-version-migration.js';
 export type { Writer } from './writer.js';

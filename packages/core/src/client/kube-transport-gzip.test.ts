@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { constants, createGzip, gzipSync } from 'node:zlib';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isLoopback, KubeTransport } from './kube-transport.js';
+import { isLoopback, KubeTransport } from '../transport/kube-transport.js';
 
 let server: http.Server | undefined;
 let transport: KubeTransport | undefined;

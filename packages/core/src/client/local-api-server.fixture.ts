@@ -113,7 +113,7 @@ export async function startLocalApiServer(
     kubeConfig,
     kubeConfigWithToken,
     async serviceAccountToken(namespace, name) {
-      const { KubeTransport } = await import('./kube-transport.js');
+      const { KubeTransport } = await import('../transport/kube-transport.js');
       const transport = new KubeTransport(kubeConfig);
       try {
         const response = await transport.request({

@@ -1,8 +1,8 @@
 import type { KubernetesObject } from '@ops/api';
 import type { CacheReader } from '../cache/cache-reader.js';
 import { currentWriter } from '../cache/write-origin.js';
-import type { TransportRequest } from './kube-transport.js';
-import { apiVersionOfDescriptor, type ResourceDescriptor } from './resource-descriptor.js';
+import { apiVersionOfDescriptor, type ResourceDescriptor } from '../kinds/resource-descriptor.js';
+import type { TransportRequest } from '../transport/kube-transport.js';
 
 /** What {@link sendReportedWrite} reads of a write request. */
 export interface ReportedWriteRequest {

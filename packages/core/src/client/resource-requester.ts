@@ -1,19 +1,23 @@
 import type { KubernetesObject } from '@ops/api';
 import { isJsonObject } from '@ops/api';
 import {
+  apiVersionOfDescriptor,
+  type ResourceDescriptor,
+  resourcePath,
+} from '../kinds/resource-descriptor.js';
+import type {
+  KubeTransport,
+  TransportRequest,
+  TransportResponse,
+} from '../transport/kube-transport.js';
+import {
   type ApiRequestContext,
   apiErrorFromFailure,
   apiErrorFromResponse,
   unexpectedResponseError,
 } from './api-error-from-response.js';
 import type { ClientOptions, ClientVerb, ObjectList } from './client.js';
-import type { KubeTransport, TransportRequest, TransportResponse } from './kube-transport.js';
 import { sendReportedWrite } from './reported-write.js';
-import {
-  apiVersionOfDescriptor,
-  type ResourceDescriptor,
-  resourcePath,
-} from './resource-descriptor.js';
 
 /** A copy of `body` with apiVersion and kind set (list items often lack them). */
 export function typedObject(body: unknown, descriptor: ResourceDescriptor): KubernetesObject {

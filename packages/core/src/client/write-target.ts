@@ -1,8 +1,8 @@
 import type { KubernetesObject } from '@ops/api';
 import { isJsonObject } from '@ops/api';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
+import type { RestMapper } from '../kinds/rest-mapper.js';
 import { badRequestError } from './api-error-from-response.js';
-import type { ResourceDescriptor } from './resource-descriptor.js';
-import type { RestMapper } from './rest-mapper.js';
 
 /**
  * The descriptor, namespace and name `obj` is written to, checked before anything is sent.

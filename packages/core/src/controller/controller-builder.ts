@@ -1,6 +1,7 @@
 import type { KubernetesObject, PartialObjectMetadata } from '@ops/api';
 import type { Informer } from '../cache/informer.js';
-import type { ObjectOf } from '../client/object-kind.js';
+import type { ObjectOf } from '../crd/object-kind.js';
+import type { ControllerKinds, KindRef } from '../crd/owner-reference-permissions.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import type { Controller, ControllerOptions } from './controller.js';
 import {
@@ -12,12 +13,6 @@ import {
 import type { Predicate } from './predicates.js';
 import type { Reconciler, Request } from './reconcile.js';
 
-/** A kind, by apiVersion and kind (a `defineCustomResource` definition fits too). */
-export interface KindRef {
-  apiVersion: string;
-  kind: string;
-}
-
 /** One watched kind of a controller: where events come from and how they map to requests. */
 export interface WatchSpec {
   kind: KindRef;
@@ -27,22 +22,6 @@ export interface WatchSpec {
   namespace?: string;
   /** Watch metadata only (`OnlyMetadata`): the kind's metadata-only informer. */
   onlyMetadata?: boolean;
-}
-
-/**
- * What a controller reconciles and what it owns, as its builder declared them with `for()`
- * and `owns()`: the facts its RBAC is derived from (see `ownerReferencePermissions` in
- * `@ops/core/crd`). `onlyController` is `owns()`'s option: true (the default) when the
- * controller's objects carry a controller owner reference (`controller: true`,
- * `blockOwnerDeletion: true`, as `setControllerReference` writes it).
- */
-export interface ControllerKinds {
-  /** The controller's name. */
-  name: string;
-  /** The reconciled kind, from `for()`. */
-  for: KindRef;
-  /** The owned kinds, from `owns()`, in call order. */
-  owns: Array<{ kind: KindRef; onlyController: boolean }>;
 }
 
 /** What the builder needs from the manager. */

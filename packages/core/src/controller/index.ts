@@ -1,3 +1,4 @@
+export type { ControllerKinds, KindRef } from '../crd/owner-reference-permissions.js';
 export { ReconcileTimeoutError } from '../errors/reconcile-timeout-error.js';
 export { TerminalError } from '../errors/terminal-error.js';
 export { LowPriority } from '../queue/controller-queue.js';
@@ -6,8 +7,6 @@ export {
   type BuilderOptions,
   ControllerBuilder,
   type ControllerHost,
-  type ControllerKinds,
-  type KindRef,
   type WatchSpec,
 } from './controller-builder.js';
 export {

@@ -21,11 +21,11 @@ import type {
 import { validateDns1123Label, validateDns1123Subdomain } from '@ops/api';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { ResourceDescriptor } from '../client/resource-descriptor.js';
 import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
-import { defaultWebhookService } from '../webhook/webhook-declaration.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import { sortKeys, toStructuralSchema } from './structural-schema.js';
 import { valueSchemaOf } from './value-schema.js';
+import { defaultWebhookService } from './webhook-service.js';
 
 /** One version of a custom resource, as given to {@link defineCustomResource}. */
 export interface CustomResourceVersionOptions {

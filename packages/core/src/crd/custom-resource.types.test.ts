@@ -1,7 +1,7 @@
 import type { KubernetesObject, ObjectMeta } from '@ops/api';
 import { type Static, Type } from '@sinclair/typebox';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ResourceDescriptor } from '../client/resource-descriptor.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import {
   type CustomResource,
   type CustomResourceVersionName,

@@ -57,10 +57,7 @@ export {
   type TIntOrString,
   type TUnknownObject,
 } from './kubernetes-schema-types.js';
-export {
-  type OwnerResource,
-  ownerReferencePermissions,
-} from './owner-reference-permissions.js';
+export { type OwnerResource, ownerReferencePermissions } from './owner-reference-permissions.js';
 export {
   customResourcePermissions,
   type NonResourcePermission,
@@ -70,10 +67,4 @@ export {
   type Verb,
   validatePolicyRule,
 } from './policy-rule.js';
-export {
-  type MigrateStorageVersionOptions,
-  migrateStorageVersion,
-  type StorageVersionMigrationMethod,
-  type StorageVersionMigrationResult,
-} from './storage-version-migration.js';
 export { type StructuralSchemaOptions, toStructuralSchema } from './structural-schema.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ControllerKinds } from '../controller/controller-builder.js';
 import { PolicyRuleError } from '../errors/policy-rule-error.js';
 import { mergePolicyRules } from './cluster-role.js';
+import type { ControllerKinds } from './owner-reference-permissions.js';
 import { ownerReferencePermissions } from './owner-reference-permissions.js';
 
 const balancer = { group: 'exposer.hliangzhao.io', kind: 'Balancer', plural: 'balancers' };

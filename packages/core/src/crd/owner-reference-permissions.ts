@@ -9,7 +9,6 @@
  */
 
 import { groupOf, type PolicyRule } from '@ops/api';
-import type { ControllerKinds } from '../controller/controller-builder.js';
 import { PolicyRuleError } from '../errors/policy-rule-error.js';
 
 /** What {@link ownerReferencePermissions} needs to know of a kind: its group, kind and plural. */
@@ -64,4 +63,26 @@ export function ownerReferencePermissions(
     });
   }
   return rules;
+}
+
+/**
+ * What a controller reconciles and what it owns, as its builder declared them with `for()`
+ * and `owns()`: the facts its RBAC is derived from (see `ownerReferencePermissions` in
+ * `@ops/core/crd`). `onlyController` is `owns()`'s option: true (the default) when the
+ * controller's objects carry a controller owner reference (`controller: true`,
+ * `blockOwnerDeletion: true`, as `setControllerReference` writes it).
+ */
+export interface ControllerKinds {
+  /** The controller's name. */
+  name: string;
+  /** The reconciled kind, from `for()`. */
+  for: KindRef;
+  /** The owned kinds, from `owns()`, in call order. */
+  owns: Array<{ kind: KindRef; onlyController: boolean }>;
+}
+
+/** A kind, by apiVersion and kind (a `defineCustomResource` definition fits too). */
+export interface KindRef {
+  apiVersion: string;
+  kind: string;
 }

@@ -1,7 +1,4 @@
-export {
-  HealthServerError,
-  type HealthServerErrorReason,
-} from '../errors/health-server-error.js';
+export { HealthServerError, type HealthServerErrorReason } from '../errors/health-server-error.js';
 export {
   defaultCheckTimeoutMs,
   type HealthCheck,

@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
-import type { KubeTransport } from '../client/kube-transport.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import { abortableSleep } from '../controller/abortable-sleep.js';
+import type { KubeTransport } from '../transport/kube-transport.js';
 
 /** Options of a {@link LeaderElector}. */
 export interface LeaderElectionOptions {

@@ -8,15 +8,11 @@ import type { Informer } from '../cache/informer.js';
 import { InformerCache, type InformerDefaults } from '../cache/informer-cache.js';
 import { Client } from '../client/client.js';
 import { DiscoveryRestMapper } from '../client/discovery-rest-mapper.js';
-import { KubeTransport } from '../client/kube-transport.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
-import {
-  ControllerBuilder,
-  type ControllerKinds,
-  type WatchSpec,
-} from '../controller/controller-builder.js';
+import { ControllerBuilder, type WatchSpec } from '../controller/controller-builder.js';
 import type { ObjectEvent } from '../controller/predicates.js';
+import type { ControllerKinds } from '../crd/owner-reference-permissions.js';
 import type { EventSink } from '../events/core-event.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { HealthServer } from '../health/health-server.js';
@@ -27,6 +23,7 @@ import {
   certDirServingCertificate,
   selfSignedServingCertificate,
 } from '../metrics/metrics-serving-certificate.js';
+import { KubeTransport } from '../transport/kube-transport.js';
 import type { WebhookServer } from '../webhook/webhook-server.js';
 import { LeaderElector } from './leader-election.js';
 

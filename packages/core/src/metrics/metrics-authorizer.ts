@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TransportRequest, TransportResponse } from '../client/kube-transport.js';
+import type { TransportRequest, TransportResponse } from '../transport/kube-transport.js';
 
 /** Who a bearer token belongs to, as a TokenReview's `status.user` says. */
 export interface ReviewedUser {

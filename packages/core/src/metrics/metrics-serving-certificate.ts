@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { TlsKeyPair, TlsSource } from '../http/http-listener.js';
+import { CertWatcher } from '../tls/cert-watcher.js';
 import {
   createCertificateAuthority,
   issueServingCertificate,
-} from '../operator/certificate-authority.js';
-import { CertWatcher } from '../webhook/cert-watcher.js';
+} from '../tls/certificate-authority.js';
 
 /** How long a certificate made by {@link selfSignedServingCertificate} is valid: one year. */
 export const selfSignedLifetimeMs = 365 * 24 * 60 * 60 * 1000;

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TransportRequest, TransportResponse } from '../client/kube-transport.js';
 import {
   createCertificateAuthority,
   issueServingCertificate,
-} from '../operator/certificate-authority.js';
+} from '../tls/certificate-authority.js';
+import type { TransportRequest, TransportResponse } from '../transport/kube-transport.js';
 import { DelegatingMetricsAuthorizer } from './metrics-authorizer.js';
 import { MetricsRegistry } from './metrics-registry.js';
 import { MetricsServer } from './metrics-server.js';

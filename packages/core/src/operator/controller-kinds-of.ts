@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
-import type { ControllerKinds } from '../controller/controller-builder.js';
+import type { ControllerKinds } from '../crd/owner-reference-permissions.js';
 import { Manager } from '../manager/manager.js';
 import type { OperatorDefinition } from './operator-definition.js';
 import { parseOperatorFlags } from './operator-flags.js';

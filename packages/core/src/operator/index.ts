@@ -1,10 +1,10 @@
 export { OperatorFlagError } from '../errors/operator-flag-error.js';
-export { parseBindAddress } from './bind-address.js';
 export {
   createCertificateAuthority,
   issueServingCertificate,
   type KeyPair,
-} from './certificate-authority.js';
+} from '../tls/certificate-authority.js';
+export { parseBindAddress } from './bind-address.js';
 export { controllerKindsOf } from './controller-kinds-of.js';
 export {
   certificateNamesOf,
@@ -20,11 +20,7 @@ export {
   parseOperatorFlags,
   type WebhookCertMode,
 } from './operator-flags.js';
-export {
-  type OperatorLoggerOptions,
-  operatorLogger,
-  resolveLogFormat,
-} from './operator-logger.js';
+export { type OperatorLoggerOptions, operatorLogger, resolveLogFormat } from './operator-logger.js';
 export { type OperatorIo, runOperator } from './run-operator.js';
 export {
   type SelfManagedCertificateRbac,

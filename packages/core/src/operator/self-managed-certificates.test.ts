@@ -10,7 +10,7 @@ import { isForbidden } from '../client/api-error-helpers.js';
 import { Client } from '../client/client.js';
 import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
 import { clusterRoleFromRules } from '../crd/cluster-role.js';
-import { createCertificateAuthority, splitPemCertificates } from './certificate-authority.js';
+import { createCertificateAuthority, splitPemCertificates } from '../tls/certificate-authority.js';
 import { selfManagedCertificateRules } from './self-managed-certificate-rbac.js';
 import {
   type SelfManagedCertificateNames,

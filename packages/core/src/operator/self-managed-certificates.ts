@@ -15,7 +15,7 @@ import {
   renewalTime,
   splitPemCertificates,
   validity,
-} from './certificate-authority.js';
+} from '../tls/certificate-authority.js';
 
 /** The objects the self-managed mode reads and writes, by name. */
 export interface SelfManagedCertificateNames {

@@ -15,6 +15,11 @@ export {
   type WebhookServerErrorReason,
 } from '../errors/webhook-server-error.js';
 export {
+  CertWatcher,
+  type CertWatcherOptions,
+  type ServingCertificate,
+} from '../tls/cert-watcher.js';
+export {
   type AdmissionHandler,
   type AdmissionResult,
   admissionAllowed,
@@ -33,18 +38,13 @@ export {
   type GroupVersionKind,
   type GroupVersionResource,
 } from './admission-review.js';
-export { CertWatcher, type CertWatcherOptions, type ServingCertificate } from './cert-watcher.js';
 export {
   ConversionWebhook,
   conversionFailure,
   type ParsedConversionReview,
   parseConversionReview,
 } from './conversion-webhook.js';
-export {
-  type FieldError,
-  fieldErrorsToCauses,
-  formatFieldErrors,
-} from './field-error.js';
+export { type FieldError, fieldErrorsToCauses, formatFieldErrors } from './field-error.js';
 export { type Mutator, mutatingWebhook } from './mutating-webhook.js';
 export { type ParsedAdmissionReview, parseAdmissionReview } from './parse-admission-review.js';
 export {

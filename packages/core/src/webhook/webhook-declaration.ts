@@ -7,6 +7,7 @@
  */
 
 import type { LabelSelector, RuleWithOperations } from '@ops/api';
+import { defaultWebhookService } from '../crd/webhook-service.js';
 import { WebhookDeclarationError } from '../errors/webhook-declaration-error.js';
 import type { AdmissionHandler } from './admission-handler.js';
 
@@ -141,19 +142,13 @@ export interface WebhookConfigurationOptions {
 }
 
 /** The default configuration and Service names, kubebuilder's. */
+export { defaultWebhookService };
+
 export const defaultWebhookConfigurationNames = {
   mutating: 'mutating-webhook-configuration',
   validating: 'validating-webhook-configuration',
-  service: 'webhook-service',
+  service: defaultWebhookService.name,
 } as const;
-
-/**
- * The webhook Service the generated configurations and conversion CRDs point at:
- * `webhook-service` in `system`, kubebuilder's, which kustomize's `namePrefix` and
- * `namespace` rename.
- */
-export const defaultWebhookService: { readonly name: string; readonly namespace: string } =
-  Object.freeze({ name: defaultWebhookConfigurationNames.service, namespace: 'system' });
 
 /** A `MutatingWebhookConfiguration` or `ValidatingWebhookConfiguration`, as JSON. */
 export interface WebhookConfigurationObject {

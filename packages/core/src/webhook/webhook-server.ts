@@ -9,9 +9,9 @@ import { type Logger, pino } from 'pino';
 import { type ConversionDeclaration, isConversionDeclaration } from '../crd/conversion.js';
 import { WebhookServerError } from '../errors/webhook-server-error.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { CertWatcher, type ServingCertificate } from '../tls/cert-watcher.js';
 import type { AdmissionHandler } from './admission-handler.js';
 import { type AdmissionReview, admissionReviewApiVersion } from './admission-review.js';
-import { CertWatcher, type ServingCertificate } from './cert-watcher.js';
 import {
   ConversionWebhook,
   conversionFailure,

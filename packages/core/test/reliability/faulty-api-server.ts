@@ -4,11 +4,11 @@
  * control API (`/__ops/...`, see packages/apiserver/README.md).
  */
 import { Client } from '../../src/client/client.js';
-import { KubeTransport, type TransportRequest } from '../../src/client/kube-transport.js';
 import {
   type LocalApiServer,
   startLocalApiServer,
 } from '../../src/client/local-api-server.fixture.js';
+import { KubeTransport, type TransportRequest } from '../../src/transport/kube-transport.js';
 
 /** A fault rule of the server's control API: matching requests fail (or wait). */
 export interface Fault {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createServingCertificates } from '@ops/apiserver';
 import { Client, type KubernetesObject } from '@ops/core';
-import { migrateStorageVersion } from '@ops/core/crd';
+import { migrateStorageVersion } from '@ops/core/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../src/index.js';
 import { startCluster, type TestCluster } from '../cluster.js';

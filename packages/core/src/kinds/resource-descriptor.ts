@@ -39,3 +39,10 @@ export function resourcePath(
   const sub = name && subresource ? `/${subresource}` : '';
   return `${prefix}${scope}/${descriptor.plural}${item}${sub}`;
 }
+
+/** `group` and `version` of an apiVersion: `apps/v1` → `apps`, `v1`; `v1` → ``, `v1`. */
+export function parseApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  if (slash < 0) return { group: '', version: apiVersion };
+  return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}

@@ -1,7 +1,7 @@
 import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api';
-import { isConflict, isNotFound } from '../client/api-error-helpers.js';
-import type { Client } from '../client/client.js';
 import { NoKindMatchError } from '../errors/no-kind-match-error.js';
+import { isConflict, isNotFound } from './api-error-helpers.js';
+import type { Client } from './client.js';
 
 /** How {@link migrateStorageVersion} rewrites the stored objects. */
 export type StorageVersionMigrationMethod = 'auto' | 'api' | 'rewrite';

@@ -1,8 +1,8 @@
 import type { KubernetesObject } from '@ops/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../client/client.js';
-import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
 import { NoKindMatchError } from '../errors/no-kind-match-error.js';
+import { Client } from './client.js';
+import { type LocalApiServer, startLocalApiServer } from './local-api-server.fixture.js';
 import { migrateStorageVersion } from './storage-version-migration.js';
 
 const group = 'migration.ops.dev';

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalApiServer, startLocalApiServer } from '../client/local-api-server.fixture.js';
 import { BodyThread } from './body-thread.js';
 import { KubeTransport, type TransportRequest } from './kube-transport.js';
-import { type LocalApiServer, startLocalApiServer } from './local-api-server.fixture.js';
 
 async function threadReady(): Promise<void> {
   const thread = BodyThread.shared();

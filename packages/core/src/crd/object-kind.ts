@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
-import type { CustomResource, CustomResourceOptions } from '../crd/custom-resource.js';
-import { parseApiVersion } from './discovery-rest-mapper.js';
-import type { ResourceDescriptor } from './resource-descriptor.js';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
+import { parseApiVersion } from '../kinds/resource-descriptor.js';
+import type { CustomResource, CustomResourceOptions } from './custom-resource.js';
 
 declare const objectType: unique symbol;
 
