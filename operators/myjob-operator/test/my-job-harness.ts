@@ -7,8 +7,13 @@ import { promisify } from 'node:util';
 import { createServingCertificates } from '@ops/apiserver';
 import { Client, events, type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
-import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
-import { eventually, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
+import type { RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
+import {
+  Environment,
+  eventually,
+  startOperatorEnvironment,
+  startOperatorManager,
+} from '@ops/envtest';
 import pino from 'pino';
 import { type MyJob, myJobResource } from '../src/api/v1/my-job.js';
 import { addMyJobController } from '../src/operator.js';
@@ -60,40 +65,69 @@ export class MyJobHarness {
   readonly writes: string[] = [];
   private operator: RunningOperatorManager<Manager> | undefined;
 
+  /** The webhook server of the conversion webhook and its certificates' directory, once served. */
+  private webhooks: { server: WebhookServer; certDir: string } | undefined;
+
   private constructor(
     readonly env: Environment,
     readonly identity: ServiceAccountIdentity,
-    private readonly webhooks: { server: WebhookServer; certDir: string },
   ) {
     this.admin = new Client({ kubeConfig: env.kubeConfig });
   }
 
+  /** The control plane with the CRD of config/crd/bases, its conversion webhook served. */
   static async start(): Promise<MyJobHarness> {
     const { env, identity } = await startOperatorEnvironment(operatorRoot, { requires: 'pods' });
-    const certDir = await mkdtemp(join(tmpdir(), 'myjob-operator-certs-'));
-    const server = new WebhookServer({ port: 0, host: '127.0.0.1', certDir });
+    const harness = new MyJobHarness(env, identity);
     try {
-      // The API server calls https://127.0.0.1:<port>/convert: the certificate is for that address.
-      const certificates = await createServingCertificates(['127.0.0.1']);
-      await writeFile(join(certDir, 'tls.crt'), certificates.cert);
-      await writeFile(join(certDir, 'tls.key'), certificates.key);
-      server.register(myJobConversion);
-      await server.start();
-      const port = server.port;
-      if (port === undefined) throw new Error('the webhook server started without a port');
-      await env.installWebhooks([myJobResource.crd() as unknown as KubernetesObject], {
-        port,
-        caCert: certificates.caCert,
-      });
-      const harness = new MyJobHarness(env, identity, { server, certDir });
-      await harness.conversionServed();
-      return harness;
+      await harness.serveConversion();
     } catch (error) {
-      await server.stop();
-      await env.stop();
-      await rm(certDir, { recursive: true, force: true });
+      await harness.stop();
       throw error;
     }
+    return harness;
+  }
+
+  /**
+   * The control plane with `crds` installed instead of the current CRD (an earlier release's,
+   * for an upgrade), the manager's ServiceAccount under the RBAC of config/default, and no
+   * webhook served: {@link serveConversion} then upgrades the CRD.
+   */
+  static async startWith(crds: KubernetesObject[]): Promise<MyJobHarness> {
+    const env = await Environment.start({ requires: 'pods', apiServer: { rbac: true }, crds });
+    try {
+      const { identity } = await env.operatorServiceAccount(
+        join(operatorRoot, 'config', 'default'),
+      );
+      return new MyJobHarness(env, identity);
+    } catch (error) {
+      await env.stop();
+      throw error;
+    }
+  }
+
+  /**
+   * Serves the MyJob conversion webhook from this process and installs (or replaces) the
+   * current CRD with its conversion pointed at it; resolves once the API server converts
+   * through it.
+   */
+  async serveConversion(): Promise<void> {
+    const certDir = await mkdtemp(join(tmpdir(), 'myjob-operator-certs-'));
+    const server = new WebhookServer({ port: 0, host: '127.0.0.1', certDir });
+    this.webhooks = { server, certDir };
+    // The API server calls https://127.0.0.1:<port>/convert: the certificate is for that address.
+    const certificates = await createServingCertificates(['127.0.0.1']);
+    await writeFile(join(certDir, 'tls.crt'), certificates.cert);
+    await writeFile(join(certDir, 'tls.key'), certificates.key);
+    server.register(myJobConversion);
+    await server.start();
+    const port = server.port;
+    if (port === undefined) throw new Error('the webhook server started without a port');
+    await this.env.installWebhooks([myJobResource.crd() as unknown as KubernetesObject], {
+      port,
+      caCert: certificates.caCert,
+    });
+    await this.conversionServed();
   }
 
   /**
@@ -210,7 +244,7 @@ export class MyJobHarness {
     await this.stopOperator();
     this.admin.close();
     await this.env.stop();
-    await this.webhooks.server.stop();
-    await rm(this.webhooks.certDir, { recursive: true, force: true });
+    await this.webhooks?.server.stop();
+    if (this.webhooks) await rm(this.webhooks.certDir, { recursive: true, force: true });
   }
 }
