@@ -1,11 +1,12 @@
 // The conversion webhook's wiring in config/, as kubectl kustomize renders it: cert-manager
 // injects its CA into the MyJob CRD in config/default, the operator itself in
 // config/default-no-certmanager, and `ops-operator webhook-local` routes the CRD's conversion
-// webhook to an operator running on this machine (the operator has no admission webhooks).
+// webhook to an operator running on this machine (the operator has no admission webhooks),
+// which `ops-operator run` starts with its webhook server and local certificates.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { localWebhookObjects, readOperatorProject } from '@ops/operator-cli';
+import { localWebhookHosts, localWebhookObjects, readOperatorProject } from '@ops/operator-cli';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 
@@ -71,6 +72,12 @@ describe('config/: the MyJob conversion webhook', () => {
     const manager = managerOf(objects)?.spec?.template?.spec;
     expect(manager?.containers[0]?.args).toContain('--webhook-cert-mode=self-managed');
     expect(manager?.volumes?.map((volume) => volume.name)).toEqual(['tmp']);
+  });
+
+  it('ops-operator sees the webhook Service, so `run` serves the conversion webhook with local certificates', () => {
+    const project = readOperatorProject(operatorRoot);
+    expect(project.webhooks).toEqual({ service: service.name, secret: 'webhook-server-cert' });
+    expect(localWebhookHosts(project)).toContain(`${service.name}.${service.namespace}.svc`);
   });
 
   it('webhook-local routes the conversion webhook to this machine, trusting the local CA', async () => {
