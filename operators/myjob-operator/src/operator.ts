@@ -1,6 +1,7 @@
 import { Client, type Manager, type OperatorDefinition, pods } from '@ops/core';
-import { myJobResource } from './api/v1beta1/my-job.js';
+import { myJobResource } from './api/v1/my-job.js';
 import { myJobReconciler } from './controller/my-job.js';
+import { myJobConversion } from './webhook/my-job-conversion.js';
 
 /**
  * Adds the MyJob controller to a manager: it reconciles every MyJob, owns their Pods, and
@@ -32,10 +33,12 @@ export function addMyJobController(manager: Manager): void {
 
 /**
  * The myjob-operator for `runOperator` (src/main.ts): its name (also the kustomize namePrefix of
- * config/default), its Lease and its controller.
+ * config/default), its Lease, its controller, and the conversion webhook of MyJob v1beta1
+ * (which starts the webhook server; the operator has no admission webhooks).
  */
 export const myjobOperator: OperatorDefinition = {
   name: 'myjob-operator',
   leaderElectionId: 'myjob-operator.myjob.github.com',
+  conversions: [myJobConversion],
   setup: addMyJobController,
 };

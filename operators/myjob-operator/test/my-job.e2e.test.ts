@@ -12,7 +12,7 @@ import { podExitCodeAnnotation, podRunDurationAnnotation } from '@ops/apiserver'
 import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { MyJob } from '../src/api/v1beta1/my-job.js';
+import type { MyJob } from '../src/api/v1/my-job.js';
 import { completedCondition, MyJobHarness, readyCondition } from './my-job-harness.js';
 
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -60,7 +60,7 @@ describe('myjob-operator, end to end', () => {
     expect(done.status).toMatchObject({
       phase: 'completed',
       podPhase: 'Succeeded',
-      exitCodes: { pi: 0 },
+      containers: [{ name: 'pi', exitCode: 0 }],
       podUID: pod.metadata?.uid,
       observedGeneration: done.metadata.generation,
     });
@@ -123,7 +123,10 @@ describe('myjob-operator, end to end', () => {
   it('records a failed Pod with its exit code', async () => {
     await harness.createMyJob('fails', template('0s', 3));
     const done = await harness.completed('fails');
-    expect(done.status).toMatchObject({ podPhase: 'Failed', exitCodes: { main: 3 } });
+    expect(done.status).toMatchObject({
+      podPhase: 'Failed',
+      containers: [{ name: 'main', exitCode: 3 }],
+    });
     expect(completedCondition(done)?.reason).toBe('PodFailed');
     expect(readyCondition(done)).toMatchObject({
       status: 'False',

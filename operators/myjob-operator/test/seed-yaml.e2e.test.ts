@@ -5,22 +5,12 @@
 // with kwok nodes), then run by the operator, as its ServiceAccount under its generated RBAC.
 import { eventually } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completedCondition, MyJobHarness, readyCondition } from './my-job-harness.js';
-
-/** OPERATORS.md's sample, verbatim. */
-const operatorsMdSample = `apiVersion: myjob.github.com/v1beta1
-kind: MyJob
-metadata: {name: myjob-sample}
-spec:
-  template:
-    metadata: {name: pi}
-    spec:
-      containers:
-      - name: pi
-        image: perl
-        command: ["perl", "-Mbignum=bpi", "-wle", "print bpi(2000)"]
-      restartPolicy: Never
-`;
+import {
+  completedCondition,
+  MyJobHarness,
+  operatorsMdSample,
+  readyCondition,
+} from './my-job-harness.js';
 
 /** Only what a Pod needs: a container with a name and an image. */
 const onlyRequired = `apiVersion: myjob.github.com/v1beta1

@@ -4,18 +4,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWatch } from '@ops/envtest';
 import YAML from 'yaml';
+import { installWebhooks } from './webhooks.mjs';
 
 /** The demo of the myjob-operator (`./scripts/demo.sh myjob`). */
 export const myJobDemo = {
   name: 'myjob-operator',
   dir: 'operators/myjob-operator',
 
-  /** Nothing beyond its CRDs: it has no webhooks. Resolves with the operator's flags. */
-  async install() {
-    return ['--disable-webhooks'];
+  /**
+   * Its CRD's conversion webhook (MyJob v1beta1 <-> v1, the storage version), called on this
+   * machine as `installWebhooks` says; it has no admission webhooks. Resolves with the
+   * operator's webhook flags.
+   */
+  install(options) {
+    return installWebhooks({ name: 'myjob-operator', ...options });
   },
 
-  /** Applies config/samples/myjob_v1beta1_myjob.yaml (MyJob myjob-sample) to `default`. */
+  /**
+   * Applies config/samples/myjob_v1beta1_myjob.yaml (MyJob myjob-sample) to `default`: in
+   * v1beta1, so through the conversion webhook.
+   */
   async applySample(client, say, operatorDir) {
     const sample = YAML.parse(
       readFileSync(join(operatorDir, 'config/samples/myjob_v1beta1_myjob.yaml'), 'utf8'),

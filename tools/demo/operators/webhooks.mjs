@@ -1,5 +1,6 @@
-// What the demo's operators with admission webhooks share: serving certificates for the
-// process the demo runs, and their generated webhook configurations pointed at it.
+// What the demo's operators with webhooks share: serving certificates for the process the
+// demo runs, and their generated webhook configurations and CRD conversion webhooks pointed
+// at it.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,12 +26,13 @@ async function kustomize(dir) {
 /**
  * Installs an operator's webhooks as `kubectl apply -k config/default` would, for the
  * operator running here as a process: its namespace `<name>-system`, a serving certificate in
- * `<work>/serving-certs`, and the configurations of config/webhook named `<name>-...`, called
- * through the webhook Service and Endpoints to 127.0.0.1:`webhookPort` on the local server,
- * or by URL on the loopback address with `real` (kube-apiserver cannot reach a Service on
- * this machine; as controller-runtime's envtest does). Everything else in the configurations
- * (rules, namespaceSelector, timeout, failure policy) stays as generated. Resolves with the
- * operator's webhook flags.
+ * `<work>/serving-certs`, and the configurations of config/webhook named `<name>-...` and the
+ * conversion webhooks of the CRDs of config/crd (installed already: their `spec.conversion` is
+ * replaced), called through the webhook Service and Endpoints to 127.0.0.1:`webhookPort` on
+ * the local server, or by URL on the loopback address with `real` (kube-apiserver cannot reach
+ * a Service on this machine; as controller-runtime's envtest does). Everything else in the
+ * configurations (rules, namespaceSelector, timeout, failure policy) stays as generated.
+ * Resolves with the operator's webhook flags.
  */
 export async function installWebhooks({ name, client, operatorDir, work, webhookPort, real }) {
   const system = `${name}-system`;
@@ -60,23 +62,33 @@ export async function installWebhooks({ name, client, operatorDir, work, webhook
     });
   }
   const caBundle = Buffer.from(certificates.caCert).toString('base64');
+  /** A generated clientConfig, pointed at the operator running here and trusting its CA. */
+  const here = (clientConfig) => {
+    if (real) {
+      const path = clientConfig.service?.path ?? '/';
+      return { url: `https://127.0.0.1:${webhookPort}${path}`, caBundle };
+    }
+    return { service: { ...clientConfig.service, name: service, namespace: system }, caBundle };
+  };
   for (const object of await kustomize(join(operatorDir, 'config/webhook'))) {
     if (!object?.kind?.endsWith('WebhookConfiguration')) continue;
     object.metadata.name = `${name}-${object.metadata.name}`;
-    for (const webhook of object.webhooks) {
-      if (real) {
-        const path = webhook.clientConfig.service?.path ?? '/';
-        webhook.clientConfig = { url: `https://127.0.0.1:${webhookPort}${path}` };
-      } else {
-        webhook.clientConfig.service = {
-          ...webhook.clientConfig.service,
-          name: service,
-          namespace: system,
-        };
-      }
-      webhook.clientConfig.caBundle = caBundle;
-    }
+    for (const webhook of object.webhooks) webhook.clientConfig = here(webhook.clientConfig);
     await client.create(object);
+  }
+  for (const crd of await kustomize(join(operatorDir, 'config/crd'))) {
+    const conversion = crd?.spec?.conversion;
+    if (crd?.kind !== 'CustomResourceDefinition' || conversion?.strategy !== 'Webhook') continue;
+    const installed = await client.get(
+      'apiextensions.k8s.io/v1',
+      'CustomResourceDefinition',
+      crd.metadata.name,
+    );
+    installed.spec.conversion = {
+      ...conversion,
+      webhook: { ...conversion.webhook, clientConfig: here(conversion.webhook.clientConfig) },
+    };
+    await client.update(installed);
   }
   return ['--webhook-port', String(webhookPort), '--webhook-cert-dir', certDir];
 }

@@ -31,7 +31,7 @@ describe('the demo', () => {
     const code = await demo.exited;
     const output = demo.output();
     expect(output).toMatch(
-      /demo: myjob-operator started \(pid \d+\); metrics on :\d+, probes on :\d+, no webhooks/,
+      /demo: myjob-operator started \(pid \d+\); metrics on :\d+, probes on :\d+, webhooks on :\d+/,
     );
     expect(output).toContain('demo: applying the sample MyJob myjob-sample (config/samples)');
     expect(output).toMatch(/MyJob myjob-sample modified: phase=pending \(PodPending\)/);

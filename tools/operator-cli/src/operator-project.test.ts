@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import {
   copyFixture,
   emptyDirectory,
@@ -77,6 +78,27 @@ describe('readOperatorProject', () => {
     expect(() => requireWebhooks(project)).toThrow(
       `sample-operator declares no admission webhooks (no webhook configuration in ${join(root, 'config/webhook/manifests.yaml')})`,
     );
+  });
+
+  it("without admission webhooks, has the webhook Service when a CRD's conversion calls a webhook", () => {
+    const root = copyFixture();
+    writeFileSync(join(root, 'config/webhook/manifests.yaml'), '# none yet\n');
+    const crd = join(root, 'config/crd/bases/example.com_widgets.yaml');
+    const converting = parseYamlStream(readFileSync(crd, 'utf8'))[0] ?? {};
+    converting.spec.conversion = {
+      strategy: 'Webhook',
+      webhook: {
+        clientConfig: {
+          service: { name: 'webhook-service', namespace: 'system', path: '/convert' },
+        },
+        conversionReviewVersions: ['v1'],
+      },
+    };
+    writeFileSync(crd, YAML.stringify(converting));
+    expect(readOperatorProject(root).webhooks).toEqual({
+      service: 'sample-webhook-service',
+      secret: 'sample-serving-cert',
+    });
   });
 
   it('takes the only Secret volume when none is mounted at the cert dir', () => {

@@ -5,7 +5,7 @@
  * config/manager/manager.yaml (the Secret the manager mounts its serving certificate from).
  * Nothing here is configured per operator: the kubebuilder layout is the contract.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { OperatorCliError } from './errors/operator-cli-error.js';
@@ -13,7 +13,10 @@ import { type K8sObject, parseYamlStream } from './kubectl.js';
 
 /** The webhook objects config/default names, after its namespace and namePrefix. */
 export interface OperatorWebhooks {
-  /** The Service the webhook configurations call, e.g. `application-operator-webhook-service`. */
+  /**
+   * The Service the webhook configurations (or the CRDs' conversion webhooks) call, e.g.
+   * `application-operator-webhook-service`.
+   */
   service: string;
   /** The Secret (type kubernetes.io/tls) the manager mounts its serving certificate from. */
   secret: string;
@@ -43,7 +46,10 @@ export interface OperatorProject {
   namespace: string;
   /** config/default's `namePrefix`, e.g. `application-operator-` (may be empty). */
   namePrefix: string;
-  /** The webhook objects, or undefined when config/webhook/manifests.yaml declares none. */
+  /**
+   * The webhook objects, or undefined when config/webhook/manifests.yaml declares none and no
+   * CRD of config/crd/bases has a conversion webhook (whose Service is config/webhook/service.yaml).
+   */
   webhooks: OperatorWebhooks | undefined;
   /** Where `run` keeps local serving certificates: `<root>/.cache/k8s-webhook-server/serving-certs`. */
   localCertDir: string;
@@ -134,14 +140,24 @@ export function requireWebhooks(project: OperatorProject): OperatorWebhooks {
 const webhookManifests = join('config', 'webhook', 'manifests.yaml');
 const managerManifest = join('config', 'manager', 'manager.yaml');
 
+const webhookService = join('config', 'webhook', 'service.yaml');
+
+/**
+ * The webhooks of config/webhook: its admission webhook configurations (manifests.yaml) and
+ * the Service they call; or, for an operator whose only webhook is a CRD conversion webhook
+ * (no configuration, the CRD names the Service), the Service of service.yaml alone.
+ */
 function readWebhooks(root: string, namePrefix: string): OperatorWebhooks | undefined {
-  if (!existsSync(join(root, webhookManifests))) return undefined;
-  const objects = parseYamlStream(readFileSync(join(root, webhookManifests), 'utf8'));
+  const objects = existsSync(join(root, webhookManifests))
+    ? parseYamlStream(readFileSync(join(root, webhookManifests), 'utf8'))
+    : [];
   const configuration = (kind: string) =>
     objects.find((object) => object.kind === kind)?.metadata?.name as string | undefined;
   const mutating = configuration('MutatingWebhookConfiguration');
   const validating = configuration('ValidatingWebhookConfiguration');
-  if (mutating === undefined && validating === undefined) return undefined;
+  if (mutating === undefined && validating === undefined) {
+    return conversionOnlyWebhooks(root, namePrefix);
+  }
   const service = objects
     .flatMap((object) => (Array.isArray(object.webhooks) ? object.webhooks : []))
     .map((webhook: K8sObject) => webhook.clientConfig?.service?.name)
@@ -158,6 +174,36 @@ function readWebhooks(root: string, namePrefix: string): OperatorWebhooks | unde
   if (mutating !== undefined) webhooks.mutatingConfiguration = `${namePrefix}${mutating}`;
   if (validating !== undefined) webhooks.validatingConfiguration = `${namePrefix}${validating}`;
   return webhooks;
+}
+
+const crdBases = join('config', 'crd', 'bases');
+
+/** Whether a CRD of config/crd/bases converts through a webhook (`spec.conversion.strategy`). */
+function hasConversionWebhook(root: string): boolean {
+  const dir = join(root, crdBases);
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml') || file.endsWith('.yml'))
+    .some((file) =>
+      parseYamlStream(readFileSync(join(dir, file), 'utf8')).some(
+        (object) =>
+          object.kind === 'CustomResourceDefinition' &&
+          object.spec?.conversion?.strategy === 'Webhook',
+      ),
+    );
+}
+
+/**
+ * For an operator with no admission webhooks whose CRDs convert through a webhook: the
+ * Service of config/webhook/service.yaml and the manager's Secret; undefined otherwise.
+ */
+function conversionOnlyWebhooks(root: string, namePrefix: string): OperatorWebhooks | undefined {
+  if (!existsSync(join(root, webhookService)) || !hasConversionWebhook(root)) return undefined;
+  const service = parseYamlStream(readFileSync(join(root, webhookService), 'utf8')).find(
+    (object) => object.kind === 'Service',
+  )?.metadata?.name;
+  if (typeof service !== 'string') return undefined;
+  return { service: `${namePrefix}${service}`, secret: servingCertificateSecret(root) };
 }
 
 /**

@@ -17,7 +17,7 @@ const ownedPod = (phase: string): Pod => ({
     uid: 'pod-uid',
     ownerReferences: [
       {
-        apiVersion: 'myjob.github.com/v1beta1',
+        apiVersion: 'myjob.github.com/v1',
         kind: 'MyJob',
         name: 'job',
         uid: 'job-uid',

@@ -13,7 +13,7 @@ import {
   setCondition,
   type Writer,
 } from '@ops/core';
-import { type MyJob, myJobResource } from '../api/v1beta1/my-job.js';
+import { type MyJob, myJobResource } from '../api/v1/my-job.js';
 import { type MyJobDecision, nextMyJobStatus } from './next-my-job-status.js';
 import { podForMyJob } from './pod-for-my-job.js';
 

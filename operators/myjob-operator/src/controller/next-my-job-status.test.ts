@@ -74,7 +74,7 @@ describe('nextMyJobStatus', () => {
       condition: { status: 'True', reason: 'PodSucceeded' },
       pod: {
         podPhase: 'Succeeded',
-        exitCodes: { main: 0 },
+        containers: [{ name: 'main', exitCode: 0 }],
         startTime: '2026-01-01T00:00:01Z',
         completionTime: '2026-01-01T00:00:03Z',
       },
@@ -91,7 +91,7 @@ describe('nextMyJobStatus', () => {
     expect(decision).toMatchObject({
       phase: 'completed',
       condition: { reason: 'PodFailed', message: 'Pod job Failed (exit codes {"main":3})' },
-      pod: { podPhase: 'Failed', exitCodes: { main: 3 } },
+      pod: { podPhase: 'Failed', containers: [{ name: 'main', exitCode: 3 }] },
     });
   });
 

@@ -1,5 +1,5 @@
 import type { Pod } from '@ops/core';
-import type { MyJob, MyJobPhase } from '../api/v1beta1/my-job.js';
+import type { MyJob, MyJobPhase } from '../api/v1/my-job.js';
 
 /** The status, reason and message of one of a MyJob's conditions. */
 export interface MyJobCondition {
@@ -24,7 +24,7 @@ export interface MyJobDecision {
     podUID?: string;
     startTime?: string;
     completionTime?: string;
-    exitCodes?: Record<string, number>;
+    containers?: ContainerExit[];
   };
 }
 
@@ -41,14 +41,20 @@ export interface MyJobObservation {
 
 const finishedPhases = new Set(['Succeeded', 'Failed']);
 
-/** Exit codes of the Pod's terminated containers, by container name. */
-function exitCodesOf(pod: Pod): Record<string, number> | undefined {
-  const codes: Record<string, number> = {};
+/** A container of the Pod that ended, as `status.containers` (v1) lists it. */
+export interface ContainerExit {
+  name: string;
+  exitCode: number;
+}
+
+/** Exit codes of the Pod's terminated containers, in the Pod's order; undefined when none ended. */
+function exitCodesOf(pod: Pod): ContainerExit[] | undefined {
+  const codes: ContainerExit[] = [];
   for (const container of pod.status?.containerStatuses ?? []) {
     const terminated = container.state?.terminated;
-    if (terminated) codes[container.name] = terminated.exitCode;
+    if (terminated) codes.push({ name: container.name, exitCode: terminated.exitCode });
   }
-  return Object.keys(codes).length > 0 ? codes : undefined;
+  return codes.length > 0 ? codes : undefined;
 }
 
 /** The latest `finishedAt` of the Pod's containers, if any ended. */
@@ -111,7 +117,7 @@ function nextStep({ myJob, pod, owned, now }: MyJobObservation): Omit<MyJobDecis
     ...(status.podUID ? { podUID: status.podUID } : {}),
     ...(status.startTime ? { startTime: status.startTime } : {}),
     ...(status.completionTime ? { completionTime: status.completionTime } : {}),
-    ...(status.exitCodes ? { exitCodes: status.exitCodes } : {}),
+    ...(status.containers ? { containers: status.containers } : {}),
   };
   const completedCondition = status.conditions?.find((c) => c.type === 'Completed');
   if (status.phase === 'completed') {
@@ -168,7 +174,9 @@ function nextStep({ myJob, pod, owned, now }: MyJobObservation): Omit<MyJobDecis
   const deleting = pod.metadata?.deletionTimestamp !== undefined;
   if (finishedPhases.has(podPhase) || deleting) {
     const finished = finishedPhases.has(podPhase);
-    const exitCodes = exitCodesOf(pod);
+    const containers = exitCodesOf(pod);
+    const exitCodes =
+      containers && Object.fromEntries(containers.map(({ name, exitCode }) => [name, exitCode]));
     const reason = finished ? `Pod${podPhase}` : 'PodDeleted';
     return {
       createPod: false,
@@ -184,7 +192,7 @@ function nextStep({ myJob, pod, owned, now }: MyJobObservation): Omit<MyJobDecis
         ...seen,
         podPhase: finished ? podPhase : 'Deleted',
         completionTime: (finished && finishedAtOf(pod)) || now.toISOString(),
-        ...(exitCodes ? { exitCodes } : {}),
+        ...(containers ? { containers } : {}),
       },
     };
   }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { MyJob } from '../api/v1beta1/my-job.js';
+import type { MyJob } from '../api/v1/my-job.js';
 import { podForMyJob } from './pod-for-my-job.js';
 
 describe('podForMyJob', () => {
   it("builds the MyJob's Pod from its template, controlled by the MyJob", () => {
     const myJob = {
-      apiVersion: 'myjob.github.com/v1beta1',
+      apiVersion: 'myjob.github.com/v1',
       kind: 'MyJob',
       metadata: { name: 'job', namespace: 'team', uid: 'job-uid' },
       spec: {
@@ -26,7 +26,7 @@ describe('podForMyJob', () => {
         annotations: { note: 'x' },
         ownerReferences: [
           {
-            apiVersion: 'myjob.github.com/v1beta1',
+            apiVersion: 'myjob.github.com/v1',
             kind: 'MyJob',
             name: 'job',
             uid: 'job-uid',

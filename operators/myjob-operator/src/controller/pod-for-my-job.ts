@@ -1,5 +1,5 @@
 import { type Pod, setControllerReference } from '@ops/core';
-import type { MyJob } from '../api/v1beta1/my-job.js';
+import type { MyJob } from '../api/v1/my-job.js';
 
 /**
  * The Pod a MyJob runs: the MyJob's own name and namespace, the labels and annotations of

@@ -1,4 +1,4 @@
-import type { MyJob } from '../api/v1beta1/my-job.js';
+import type { MyJob } from '../api/v1/my-job.js';
 
 /**
  * Test support (not shipped: no entry imports it): a MyJob `job` in `default` (uid `job-uid`,
@@ -6,7 +6,7 @@ import type { MyJob } from '../api/v1beta1/my-job.js';
  */
 export function testMyJob(status?: MyJob['status']): MyJob {
   return {
-    apiVersion: 'myjob.github.com/v1beta1',
+    apiVersion: 'myjob.github.com/v1',
     kind: 'MyJob',
     metadata: { name: 'job', namespace: 'default', uid: 'job-uid', generation: 1 },
     spec: { template: { spec: { containers: [{ name: 'main', image: 'busybox' }] } } },

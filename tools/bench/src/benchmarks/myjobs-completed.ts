@@ -3,7 +3,7 @@ import type { KubernetesObject } from '@ops/core';
 import {
   type MyJob,
   myJobResource,
-} from '../../../../operators/myjob-operator/src/api/v1beta1/my-job.js';
+} from '../../../../operators/myjob-operator/src/api/v1/my-job.js';
 import { addMyJobController } from '../../../../operators/myjob-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
 import { runOperatorAtScale } from '../harness/operator-at-scale.js';

@@ -37,7 +37,7 @@ export function requireBundle(project: OperatorProject): string {
  * has `--webhook-cert-dir` or `--disable-webhooks` (or the operator has no webhooks), a CA
  * and a serving certificate for localhost, 127.0.0.1, ::1 and the webhook Service's DNS
  * names are made sure of in `certDir` (generated once, renewed near expiry) and passed as
- * `--webhook-cert-dir`. An operator without webhooks (no config/webhook/manifests.yaml) gets
+ * `--webhook-cert-dir`. An operator without webhooks (no configuration in config/webhook/manifests.yaml, no CRD conversion webhook) gets
  * `--disable-webhooks`. SIGINT and SIGTERM sent to this process are passed on.
  *
  * @returns the child and a promise of its exit status (128 when killed by a signal).
@@ -102,7 +102,8 @@ Its webhook server needs a serving certificate: unless you pass --webhook-cert-d
 --disable-webhooks, a CA and a certificate for localhost, 127.0.0.1, ::1 and the webhook
 Service's DNS names are generated into .cache/k8s-webhook-server/serving-certs (once;
 renewed near expiry). To have the cluster call this process: ops-operator webhook-local.
-An operator without webhooks (no config/webhook/manifests.yaml) runs with --disable-webhooks.`,
+An operator without webhooks (no configuration in config/webhook/manifests.yaml, no CRD conversion webhook)
+runs with --disable-webhooks.`,
   async run(argv, context) {
     const operatorArgs = argv[0] === '--' ? argv.slice(1) : argv;
     const { exited } = await runLocally(context.project(), {

@@ -16,8 +16,11 @@ export const noCertManagerOverlay = 'config/default-no-certmanager';
  * config/default-no-certmanager trusting `caCert` (the conversion webhooks call the same
  * Service, so they reach `run` too).
  *
- * @throws {OperatorCliError} when the overlay renders no Namespace or no webhook
- * configuration with a service, or kubectl fails.
+ * The Service is the one the webhook configurations name, or for an operator with only a
+ * conversion webhook, the one its CRD names.
+ *
+ * @throws {OperatorCliError} when the overlay renders no Namespace, or neither a webhook
+ * configuration nor a conversion CRD with a service, or kubectl fails.
  */
 export async function localWebhookObjects(
   project: OperatorProject,
@@ -30,10 +33,15 @@ export async function localWebhookObjects(
       object.kind === 'MutatingWebhookConfiguration' ||
       object.kind === 'ValidatingWebhookConfiguration',
   );
-  const serviceRef = configurations[0]?.webhooks?.[0]?.clientConfig?.service;
+  const conversionCrds = rendered.filter(isConversionCrd);
+  // An operator with only a conversion webhook (no admission webhooks) routes the Service its
+  // CRD names; with both, they name the same Service.
+  const serviceRef =
+    configurations[0]?.webhooks?.[0]?.clientConfig?.service ??
+    conversionCrds[0]?.spec?.conversion?.webhook?.clientConfig?.service;
   if (namespace === undefined || serviceRef === undefined) {
     throw new OperatorCliError(
-      `${noCertManagerOverlay} renders no Namespace or no webhook configuration with a service: webhook-local needs both (see the kubebuilder layout: config/manager, config/webhook).`,
+      `${noCertManagerOverlay} renders no Namespace, or neither a webhook configuration nor a CRD conversion webhook with a service: webhook-local needs both (see the kubebuilder layout: config/manager, config/webhook).`,
     );
   }
   const metadata = {
@@ -70,7 +78,6 @@ export async function localWebhookObjects(
       },
     ],
   };
-  const conversionCrds = rendered.filter(isConversionCrd);
   return [
     namespace,
     service,
