@@ -1,100 +1,165 @@
 // The myjob-operator installed with its Helm chart (chart/, `ops-operator helm`) and Helm 4
-// ($HELM, scripts/ensure-helm.sh): `helm install` with the chart's defaults, the manager run as
-// the ServiceAccount the chart made under the RBAC the chart made (installChartOperator, as the
-// kustomize suites run it) finishing the sample of config/samples, then `helm upgrade`,
-// `helm rollback` and `helm uninstall`. `pnpm test` runs it on the local API server,
-// `pnpm test:binaries` on the cluster plane (kube-apiserver, whose authorizer judges the
-// chart's RBAC, and kwok nodes).
-import { readFile } from 'node:fs/promises';
+// ($HELM, scripts/ensure-helm.sh) in the chart's self-managed certificate mode (no
+// cert-manager here): `helm install`, the operator's entry point run in this process with the
+// installed Deployment's flags as the ServiceAccount the chart made (under the chart's RBAC
+// only), making its own webhook certificate and injecting its CA into the MyJob CRD, whose
+// v1beta1 converts through the operator's webhook (installWebhookChartOperator, as the
+// application- and sidecar-operators' chart suites). The planes have no kube-proxy, and Helm
+// installs crds/ as they are (no post-renderer), so the test points the CRD's conversion at this
+// process by URL, as the post-renderer does for admission webhooks. The sample of
+// config/samples, written in v1beta1, finishes; then `helm upgrade`, `helm rollback` and
+// `helm uninstall`, which leaves nothing of the release behind but the CRD. `pnpm test` runs it
+// on the local API server, `pnpm test:binaries` on the cluster plane (kube-apiserver and kwok
+// nodes).
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, Manager } from '@ops/core';
+import { Client, type KubernetesObject, runOperator } from '@ops/core';
 import {
   chartLifecycle,
   cleanChartLifecycle,
   Environment,
   eventually,
-  installChartOperator,
-  type RunningOperatorManager,
+  installWebhookChartOperator,
+  type WebhookChartOperator,
 } from '@ops/envtest';
-import pino from 'pino';
+import { dashboardMetricsMissing } from '@ops/operator-cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { type MyJob, myJobResource } from '../src/api/v1beta1/my-job.js';
-import { addMyJobController } from '../src/operator.js';
+import { myJobResource } from '../src/api/v1/my-job.js';
+import { myjobOperator } from '../src/operator.js';
 
 const operatorDir = fileURLToPath(new URL('..', import.meta.url));
 const namespace = 'myjob-operator-system';
+const release = 'myjob';
+const deployment = `/apis/apps/v1/namespaces/${namespace}/deployments/myjob-operator-controller-manager`;
+const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/myjobs.${myJobResource.group}`;
 
 let env: Environment;
 let admin: Client;
-let operator: RunningOperatorManager<Manager> | undefined;
+let scratch: string;
+let operator: WebhookChartOperator | undefined;
 
 beforeAll(async () => {
   env = await Environment.start({ requires: 'pods', apiServer: { rbac: true } });
   admin = new Client({ kubeConfig: env.kubeConfig });
+  scratch = await mkdtemp(join(tmpdir(), 'myjob-operator-helm-chart-'));
 }, 120_000);
 
 afterAll(async () => {
   await operator?.stop();
   admin?.close();
   await env?.stop();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-describe('myjob-operator, installed with its Helm chart', () => {
-  it("installs with its defaults, and the manager under the chart's RBAC finishes the sample", {
-    timeout: 180_000,
+/** Points the installed CRD's conversion webhook at this process (the CA the operator injects kept). */
+async function routeConversion(port: number): Promise<void> {
+  const ref = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    name: `myjobs.${myJobResource.group}`,
+  };
+  const crd = await admin.get<
+    KubernetesObject & {
+      spec: { conversion?: { webhook?: { clientConfig?: { caBundle?: string } } } };
+    }
+  >(ref);
+  const caBundle = crd.spec.conversion?.webhook?.clientConfig?.caBundle;
+  await admin.patch(
+    ref,
+    {
+      spec: {
+        conversion: {
+          webhook: {
+            clientConfig: {
+              service: null,
+              url: `https://127.0.0.1:${port}/convert`,
+              ...(caBundle ? { caBundle } : {}),
+            },
+          },
+        },
+      },
+    },
+    'merge',
+  );
+}
+
+describe('myjob-operator, installed with its Helm chart (self-managed certificates)', () => {
+  it('installs, and the operator under the chart RBAC converts and finishes the v1beta1 sample', {
+    timeout: 240_000,
   }, async () => {
-    const installed = await installChartOperator({
+    operator = await installWebhookChartOperator({
       env,
       operatorDir,
-      release: 'myjob',
+      release,
       namespace,
       serviceAccount: 'myjob-operator-controller-manager',
-      createManager: (settings) =>
-        new Manager({
-          ...settings,
-          logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
-        }),
-      setup: (manager) => addMyJobController(manager),
-      timeoutMs: 60_000,
+      helmArgs: ['--set', 'webhook.certificates=self-managed'],
+      directory: scratch,
+      deployment,
+      definition: myjobOperator,
+      runOperator,
     });
-    operator = installed.operator;
-    expect(installed.installed).toContain('STATUS: deployed');
+    expect(operator.installed).toContain('STATUS: deployed');
+    expect(operator.args).toContain('--webhook-cert-mode=self-managed');
+    await routeConversion(operator.webhookPort);
+
     const sample = YAML.parse(
       await readFile(join(operatorDir, 'config/samples/myjob_v1beta1_myjob.yaml'), 'utf8'),
-    ) as MyJob;
-    sample.metadata.namespace = 'default';
-    await admin.create(sample);
+    ) as KubernetesObject;
+    sample.metadata = { ...sample.metadata, namespace: 'default' };
+    // Until the operator serves with the CA it injects, the API server cannot convert.
+    await eventually(() => admin.create(sample), {
+      description: 'the v1beta1 sample stored through the conversion webhook',
+      timeoutMs: 90_000,
+    });
     const done = await eventually(
       async () => {
-        const job = await admin.get(myJobResource, sample.metadata.name ?? '', 'default');
+        const job = await admin.get(myJobResource, sample.metadata?.name ?? '', 'default');
         return job.status?.phase === 'completed' && job;
       },
       { description: 'the sample MyJob completed', timeoutMs: 90_000 },
     );
     expect(done.status).toMatchObject({ phase: 'completed', podPhase: 'Succeeded' });
+
+    // Every metric the generated Grafana dashboard queries, the conversion webhook's included.
+    const page = await operator.scrapeMetrics();
+    const dashboard = await dashboardMetricsMissing(operatorDir, page);
+    expect(dashboard.queried).toContain('controller_runtime_webhook_latency_seconds');
+    expect(dashboard.missing).toEqual([]);
+    expect(page).toMatch(
+      /controller_runtime_webhook_requests_total\{webhook="\/convert",code="200"\} [1-9]/,
+    );
   });
 
-  it('upgrades, rolls back, and uninstalls everything but the CRDs', {
-    timeout: 120_000,
+  it('upgrades, rolls back, and uninstalls everything but the CRD', {
+    timeout: 180_000,
   }, async () => {
-    await operator?.stop();
-    operator = undefined;
-    const crd = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/myjobs.myjob.github.com';
     const seen = await chartLifecycle({
       env,
       operatorDir,
-      release: 'myjob',
+      release,
       namespace,
-      deployment: `/apis/apps/v1/namespaces/${namespace}/deployments/myjob-operator-controller-manager`,
+      deployment,
+      upgradeArgs: operator?.upgradeArgs ?? [],
+      helmEnv: operator?.helmEnv ?? {},
+      afterUpgrade: async () => {
+        expect(await operator?.stop()).toBe(0);
+        operator = undefined;
+      },
       deleted: [
-        `/apis/apps/v1/namespaces/${namespace}/deployments/myjob-operator-controller-manager`,
+        deployment,
+        `/api/v1/namespaces/${namespace}/secrets/myjob-operator-webhook-server-cert`,
+        `/api/v1/namespaces/${namespace}/services/myjob-operator-webhook-service`,
+        `/api/v1/namespaces/${namespace}/serviceaccounts/myjob-operator-controller-manager`,
         '/apis/rbac.authorization.k8s.io/v1/clusterroles/myjob-operator-manager-role',
+        '/apis/rbac.authorization.k8s.io/v1/clusterroles/myjob-operator-self-managed-certs-role',
       ],
-      kept: [crd],
+      kept: [crdPath],
     });
     // crds/: Helm never deletes them, so the custom resources survive an uninstall.
-    expect(seen).toEqual(cleanChartLifecycle([crd]));
+    expect(seen).toEqual(cleanChartLifecycle([crdPath]));
   });
 });

@@ -4,11 +4,14 @@
 // generated; a scraper needs the metrics-reader ClusterRole. `pnpm test` runs it on the local
 // API server, `pnpm test:binaries` on real etcd + kube-apiserver, whose authenticator and
 // authorizer then answer the reviews.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServingCertificates } from '@ops/apiserver';
 import { type KubernetesObject, Manager } from '@ops/core';
+import { WebhookServer } from '@ops/core/webhook';
 import {
   type Environment,
   type RunningOperatorManager,
@@ -19,6 +22,7 @@ import { dashboardMetrics, dashboardPath } from '@ops/operator-cli';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMyJobController } from '../src/operator.js';
+import { myJobConversion } from '../src/webhook/my-job-conversion.js';
 
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
 const prefix = 'myjob-operator-';
@@ -27,8 +31,17 @@ let env: Environment;
 let rendered: KubernetesObject[];
 let operator: RunningOperatorManager<Manager>;
 let port: number;
+let certDir: string;
 
 beforeAll(async () => {
+  // The operator serves its conversion webhook, so the dashboard charts webhook metrics too:
+  // the manager gets the webhook server it runs with (its certificate self-signed here).
+  certDir = await mkdtemp(join(tmpdir(), 'myjob-operator-metrics-certs-'));
+  const certificates = await createServingCertificates(['127.0.0.1']);
+  await writeFile(join(certDir, 'tls.crt'), certificates.cert);
+  await writeFile(join(certDir, 'tls.key'), certificates.key);
+  const webhookServer = new WebhookServer({ port: 0, host: '127.0.0.1', certDir });
+  webhookServer.register(myJobConversion);
   const started = await startOperatorEnvironment(operatorRoot);
   env = started.env;
   rendered = started.rendered;
@@ -40,6 +53,7 @@ beforeAll(async () => {
         logger: pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' }),
         metricsBindAddress: { host: '127.0.0.1', port: 0 },
         metricsSecureServing: true,
+        webhookServer,
       }),
     setup: (manager) => addMyJobController(manager),
   });
@@ -49,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await operator?.stop();
   await env?.stop();
+  if (certDir) await rm(certDir, { recursive: true, force: true });
 });
 
 /** GET https://127.0.0.1:<port>/metrics (self-signed, so not verified) with a bearer token. */

@@ -33,6 +33,11 @@ export interface WebhookChartOperator {
   helmEnv: Record<string, string>;
   /** What the operator wrote (its log lines, and its error if it failed). */
   output: string[];
+  /**
+   * The port of 127.0.0.1 its webhook server listens on (the post-renderer's URLs name it):
+   * where a test routes what Helm does not post-render, a CRD's conversion webhook in crds/.
+   */
+  webhookPort: number;
   /** The operator's `/metrics` page, served over plain HTTP on a free port of 127.0.0.1. */
   scrapeMetrics(): Promise<string>;
   /** Stops the operator as SIGTERM would; resolves with its exit code. Safe to call twice. */
@@ -107,6 +112,7 @@ export async function installWebhookChartOperator(
     upgradeArgs,
     helmEnv: renderer.env,
     output,
+    webhookPort,
     scrapeMetrics: () => httpGet(metricsPort, '/metrics'),
     stop: () => {
       stopping.abort();

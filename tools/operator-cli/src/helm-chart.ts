@@ -76,7 +76,14 @@ export function renderHelmChart(
       `the Deployment ${deployment.metadata.name} has no container named manager: name the operator's container manager (config/manager/manager.yaml)`,
     );
   }
-  const webhooks = objects.some((object) => object.kind.endsWith('WebhookConfiguration'));
+  // An operator serves webhooks when it has admission webhook configurations or a CRD whose
+  // versions convert through its webhook (a conversion-only operator, as the myjob-operator).
+  const webhooks = objects.some(
+    (object) =>
+      object.kind.endsWith('WebhookConfiguration') ||
+      (object.kind === 'CustomResourceDefinition' &&
+        object.spec?.conversion?.strategy === 'Webhook'),
+  );
   const modes: WebhookCertificateMode[] =
     webhooks && selfManaged !== undefined
       ? ['cert-manager', 'secret', 'self-managed']
@@ -228,7 +235,7 @@ function webhookComment(modes: readonly WebhookCertificateMode[]): string {
   const selfManaged = modes.includes('self-managed')
     ? ";\n self-managed: the operator makes its own CA and serving certificate (--webhook-cert-mode=\n self-managed), keeps them in a Secret of the release's namespace (templated empty, so\n helm uninstall removes it), injects the CA into its webhook configurations and renews both;\n no cert-manager needed, secretName and caBundle unused"
     : '';
-  return ` certificates: how the webhook server gets its serving certificate.\n cert-manager: its Issuer and Certificate (cert-manager must be installed), its cainjector\n fills the caBundle;\n secret: a kubernetes.io/tls Secret named secretName that you provide (tls.crt, tls.key), its\n CA as caBundle (base64 PEM)${selfManaged}.`;
+  return ` certificates: how the webhook server gets its serving certificate.\n cert-manager: its Issuer and Certificate (cert-manager must be installed), its cainjector\n fills the caBundle;\n secret: a kubernetes.io/tls Secret named secretName that you provide (tls.crt, tls.key), its\n CA as caBundle (base64 PEM; a conversion webhook's CRD, in crds/, which Helm does not\n template, needs it patched in by hand)${selfManaged}.`;
 }
 
 function valuesYaml(values: Record<string, unknown>, comments: Record<string, string>): string {
