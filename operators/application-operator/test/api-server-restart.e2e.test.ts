@@ -15,19 +15,29 @@ afterAll(async () => {
   await harness?.stop();
 });
 
+// After the restart a reconcile's read may wait for the operator's own last write to show in
+// its cache, up to core's read-your-writes bound (5 s): the local API server reports a release
+// before 1.35, so only the exact written resourceVersion counts, and a write of the test's
+// right after the operator's (the spec patch below) can hide it. So the wait is longer than
+// eventually's default 4 s.
 const ready = (name: string, image: string) =>
-  eventually(async () => {
-    const app = await harness.application(name);
-    const deployment = await harness.deployment(name).catch(() => undefined);
-    return (
-      app.status?.ready === true &&
-      app.status.observedGeneration === app.metadata.generation &&
-      deployment?.spec?.template.spec?.containers[0]?.image === image
-    );
-  });
+  eventually(
+    async () => {
+      const app = await harness.application(name);
+      const deployment = await harness.deployment(name).catch(() => undefined);
+      return (
+        app.status?.ready === true &&
+        app.status.observedGeneration === app.metadata.generation &&
+        deployment?.spec?.template.spec?.containers[0]?.image === image
+      );
+    },
+    { timeoutMs: 20_000 },
+  );
 
 describe('application-operator across an API server restart', () => {
-  it('converges on changes made after the restart without being restarted itself', async () => {
+  it('converges on changes made after the restart without being restarted itself', {
+    timeout: 60_000,
+  }, async () => {
     const server = harness.env.server;
     if (server === undefined) throw new Error('this suite needs the local API server');
     await harness.createApplication('survivor', { image: 'nginx:1.22' });
