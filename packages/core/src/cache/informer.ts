@@ -1,8 +1,8 @@
 import type { KubernetesObject, Selector } from '@ops/api';
 import { type Logger, pino } from 'pino';
 import { type Clock, realClock } from '../clock/clock.js';
-import { InformerRequestError } from '../errors/informer-request-error.js';
-import { InformerSyncError } from '../errors/informer-sync-error.js';
+import type { InformerRequestError } from '../errors/informer-request-error.js';
+import type { InformerSyncError } from '../errors/informer-sync-error.js';
 import {
   apiVersionOfDescriptor,
   type ResourceDescriptor,
@@ -10,33 +10,28 @@ import {
 } from '../kinds/resource-descriptor.js';
 import type { KubeTransport, TransportRequest } from '../transport/kube-transport.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
+import { InformerFailures } from './informer-failures.js';
 import { InformerHandlers } from './informer-handlers.js';
 import { type ListedObjects, listObjects } from './informer-list.js';
 import { InformerObjects } from './informer-objects.js';
 import { InformerReader } from './informer-reader.js';
 import { InformerStore } from './informer-store.js';
 import { describeInformer, labelSelectorQuery, noInformerStats } from './informer-target.js';
-import {
-  parseWatchLine,
-  type WatchOutcome,
-  watchErrorOutcome,
-  watchOnce,
-} from './informer-watch.js';
+import { type WatchOutcome, watchOnce } from './informer-watch.js';
 import {
   afterUnfinishedWatchList,
   defaultWatchListBookmarkTimeoutMs,
-  InitialEvents,
-  isInitialEventsEnd,
   watchListQuery,
 } from './informer-watch-list.js';
 import { informerTransform, informerTransport } from './metadata-only.js';
 import { Pause } from './pause.js';
-import { shareUnchangedStrings } from './share-unchanged-strings.js';
 import { StoreChanges } from './store-changes.js';
 import { StringInterner } from './string-interner.js';
 import { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';
-import { SyncWaiters, syncTimeoutError } from './sync-waiters.js';
+import { SyncWaiters, stoppedBeforeSyncError, syncTimeoutError } from './sync-waiters.js';
 import { relistAfterWatchError } from './watch-failure.js';
+import { WatchLineApplier } from './watch-line-applier.js';
+import { watchListOnce } from './watch-list-once.js';
 
 /**
  * What an informer needs of the HTTP layer: {@link KubeTransport}'s `request` and `watch`.
@@ -256,7 +251,6 @@ export class Informer extends InformerReader {
   private readonly watchListBookmarkTimeoutMs: number;
   /** Whether the next sync tries WatchList: the option, until the server shows it lacks it. */
   private useWatchList: boolean;
-  private readonly onError: ((error: InformerRequestError) => void) | undefined;
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly random: () => number;
@@ -267,6 +261,7 @@ export class Informer extends InformerReader {
 
   private readonly handlers: InformerHandlers;
   private readonly changes: StoreChanges;
+  private readonly lines: WatchLineApplier;
   private readonly waiters: SyncWaiters;
   private readonly pause: Pause;
   private started = false;
@@ -274,7 +269,7 @@ export class Informer extends InformerReader {
   private synced = false;
   private loop: Promise<void> | undefined;
   private resourceVersion = '';
-  private error: InformerRequestError | undefined;
+  private readonly failures: InformerFailures;
   private listAbort: AbortController | undefined;
   private closeWatch: (() => void) | undefined;
   private readonly counters: InformerStats = noInformerStats();
@@ -322,10 +317,10 @@ export class Informer extends InformerReader {
     this.useWatchList = options.watchList ?? true;
     this.watchListBookmarkTimeoutMs =
       options.watchListBookmarkTimeoutMs ?? defaultWatchListBookmarkTimeoutMs;
-    this.onError = options.onError;
     this.log = (options.logger ?? pino({ level: 'silent' })).child({ informer: this.description });
     log = this.log;
     this.handlers = new InformerHandlers(this.log);
+    this.failures = new InformerFailures(this.counters, this.log, options.onError);
     // The default keeps memory low: managedFields dropped, and repeated short strings shared
     // between objects — off the sync path for lists (see compact), inline for watch events.
     this.sharesStrings = options.transform === undefined;
@@ -343,6 +338,20 @@ export class Informer extends InformerReader {
     this.pause = new Pause(this.clock);
     this.backoff = new Backoff(options.backoff ?? {}, this.clock, this.random);
     this.changes = new StoreChanges(this.store, this.handlers);
+    this.lines = new WatchLineApplier({
+      description: this.description,
+      log: this.log,
+      objects: this.objects,
+      changes: this.changes,
+      sharesStrings: this.sharesStrings,
+      delivered: () => {
+        this.failures.last = undefined;
+      },
+      advance: (resourceVersion) => {
+        this.resourceVersion = resourceVersion;
+      },
+      replace: (items, resourceVersion) => this.replace(items, resourceVersion),
+    });
   }
 
   /**
@@ -376,12 +385,7 @@ export class Informer extends InformerReader {
       this.listAbort?.abort();
       this.closeWatch?.();
       this.pause.wake();
-      const error = new InformerSyncError(
-        `the informer for ${this.description} was stopped before it synced`,
-        'Stopped',
-        this.description,
-      );
-      this.waiters.rejectAll(error);
+      this.waiters.rejectAll(stoppedBeforeSyncError(this.description));
     }
     return this.loop ?? Promise.resolve();
   }
@@ -410,16 +414,10 @@ export class Informer extends InformerReader {
   waitForSync(timeoutMs: number): Promise<void> {
     if (this.synced) return Promise.resolve();
     if (this.stopped) {
-      return Promise.reject(
-        new InformerSyncError(
-          `the informer for ${this.description} was stopped before it synced`,
-          'Stopped',
-          this.description,
-        ),
-      );
+      return Promise.reject(stoppedBeforeSyncError(this.description));
     }
     return this.waiters.wait(timeoutMs, () =>
-      syncTimeoutError(this.description, timeoutMs, this.started, this.error),
+      syncTimeoutError(this.description, timeoutMs, this.started, this.failures.last),
     );
   }
 
@@ -433,7 +431,7 @@ export class Informer extends InformerReader {
 
   /** The last list or watch failure; cleared when a list succeeds or a watch delivers. */
   get lastError(): InformerRequestError | undefined {
-    return this.error;
+    return this.failures.last;
   }
 
   /** A copy of the counters of what the informer did. */
@@ -464,7 +462,7 @@ export class Informer extends InformerReader {
         if (this.stopped || streamed.outcome.kind === 'stopped') break;
         if (!streamed.synced) {
           const next = afterUnfinishedWatchList(streamed.outcome, this.watchListBookmarkTimeoutMs);
-          if (next.error !== undefined) this.report(next.error);
+          if (next.error !== undefined) this.failures.report(next.error);
           if (next.next === 'retry') {
             await this.sleep(this.backoff.next());
             continue;
@@ -517,7 +515,7 @@ export class Informer extends InformerReader {
           if (outcome.lines === 0) await this.sleep(this.backoff.next());
           break;
         case 'error':
-          this.report(outcome.error);
+          this.failures.report(outcome.error);
           if (relistAfterWatchError(outcome.error)) {
             this.counters.errorRelists++;
             needList = true;
@@ -530,22 +528,6 @@ export class Informer extends InformerReader {
 
   private sleep(ms: number): Promise<void> {
     return this.stopped ? Promise.resolve() : this.pause.sleep(ms);
-  }
-
-  private report(error: InformerRequestError): void {
-    this.error = error;
-    this.counters.errors++;
-    this.log.warn(
-      { err: error, status: error.status },
-      `${error.verb} failed; retrying with backoff`,
-    );
-    if (this.onError !== undefined) {
-      try {
-        this.onError(error);
-      } catch (handlerError) {
-        this.log.error({ err: handlerError }, 'onError handler threw');
-      }
-    }
   }
 
   private query(extra: TransportRequest['query']): TransportRequest['query'] {
@@ -574,17 +556,7 @@ export class Informer extends InformerReader {
       if (listed === undefined) return false;
     } catch (error) {
       if (this.stopped) return false;
-      this.report(
-        InformerRequestError.isInstance(error)
-          ? error
-          : new InformerRequestError(
-              `list of ${this.description} failed: ${(error as Error).message}`,
-              'list',
-              this.description,
-              undefined,
-              { cause: error },
-            ),
-      );
+      this.failures.reportList(error, this.description);
       return false;
     } finally {
       if (this.listAbort === abort) this.listAbort = undefined;
@@ -606,7 +578,7 @@ export class Informer extends InformerReader {
   private replace(items: KubernetesObject[], resourceVersion: string): void {
     this.changes.replace(items, !this.synced);
     this.resourceVersion = resourceVersion;
-    this.error = undefined;
+    this.failures.last = undefined;
     this.counters.lists++;
     this.log.debug({ objects: this.store.size, resourceVersion }, 'list stored');
     if (!this.synced) {
@@ -632,112 +604,28 @@ export class Informer extends InformerReader {
       setClose: (close) => {
         this.closeWatch = close;
       },
-      handleLine: (line) => this.handleLine(line),
+      handleLine: (line) => this.lines.apply(line),
     });
   }
 
-  /**
-   * One WatchList: its events up to the initial-events-end bookmark build the state, which
-   * is stored (syncing the informer) at the bookmark; after it the same watch goes on as
-   * {@link watchOnce}. `synced` says whether the bookmark came.
-   */
-  private async watchListOnce(): Promise<{ synced: boolean; outcome: WatchOutcome }> {
+  /** One WatchList (see {@link watchListOnce}); the informer is synced if its bookmark came. */
+  private watchListOnce(): Promise<{ synced: boolean; outcome: WatchOutcome }> {
     this.counters.watches++;
     this.counters.watchLists++;
-    let initial: InitialEvents | undefined = new InitialEvents();
-    const informer = this;
-    const outcome = await watchOnce({
+    return watchListOnce({
       transport: this.transport,
       path: this.path,
       query: this.query(
         watchListQuery(Math.floor(this.minWatchTimeoutSeconds * (1 + this.random()))),
       ),
       clock: this.clock,
-      // Until the bookmark, silence means a server that does not stream lists. The limit
-      // never shrinks at the bookmark, so a silence check armed before it stays valid.
-      get silentWatchTimeoutMs() {
-        return initial === undefined
-          ? informer.silentWatchTimeoutMs
-          : Math.min(informer.watchListBookmarkTimeoutMs, informer.silentWatchTimeoutMs);
-      },
+      silentWatchTimeoutMs: this.silentWatchTimeoutMs,
+      bookmarkTimeoutMs: this.watchListBookmarkTimeoutMs,
       description: this.description,
       setClose: (close) => {
         this.closeWatch = close;
       },
-      handleLine: (line) => {
-        if (initial === undefined) return this.handleLine(line);
-        const ended = this.handleInitialLine(line, initial);
-        if (ended === true) initial = undefined;
-        else return ended;
-        return undefined;
-      },
+      lines: this.lines,
     });
-    return { synced: initial === undefined, outcome };
-  }
-
-  /**
-   * Applies one line of a WatchList's initial phase to `initial`; true at the
-   * initial-events-end bookmark, once the state is stored; an outcome when the watch must end.
-   */
-  private handleInitialLine(line: string, initial: InitialEvents): WatchOutcome | true | undefined {
-    const event = parseWatchLine(line, this.description);
-    if ('kind' in event) return event;
-    switch (event.type) {
-      case 'ADDED':
-      case 'MODIFIED':
-      case 'DELETED': {
-        const prepared = this.objects.prepare(event.object);
-        if (prepared !== undefined) initial.apply(event.type as 'ADDED', prepared);
-        return undefined;
-      }
-      case 'BOOKMARK': {
-        if (!isInitialEventsEnd(event.object)) return undefined;
-        const items = initial.items();
-        this.replace(items, event.object?.metadata?.resourceVersion ?? '');
-        this.objects.compact(items);
-        return true;
-      }
-      case 'ERROR':
-        return watchErrorOutcome(event.object, line, this.description);
-      default:
-        this.log.warn({ type: event.type }, 'ignoring a watch event of unknown type');
-        return undefined;
-    }
-  }
-
-  /** Applies one watch line; returns an outcome when the watch must end. */
-  private handleLine(line: string): WatchOutcome | undefined {
-    const event = parseWatchLine(line, this.description);
-    if ('kind' in event) return event;
-    const object = event.object;
-    switch (event.type) {
-      case 'ADDED':
-      case 'MODIFIED':
-      case 'DELETED': {
-        this.error = undefined;
-        const prepared = this.objects.prepare(object);
-        if (prepared === undefined) return undefined;
-        const resourceVersion = prepared.metadata?.resourceVersion;
-        if (resourceVersion) this.resourceVersion = resourceVersion;
-        // Deleted: not interned, it leaves. Updated: shares the replaced version's strings.
-        if (event.type === 'DELETED') this.changes.remove(prepared);
-        else
-          this.changes.apply(prepared, (old) => {
-            if (old === undefined) this.objects.interned(prepared);
-            else if (this.sharesStrings) shareUnchangedStrings(old, prepared);
-          });
-        return undefined;
-      }
-      case 'BOOKMARK': {
-        const resourceVersion = object?.metadata?.resourceVersion;
-        if (resourceVersion) this.resourceVersion = resourceVersion;
-        return undefined;
-      }
-      case 'ERROR':
-        return watchErrorOutcome(object, line, this.description);
-      default:
-        this.log.warn({ type: event.type }, 'ignoring a watch event of unknown type');
-        return undefined;
-    }
   }
 }

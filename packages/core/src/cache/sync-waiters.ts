@@ -79,3 +79,12 @@ export function syncTimeoutError(
     { cause },
   );
 }
+
+/** The {@link InformerSyncError} (`Stopped`) of a wait for an informer stopped before it synced. */
+export function stoppedBeforeSyncError(description: string): InformerSyncError {
+  return new InformerSyncError(
+    `the informer for ${description} was stopped before it synced`,
+    'Stopped',
+    description,
+  );
+}

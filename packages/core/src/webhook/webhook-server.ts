@@ -4,21 +4,15 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SecureVersion } from 'node:tls';
-import { type ConversionReview, conversionReviewApiVersion } from '@ops/api';
 import { type Logger, pino } from 'pino';
 import { type ConversionDeclaration, isConversionDeclaration } from '../crd/conversion.js';
 import { WebhookServerError } from '../errors/webhook-server-error.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { CertWatcher, type ServingCertificate } from '../tls/cert-watcher.js';
 import type { AdmissionHandler } from './admission-handler.js';
-import { type AdmissionReview, admissionReviewApiVersion } from './admission-review.js';
-import {
-  ConversionWebhook,
-  conversionFailure,
-  parseConversionReview,
-} from './conversion-webhook.js';
-import { decideAdmission } from './decide-admission.js';
-import { parseAdmissionReview } from './parse-admission-review.js';
+import { answerWebhookRequest, type WebhookRoutes } from './answer-webhook-request.js';
+import { ConversionWebhook } from './conversion-webhook.js';
+import { requestPath } from './request-path.js';
 import type { WebhookDeclaration } from './webhook-declaration.js';
 
 /** Largest request body accepted by default: 7 MiB, like kube-apiserver's and controller-runtime's limit. */
@@ -66,9 +60,6 @@ export interface WebhookServerOptions {
 
 type State = 'new' | 'starting' | 'started' | 'stopped';
 
-/** The review a path speaks, and so the body of its error answers. */
-type ReviewKind = 'AdmissionReview' | 'ConversionReview';
-
 /**
  * The HTTPS server of admission and conversion webhooks (controller-runtime's
  * `webhook.Server`): receives `admission.k8s.io/v1` AdmissionReviews POSTed by
@@ -108,7 +99,7 @@ export class WebhookServer {
   readonly #logger: Logger;
   readonly #options: WebhookServerOptions;
   readonly #certWatcher: CertWatcher;
-  readonly #maxRequestBytes: number;
+  readonly #routes: WebhookRoutes;
   readonly #sockets = new Set<Socket>();
   #metrics: MetricsRegistry | undefined;
   #server: Server | undefined;
@@ -118,7 +109,12 @@ export class WebhookServer {
   constructor(options: WebhookServerOptions = {}) {
     this.#options = options;
     this.#logger = options.logger ?? pino({ level: 'silent' });
-    this.#maxRequestBytes = options.maxRequestBytes ?? defaultMaxRequestBytes;
+    this.#routes = {
+      handlers: this.#handlers,
+      logger: this.#logger,
+      maxRequestBytes: options.maxRequestBytes ?? defaultMaxRequestBytes,
+      stopping: () => this.#state === 'stopped',
+    };
     this.#certWatcher = new CertWatcher({
       certDir: options.certDir ?? defaultCertDir(),
       ...(options.certName === undefined ? {} : { certName: options.certName }),
@@ -369,14 +365,14 @@ export class WebhookServer {
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = pathOf(request.url);
+    const path = requestPath(request.url);
     const metrics =
       path !== undefined && this.#handlers.has(path) ? this.#metrics?.webhook(path) : undefined;
-    if (metrics === undefined) return this.#answer(request, response);
+    if (metrics === undefined) return answerWebhookRequest(request, response, this.#routes);
     const started = performance.now();
     metrics.incInFlight();
     try {
-      await this.#answer(request, response);
+      await answerWebhookRequest(request, response, this.#routes);
     } finally {
       metrics.decInFlight();
       metrics.observeRequest({
@@ -384,142 +380,6 @@ export class WebhookServer {
         durationSeconds: (performance.now() - started) / 1000,
       });
     }
-  }
-
-  async #answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    try {
-      await this.#serve(request, response);
-    } catch (error) {
-      if (request.destroyed || response.destroyed) {
-        // The client went away while the body was being read: nobody to answer.
-        this.#logger.warn(
-          { err: error, url: request.url },
-          'webhook client closed the connection early',
-        );
-        return;
-      }
-      this.#logger.error({ err: error, url: request.url }, 'webhook request failed unexpectedly');
-      if (!response.headersSent) {
-        this.#reject(request, response, 500, `webhook server failed: ${messageOf(error)}`);
-      } else {
-        response.destroy();
-      }
-    }
-  }
-
-  async #serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (this.#state === 'stopped') response.setHeader('connection', 'close');
-    const path = pathOf(request.url);
-    const handler = path === undefined ? undefined : this.#handlers.get(path);
-    const review = handler instanceof ConversionWebhook ? 'ConversionReview' : 'AdmissionReview';
-    const aReview = review === 'AdmissionReview' ? 'an AdmissionReview' : 'a ConversionReview';
-    const reject = (code: number, message: string, uid = ''): void =>
-      this.#reject(request, response, code, message, uid, review);
-    if (handler === undefined || path === undefined) {
-      const known = this.paths.length === 0 ? 'none' : this.paths.join(', ');
-      reject(404, `no webhook is registered at ${path ?? request.url}; registered paths: ${known}`);
-      return;
-    }
-    if (request.method !== 'POST') {
-      response.setHeader('allow', 'POST');
-      reject(405, `method ${request.method} is not allowed: POST ${aReview} to ${path}`);
-      return;
-    }
-    const contentType = request.headers['content-type'];
-    const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-    if (mediaType !== 'application/json') {
-      reject(
-        415,
-        `content type ${contentType === undefined ? '(none)' : JSON.stringify(contentType)} is not supported: send the ${review} as application/json`,
-      );
-      return;
-    }
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > this.#maxRequestBytes) {
-      this.#rejectTooLarge(request, response, review);
-      return;
-    }
-    const body = await readBody(request, this.#maxRequestBytes);
-    if (body === 'too-large') {
-      this.#rejectTooLarge(request, response, review);
-      return;
-    }
-    if (body.length === 0) {
-      reject(400, `request body is empty: POST ${aReview}`);
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      reject(400, `request body is not valid JSON: ${messageOf(error)}`);
-      return;
-    }
-    if (handler instanceof ConversionWebhook) {
-      const parsedConversion = parseConversionReview(json);
-      if (!parsedConversion.ok) {
-        reject(400, parsedConversion.message, parsedConversion.uid);
-        return;
-      }
-      const answer: ConversionReview = {
-        apiVersion: conversionReviewApiVersion,
-        kind: 'ConversionReview',
-        response: handler.review(parsedConversion.request, this.#logger),
-      };
-      writeJson(response, 200, answer);
-      return;
-    }
-    const parsed = parseAdmissionReview(json);
-    if (!parsed.ok) {
-      reject(400, parsed.message, parsed.uid);
-      return;
-    }
-    const admissionResponse = await decideAdmission(path, handler, parsed.request, this.#logger);
-    const answer: AdmissionReview = {
-      apiVersion: admissionReviewApiVersion,
-      kind: 'AdmissionReview',
-      response: admissionResponse,
-    };
-    writeJson(response, 200, answer);
-  }
-
-  #rejectTooLarge(request: IncomingMessage, response: ServerResponse, review: ReviewKind): void {
-    // The rest of the body is not read: close the connection after answering, and drain
-    // what arrives meanwhile so the client can read the answer.
-    response.setHeader('connection', 'close');
-    request.on('error', () => undefined);
-    request.resume();
-    this.#reject(
-      request,
-      response,
-      413,
-      `request body is larger than ${this.#maxRequestBytes} bytes: ${review}s that large are not accepted (raise maxRequestBytes if this is expected)`,
-      '',
-      review,
-    );
-  }
-
-  #reject(
-    request: IncomingMessage,
-    response: ServerResponse,
-    code: number,
-    message: string,
-    uid = '',
-    review: ReviewKind = 'AdmissionReview',
-  ): void {
-    this.#logger.warn(
-      { url: request.url, method: request.method, code, uid: uid || undefined },
-      `bad webhook request: ${message}`,
-    );
-    const body: AdmissionReview | ReturnType<typeof conversionFailure> =
-      review === 'ConversionReview'
-        ? conversionFailure(uid, code, message)
-        : {
-            apiVersion: admissionReviewApiVersion,
-            kind: 'AdmissionReview',
-            response: { uid, allowed: false, status: { status: 'Failure', code, message } },
-          };
-    writeJson(response, code, body);
   }
 }
 
@@ -534,61 +394,4 @@ function listen(server: Server, port: number, host: string | undefined): Promise
     if (host === undefined) server.listen(port, onListening);
     else server.listen(port, host, onListening);
   });
-}
-
-/** Reads the body, or stops reading and returns `'too-large'` once it exceeds `limit` bytes. */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onError);
-  });
-}
-
-function writeJson(response: ServerResponse, statusCode: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  response.writeHead(statusCode, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-  });
-  response.end(body);
-}
-
-/** The path of a request target: origin-form (`/path?query`) or absolute-form (`https://host/path`). */
-function pathOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  if (url.startsWith('/')) return url.split(/[?#]/, 1)[0];
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return undefined;
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
