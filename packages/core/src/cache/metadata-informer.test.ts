@@ -29,7 +29,8 @@ const local = localClusterForFile();
 const { caches } = local;
 let counter = 0;
 
-async function metadataCache(seed: number) {
+/** A metadata-only ConfigMap informer over `seed` ConfigMaps; by paged LIST unless `watchList`. */
+async function metadataCache(seed: number, watchList = false) {
   const ns = `metadata-${++counter}`;
   await local.cluster.createNamespace(ns);
   for (let i = 0; i < seed; i++)
@@ -41,7 +42,7 @@ async function metadataCache(seed: number) {
   const cache = new InformerCache({
     transport,
     restMapper: new StaticRestMapper([configMaps, namespaces]),
-    informerDefaults: { backoff: { initialMs: 50, maxMs: 200 }, pageSize: 2 },
+    informerDefaults: { backoff: { initialMs: 50, maxMs: 200 }, pageSize: 2, watchList },
   });
   caches.push(cache);
   const informer = await cache.informerFor('v1', 'ConfigMap', {
@@ -63,6 +64,17 @@ function isMetadataOnly(object: KubernetesObject | undefined): boolean {
 }
 
 describe('metadata-only informers against the local API server', () => {
+  it('syncs by WatchList as PartialObjectMetadata by default', async () => {
+    const { ns, cache, transport } = await metadataCache(2, true);
+    expect(transport.accepts).toContain(
+      'watch application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+    );
+    expect(transport.accepts.some((accept) => accept.startsWith('list '))).toBe(false);
+    const listed = cache.listMetadata('v1', 'ConfigMap', { namespace: ns });
+    expect(listed.map((o) => o.metadata.name).sort()).toEqual(['cm-0', 'cm-1']);
+    expect(listed.every(isMetadataOnly)).toBe(true);
+  });
+
   it('list (paged) and watch as PartialObjectMetadata, served by getMetadata and listMetadata only', async () => {
     const { ns, cache, transport } = await metadataCache(3);
     expect(transport.accepts).toContain(
