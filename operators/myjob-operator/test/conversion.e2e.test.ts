@@ -8,8 +8,7 @@ import { podExitCodeAnnotation, podRunDurationAnnotation } from '@ops/apiserver'
 import type { KubernetesObject } from '@ops/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { MyJob } from '../src/api/v1/my-job.js';
-import type { MyJobV1beta1 } from '../src/api/v1beta1/my-job.js';
+import type { MyJob, MyJobV1beta1 } from '../src/api/v1/my-job.js';
 import { MyJobHarness, operatorsMdSample } from './my-job-harness.js';
 
 const v1 = 'myjob.github.com/v1';

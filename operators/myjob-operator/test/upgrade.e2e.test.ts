@@ -8,8 +8,8 @@ import { podExitCodeAnnotation, podRunDurationAnnotation } from '@ops/apiserver'
 import { defineCustomResource, type KubernetesObject } from '@ops/core';
 import { migrateStorageVersion } from '@ops/core/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MyJob, myJobResource } from '../src/api/v1/my-job.js';
-import { type MyJobV1beta1, myJobV1beta1 } from '../src/api/v1beta1/my-job.js';
+import { type MyJob, type MyJobV1beta1, myJobResource } from '../src/api/v1/my-job.js';
+import { myJobV1beta1 } from '../src/api/v1beta1/my-job.js';
 import { MyJobHarness } from './my-job-harness.js';
 
 const { group, kind, plural, singular, scope, description } = myJobResource.options;

@@ -1,6 +1,6 @@
 import { defineConversion } from '@ops/core/crd';
 import { myJobResource } from '../api/v1/my-job.js';
-import { myJobV1beta1Conversion } from '../api/v1beta1/my-job-conversion.js';
+import { myJobV1beta1Conversion } from './my-job-v1beta1-conversion.js';
 
 /**
  * The conversion webhook of MyJob: every request in v1beta1 converts through it to and from

@@ -79,3 +79,6 @@ export type MyJob = CustomResource<typeof myJobResource>;
 export const myJobChildNames: readonly ChildName[] = [
   { what: 'Pod name', rule: 'dns1123-subdomain' },
 ];
+
+/** A MyJob object in v1beta1, as the definition (whose versions list it) types it. */
+export type MyJobV1beta1 = CustomResource<typeof myJobResource, 'v1beta1'>;

@@ -1,7 +1,6 @@
 import { ConditionsSchema, type CustomResource } from '@ops/core';
 import type { CustomResourceVersionOptions } from '@ops/core/crd';
 import { Type } from '@sinclair/typebox';
-import type { myJobResource } from '../v1/my-job.js';
 import { PodTemplateSpecSchema } from './pod-template-spec.js';
 
 /** `status.phase` of a MyJob: `pending` until its Pod runs, `running`, then `completed`. */
@@ -97,6 +96,3 @@ export const myJobV1beta1 = {
   subresources: { status: true },
   printerColumns: [...myJobPrinterColumns],
 } as const satisfies CustomResourceVersionOptions;
-
-/** A MyJob object in v1beta1. */
-export type MyJobV1beta1 = CustomResource<typeof myJobResource, 'v1beta1'>;

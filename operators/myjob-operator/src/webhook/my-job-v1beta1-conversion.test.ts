@@ -1,6 +1,6 @@
 import { ConversionError } from '@ops/core/crd';
 import { describe, expect, it } from 'vitest';
-import { myJobConversion } from '../../webhook/my-job-conversion.js';
+import { myJobConversion } from './my-job-conversion.js';
 
 const metadata = { name: 'job', namespace: 'default', uid: 'job-uid', generation: 2 };
 const spec = { template: { spec: { containers: [{ name: 'main', image: 'busybox' }] } } };

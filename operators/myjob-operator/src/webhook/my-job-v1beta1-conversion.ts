@@ -1,5 +1,5 @@
 import type { Conversion } from '@ops/core/crd';
-import type { myJobResource } from '../v1/my-job.js';
+import type { myJobResource } from '../api/v1/my-job.js';
 
 /**
  * v1beta1 <-> v1 (the hub) of MyJob. The two differ in one field: v1beta1's
