@@ -1,4 +1,4 @@
-import { ConditionsSchema, type CustomResource } from '@ops/core';
+import { ConditionsSchema } from '@ops/core';
 import type { CustomResourceVersionOptions } from '@ops/core/crd';
 import { Type } from '@sinclair/typebox';
 import { PodTemplateSpecSchema } from './pod-template-spec.js';
