@@ -1,4 +1,5 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:https';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -105,21 +106,33 @@ describe('the demo', () => {
     expect(code).toBe(0);
   });
 
-  it('binds free metrics and probe ports for port 0, prints them, and probes readiness there', {
+  it('binds free metrics and probe ports for port 0, prints them, probes readiness there, and its metrics are secured', {
     timeout: 60_000,
   }, async () => {
     const demo = await runDemo(['myjob']);
     try {
       await demo.waitFor('Press Ctrl-C to stop.', 50_000);
       const [, metrics, health] =
-        demo.output().match(/metrics on :(\d+), probes on :(\d+), no webhooks/) ?? [];
+        demo
+          .output()
+          .match(/metrics on :(\d+), probes on :(\d+), (?:no webhooks|webhooks on :\d+)/) ?? [];
       expect(Number(metrics)).toBeGreaterThan(0);
       expect(Number(health)).toBeGreaterThan(0);
       const ready = await fetch(`http://127.0.0.1:${health}/readyz`);
       expect(ready.status).toBe(200);
-      const scraped = await fetch(`http://127.0.0.1:${metrics}/metrics`);
-      expect(scraped.status).toBe(200);
-      expect(await scraped.text()).toContain('controller_runtime_reconcile_total');
+      // Secured metrics (the default): HTTPS, and the API server must authenticate the caller,
+      // so a scrape without a token is refused (the operators' secure-metrics e2e suites scrape
+      // with a token bound to metrics-reader).
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        get(
+          { host: '127.0.0.1', port: Number(metrics), path: '/metrics', rejectUnauthorized: false },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode);
+          },
+        ).on('error', reject);
+      });
+      expect(status).toBe(401);
     } finally {
       demo.child.kill('SIGINT');
     }
