@@ -85,8 +85,13 @@ function standby(namespace: string, enableWarmup: boolean) {
   return {
     manager,
     firstReconcile,
+    // The state fetches: paged LIST requests and streaming lists (WatchList, the informer's
+    // default where the server streams lists, as kube-apiserver 1.34+ does).
     listRequests: () =>
-      manager.cache.informers().reduce((sum, informer) => sum + informer.stats().listRequests, 0),
+      manager.cache.informers().reduce((sum, informer) => {
+        const stats = informer.stats();
+        return sum + stats.listRequests + stats.watchLists;
+      }, 0),
     stop: async () => {
       stop.abort();
       await running;
