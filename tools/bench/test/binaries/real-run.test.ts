@@ -32,8 +32,12 @@ describe('pnpm bench --server real', () => {
     expect(report.results.map((result) => result.id)).toEqual([
       'cold-sync',
       'heap',
+      'metadata-heap',
       'shapes',
+      'watch-list',
       'latency',
+      'restart-priority',
+      'failover-standby',
       'event-burst',
       'steady-writes',
       'apiserver',
