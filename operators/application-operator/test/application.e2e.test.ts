@@ -134,7 +134,9 @@ describe('application-operator, end to end', () => {
     await eventually(() => gone(() => application('demo')));
   });
 
-  it('converges after an operator restart in the middle of every step', async () => {
+  it('converges after an operator restart in the middle of every step', {
+    timeout: 120_000,
+  }, async () => {
     await harness.stopOperator();
     // While it is down: a new Application, an image change, a disable, and a deletion.
     await create('late', { image: 'nginx:1.24' });
@@ -142,14 +144,19 @@ describe('application-operator, end to end', () => {
     await patchSpec('defaulted', { enabled: false });
     await harness.deleteApplication('taken');
     await harness.startOperator();
-    await eventually(async () => (await application('late')).status?.ready === true);
+    // After a restart: caches synced again, four objects to converge, a Deployment to become
+    // available on the cluster plane, and reads that may wait for the operator's own writes
+    // (read-your-writes): longer than eventually's default 4 s.
+    const afterRestart = { timeoutMs: 30_000 };
+    await eventually(async () => (await application('late')).status?.ready === true, afterRestart);
     expect((await application('late')).metadata.finalizers).toEqual(['lixueduan.com/application']);
     await eventually(
       async () =>
         (await deployment('defaulted')).spec?.replicas === 0 &&
         (await application('defaulted')).status?.ready === false,
+      afterRestart,
     );
-    await eventually(() => gone(() => application('taken')));
+    await eventually(() => gone(() => application('taken')), afterRestart);
     expect(await gone(() => deployment('taken'))).toBe(true);
   });
 });
