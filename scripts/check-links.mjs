@@ -6,7 +6,8 @@
 // Also fails when the root README's tour leaves out a workspace package: every directory of
 // packages/, operators/ and tools/ with a package.json must be linked from the README's
 // `## The tour` section (a link elsewhere in the README does not count), as `[name](tools/x)`,
-// `(./tools/x/)` or `(tools/x/README.md)`.
+// `(./tools/x/)` or `(tools/x/README.md)`. And fails when the README grows to 8,000
+// characters or more: it is the front door, and details belong in docs/ or a package's README.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -46,8 +47,17 @@ for (const file of files) {
     });
 }
 
+const readmeLimit = 8000;
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const readmeCharacters = [...readme].length;
+if (readmeCharacters >= readmeLimit) {
+  problems.push(
+    `README.md: ${readmeCharacters} characters, the front door stays under ${readmeLimit}; move details to docs/ or a package's README and link them`,
+  );
+}
+
 const tourHeading = /^##\s+The tour\s*$/i;
-const readmeLines = readFileSync(join(root, 'README.md'), 'utf8').split('\n');
+const readmeLines = readme.split('\n');
 const tourStart = readmeLines.findIndex((line) => tourHeading.test(line));
 if (tourStart < 0) {
   problems.push(
@@ -87,10 +97,10 @@ if (tourStart < 0) {
 for (const line of problems) console.error(`check-links: ${line}`);
 if (problems.length > 0) {
   console.error(
-    `check-links: ${problems.length} problem(s): point each link at a file in the repository (docs/ holds the architecture and the operators' behaviour), and link every workspace package from the README's tour`,
+    `check-links: ${problems.length} problem(s): point each link at a file in the repository (docs/ holds the architecture and the operators' behaviour), link every workspace package from the README's tour, and keep the README short`,
   );
   process.exit(1);
 }
 console.log(
-  `check-links: ${files.length} Markdown files, every relative link resolves, and the README's tour links every workspace package`,
+  `check-links: ${files.length} Markdown files, every relative link resolves; the README's tour links every workspace package, in ${readmeCharacters} characters`,
 );

@@ -1,7 +1,8 @@
 // scripts/check-links.mjs (part of `pnpm lint`) run on small repositories of its own: a copy of
 // the script in `<repository>/scripts/`, which it takes as the repository's root. It fails on a
-// relative link to a missing file and when the root README's tour leaves out a directory of
-// packages/, operators/ or tools/; it passes when every link resolves and the tour is whole.
+// relative link to a missing file, when the root README's tour leaves out a directory of
+// packages/, operators/ or tools/, and when the README reaches 8,000 characters; it passes
+// when every link resolves, the tour is whole and the README short.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,16 @@ describe('scripts/check-links.mjs', () => {
       'README.md': `# x\n\n${tour}`,
     });
     expect(result.status).toBe(0);
+  });
+
+  it('fails when the README reaches 8,000 characters, counting characters, not bytes', () => {
+    const head = `# x\n\n${tour}\n`;
+    const under = checkLinks({ ...workspace, 'README.md': head.padEnd(7999, '→') });
+    expect(under.output).toContain('in 7999 characters');
+    expect(under.status).toBe(0);
+    const at = checkLinks({ ...workspace, 'README.md': head.padEnd(8000, '→') });
+    expect(at.output).toContain('README.md: 8000 characters, the front door stays under 8000');
+    expect(at.status).toBe(1);
   });
 
   it('fails when the README has no tour section', () => {
