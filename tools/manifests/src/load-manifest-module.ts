@@ -96,8 +96,9 @@ const javaScriptExtensions = new Set(['.js', '.mjs']);
  * as named exports first, then on the default export (for bundlers that emit one object).
  *
  * Only JavaScript (`.js`, `.mjs`) is loaded: for a TypeScript operator, build it and pass
- * the output (`dist/manifests.js`). Node.js caches imported modules, so within one process
- * a path is read once.
+ * the output (`dist/manifests.js`). Within one process a path is imported once for each
+ * version of the file (its modification time and size): a module rebuilt since it was last
+ * loaded is imported anew, an unchanged one comes from Node.js's module cache.
  *
  * @throws {ManifestsError} when the path is missing, not a file, TypeScript or another
  * extension, fails to import (the module's own error, e.g. an invalid definition, is the
@@ -120,9 +121,11 @@ export async function loadManifestModule(
       `cannot load ${path}: expected a JavaScript module ending in .js or .mjs, e.g. --module dist/manifests.js`,
     );
   }
+  let version: string;
   try {
     const info = await stat(absolute);
     if (!info.isFile()) throw new ManifestsError(`cannot load ${path}: ${absolute} is not a file`);
+    version = `${info.mtimeMs}-${info.size}`;
   } catch (error) {
     if (ManifestsError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -135,7 +138,12 @@ export async function loadManifestModule(
   }
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+    // The file's version in the URL: Node.js caches a module by its URL, so a module rebuilt
+    // since this process last imported it (`ops-operator create` builds, then renders) is
+    // imported anew rather than read from the cache.
+    const url = pathToFileURL(absolute);
+    url.searchParams.set('version', version);
+    namespace = (await import(url.href)) as Record<string, unknown>;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new ManifestsError(`importing ${absolute} failed: ${message}`, { cause: error });

@@ -524,6 +524,18 @@ ${extra}`;
     expect(existsSync(join(root, 'config/webhook/manifests.yaml'))).toBe(false);
   });
 
+  it('renders a module rebuilt at the same path since this process loaded it, not the cached one', async () => {
+    const { root, module } = operator();
+    expect((await run(['--module', module], root)).status).toBe(0);
+    writeFixture(root, module, fixtureModule('The rebuilt image.'));
+    const rebuilt = await run(['--module', module], root);
+    expect(rebuilt.status, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stdout).toContain(`updated   ${fixturePaths[0]}\n`);
+    expect(readFileSync(join(root, fixturePaths[0] ?? ''), 'utf8')).toContain(
+      'description: The rebuilt image.',
+    );
+  });
+
   it('refuses webhooks that share a path, naming both', async () => {
     const { root, module } = webhookOperator(
       webhookModule.replace(

@@ -37,6 +37,7 @@ describe('readOperatorProject', () => {
         service: 'sample-webhook-service',
         secret: 'sample-serving-cert',
         validatingConfiguration: 'sample-validating-webhook-configuration',
+        conversionCrds: [],
       },
       localCertDir: join(root, '.cache', 'k8s-webhook-server', 'serving-certs'),
     });
@@ -80,9 +81,8 @@ describe('readOperatorProject', () => {
     );
   });
 
-  it("without admission webhooks, has the webhook Service when a CRD's conversion calls a webhook", () => {
+  it("without admission webhooks, has the webhook Service when a CRD's conversion calls a webhook, and names the CRD with them or without", () => {
     const root = copyFixture();
-    writeFileSync(join(root, 'config/webhook/manifests.yaml'), '# none yet\n');
     const crd = join(root, 'config/crd/bases/example.com_widgets.yaml');
     const converting = parseYamlStream(readFileSync(crd, 'utf8'))[0] ?? {};
     converting.spec.conversion = {
@@ -98,6 +98,14 @@ describe('readOperatorProject', () => {
     expect(readOperatorProject(root).webhooks).toEqual({
       service: 'sample-webhook-service',
       secret: 'sample-serving-cert',
+      validatingConfiguration: 'sample-validating-webhook-configuration',
+      conversionCrds: ['widgets.example.com'],
+    });
+    writeFileSync(join(root, 'config/webhook/manifests.yaml'), '# none yet\n');
+    expect(readOperatorProject(root).webhooks).toEqual({
+      service: 'sample-webhook-service',
+      secret: 'sample-serving-cert',
+      conversionCrds: ['widgets.example.com'],
     });
   });
 

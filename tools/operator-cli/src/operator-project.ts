@@ -24,6 +24,12 @@ export interface OperatorWebhooks {
   mutatingConfiguration?: string;
   /** The ValidatingWebhookConfiguration, when the operator has validating webhooks. */
   validatingConfiguration?: string;
+  /**
+   * The CustomResourceDefinitions of config/crd/bases whose versions convert through the
+   * webhook (`spec.conversion.strategy: Webhook`), by name (kustomize does not prefix CRDs),
+   * sorted; empty when none does.
+   */
+  conversionCrds: string[];
 }
 
 /** An operator directory and the values derived from its declarations. */
@@ -170,6 +176,7 @@ function readWebhooks(root: string, namePrefix: string): OperatorWebhooks | unde
   const webhooks: OperatorWebhooks = {
     service: `${namePrefix}${service}`,
     secret: servingCertificateSecret(root),
+    conversionCrds: conversionCrdNames(root),
   };
   if (mutating !== undefined) webhooks.mutatingConfiguration = `${namePrefix}${mutating}`;
   if (validating !== undefined) webhooks.validatingConfiguration = `${namePrefix}${validating}`;
@@ -178,19 +185,21 @@ function readWebhooks(root: string, namePrefix: string): OperatorWebhooks | unde
 
 const crdBases = join('config', 'crd', 'bases');
 
-/** Whether a CRD of config/crd/bases converts through a webhook (`spec.conversion.strategy`). */
-function hasConversionWebhook(root: string): boolean {
+/** The CRDs of config/crd/bases that convert through a webhook (`spec.conversion.strategy`). */
+function conversionCrdNames(root: string): string[] {
   const dir = join(root, crdBases);
-  if (!existsSync(dir)) return false;
+  if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((file) => file.endsWith('.yaml') || file.endsWith('.yml'))
-    .some((file) =>
-      parseYamlStream(readFileSync(join(dir, file), 'utf8')).some(
-        (object) =>
-          object.kind === 'CustomResourceDefinition' &&
-          object.spec?.conversion?.strategy === 'Webhook',
-      ),
-    );
+    .flatMap((file) => parseYamlStream(readFileSync(join(dir, file), 'utf8')))
+    .filter(
+      (object) =>
+        object?.kind === 'CustomResourceDefinition' &&
+        object.spec?.conversion?.strategy === 'Webhook' &&
+        typeof object.metadata?.name === 'string',
+    )
+    .map((object) => object.metadata.name as string)
+    .sort();
 }
 
 /**
@@ -198,12 +207,17 @@ function hasConversionWebhook(root: string): boolean {
  * Service of config/webhook/service.yaml and the manager's Secret; undefined otherwise.
  */
 function conversionOnlyWebhooks(root: string, namePrefix: string): OperatorWebhooks | undefined {
-  if (!existsSync(join(root, webhookService)) || !hasConversionWebhook(root)) return undefined;
+  const conversionCrds = conversionCrdNames(root);
+  if (!existsSync(join(root, webhookService)) || conversionCrds.length === 0) return undefined;
   const service = parseYamlStream(readFileSync(join(root, webhookService), 'utf8')).find(
     (object) => object.kind === 'Service',
   )?.metadata?.name;
   if (typeof service !== 'string') return undefined;
-  return { service: `${namePrefix}${service}`, secret: servingCertificateSecret(root) };
+  return {
+    service: `${namePrefix}${service}`,
+    secret: servingCertificateSecret(root),
+    conversionCrds,
+  };
 }
 
 /**

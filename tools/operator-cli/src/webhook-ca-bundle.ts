@@ -48,15 +48,21 @@ export function withCaBundle(objects: readonly K8sObject[], caCert: string): K8s
 
 /**
  * Sets `caBundle` to `caCert` (PEM) on every webhook of the operator's webhook
- * configurations in the current cluster (a JSON patch per configuration).
+ * configurations in the current cluster (a JSON patch per configuration), and on the
+ * conversion webhook of each of its CRDs (`webhooks.conversionCrds`) whose conversion
+ * strategy in the cluster is `Webhook` (a merge patch per CRD; one installed from an older
+ * version without conversion is left as it is).
  *
- * @throws {OperatorCliError} when kubectl fails, e.g. a configuration is not in the cluster.
+ * @returns what it patched: `<kind>/<name>` of each configuration and CRD, in that order.
+ * @throws {OperatorCliError} when kubectl fails, e.g. a configuration or CRD is not in the
+ * cluster.
  */
 export async function patchCaBundle(
   caCert: string,
   webhooks: OperatorWebhooks,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<void> {
+): Promise<string[]> {
+  const patched: string[] = [];
   const targets: [string, string | undefined][] = [
     ['mutatingwebhookconfiguration', webhooks.mutatingConfiguration],
     ['validatingwebhookconfiguration', webhooks.validatingConfiguration],
@@ -78,7 +84,24 @@ export async function patchCaBundle(
       capture: true,
       env,
     });
+    patched.push(`${kind}/${name}`);
   }
+  for (const name of webhooks.conversionCrds) {
+    const target = `customresourcedefinition/${name}`;
+    const crd = JSON.parse(
+      await kubectl(['get', target, '-o', 'json'], { capture: true, env }),
+    ) as K8sObject;
+    if (!isConversionCrd(crd)) continue;
+    const patch = {
+      spec: { conversion: { webhook: { clientConfig: { caBundle: base64(caCert) } } } },
+    };
+    await kubectl(['patch', target, '--type=merge', '-p', JSON.stringify(patch)], {
+      capture: true,
+      env,
+    });
+    patched.push(target);
+  }
+  return patched;
 }
 
 /** Whether `object` is a CustomResourceDefinition whose conversion calls a webhook. */

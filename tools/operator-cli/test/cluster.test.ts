@@ -1,14 +1,21 @@
 // The cluster verbs end to end, as a user runs them: `main` (the CLI without a child process)
 // on the fixture operator, against a local API server (@ops/apiserver) through kubectl and a
 // kubeconfig, like any cluster.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiServer } from '@ops/apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { type K8sObject, kubectl } from '../src/kubectl.js';
 import { main } from '../src/main.js';
 import { certificatesUsable } from '../src/serving-certificates.js';
-import { capture, copyFixture, emptyDirectory, removeCopies } from './fixture-operator.js';
+import {
+  capture,
+  conversionCrd,
+  copyFixture,
+  emptyDirectory,
+  removeCopies,
+} from './fixture-operator.js';
 
 let server: ApiServer;
 let env: NodeJS.ProcessEnv;
@@ -149,7 +156,7 @@ describe('deploy, webhook-certs and undeploy without cert-manager', () => {
     expect(again.stdout).toBe('webhook certificate: kept the existing Secret\n');
     const manual = await cli(['webhook-certs']);
     expect(manual.stdout).toBe(
-      'kept Secret sample-serving-cert; caBundle set on sample-validating-webhook-configuration\n',
+      'kept Secret sample-serving-cert; caBundle set on validatingwebhookconfiguration/sample-validating-webhook-configuration\n',
     );
     expect(
       (await get('secret', 'sample-serving-cert', 'sample-system'))?.metadata.resourceVersion,
@@ -210,5 +217,62 @@ describe('deploy and webhook-certs for an operator that makes its own certificat
     expect(await get('secret', 'sample-serving-cert', 'sample-system')).toBeUndefined();
 
     expect((await run(['undeploy', '--without-cert-manager'])).status).toBe(0);
+  }, 60_000);
+});
+
+describe('webhook-certs for an operator whose only webhook is a CRD conversion webhook', () => {
+  it("sets the CA of a new Secret as the caBundle of the CRD's conversion webhook", async () => {
+    const converting = copyFixture();
+    // No admission webhooks: config/webhook is the Service the CRD's conversion webhook calls.
+    rmSync(join(converting, 'config/webhook/manifests.yaml'));
+    writeFileSync(
+      join(converting, 'config/webhook/kustomization.yaml'),
+      'resources:\n  - service.yaml\n',
+    );
+    writeFileSync(
+      join(converting, 'config/crd/bases/example.com_widgets.yaml'),
+      YAML.stringify(
+        conversionCrd('example.com', 'Widget', {
+          name: 'sample-webhook-service',
+          namespace: 'sample-system',
+        }),
+      ),
+    );
+    const run = async (args: string[]) => {
+      const { output, io } = capture();
+      const status = await main(args, { cwd: converting, env, ...io });
+      if (status !== 0)
+        throw new Error(`ops-operator ${args.join(' ')} exited ${status}: ${output.stderr}`);
+      return output;
+    };
+    const caBundle = async () =>
+      decode(
+        (await get('crd', 'widgets.example.com'))?.spec.conversion.webhook.clientConfig.caBundle ??
+          '',
+      );
+    const caCert = async () =>
+      decode((await get('secret', 'sample-serving-cert', 'sample-system'))?.data['ca.crt'] ?? '');
+    try {
+      await run(['deploy', '--without-cert-manager']);
+      const deployed = await caCert();
+      expect(deployed).toContain('BEGIN CERTIFICATE');
+      expect(await caBundle()).toBe(deployed);
+      // A new CA (the Secret gone, as when it is rotated by hand): webhook-certs makes one
+      // and the CRD trusts it.
+      await kubectl(['delete', 'secret', 'sample-serving-cert', '-n', 'sample-system'], {
+        capture: true,
+        env,
+      });
+      const output = await run(['webhook-certs']);
+      expect(output.stdout).toBe(
+        'created Secret sample-serving-cert; caBundle set on customresourcedefinition/widgets.example.com\n',
+      );
+      const rotated = await caCert();
+      expect(rotated).toContain('BEGIN CERTIFICATE');
+      expect(rotated).not.toBe(deployed);
+      expect(await caBundle()).toBe(rotated);
+    } finally {
+      await run(['undeploy', '--without-cert-manager']);
+    }
   }, 60_000);
 });

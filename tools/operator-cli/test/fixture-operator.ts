@@ -56,3 +56,41 @@ export function capture() {
     },
   };
 }
+
+/**
+ * A CustomResourceDefinition of `kind` in `group` (namespaced, plural: the kind in lower case
+ * plus s) with versions v1 (stored) and v2, converting through the webhook at `/convert` of
+ * `service`, as ops-manifests renders one for `conversion: 'Webhook'`; its schemas accept
+ * anything.
+ */
+export function conversionCrd(
+  group: string,
+  kind: string,
+  service: { name: string; namespace: string },
+) {
+  const plural = `${kind.toLowerCase()}s`;
+  const schema = {
+    openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() },
+      scope: 'Namespaced',
+      versions: [
+        { name: 'v1', served: true, storage: true, schema },
+        { name: 'v2', served: true, storage: false, schema },
+      ],
+      conversion: {
+        strategy: 'Webhook',
+        webhook: {
+          clientConfig: { service: { ...service, path: '/convert' } },
+          conversionReviewVersions: ['v1'],
+        },
+      },
+    },
+  };
+}

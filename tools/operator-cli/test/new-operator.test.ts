@@ -10,7 +10,16 @@ import { isDeepStrictEqual as isEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseYamlStream } from '../src/kubectl.js';
 import { main } from '../src/main.js';
-import { args, kubectl, name, pnpm, repoRoot, run, scaffoldInCopy } from './scaffolded-copy.js';
+import {
+  args,
+  childEnvironment,
+  kubectl,
+  name,
+  pnpm,
+  repoRoot,
+  run,
+  scaffoldInCopy,
+} from './scaffolded-copy.js';
 
 let workspace: string;
 let operator: string;
@@ -227,5 +236,146 @@ describe('ops-operator new, in a copy of the workspace', () => {
       expect(await readFile(join(operator, 'README.md'), 'utf8')).toBe(readme);
     },
     step,
+  );
+});
+
+// A second operator in the same copy, without admission webhooks: a second version of its kind
+// and the conversion webhook alone (`create webhook --conversion`), as the myjob-operator's.
+describe('ops-operator create webhook --conversion, for an operator without webhooks', () => {
+  const converting = 'widget-operator';
+  const conversion = ['create', 'webhook', '--conversion', '--version', 'v2', '--kind', 'Widget'];
+  let root: string;
+
+  /** `ops-operator <argv>` in `cwd`: its status and output. */
+  async function cli(argv: string[], cwd: string) {
+    const lines: string[] = [];
+    const code = await main(argv, {
+      cwd,
+      env: childEnvironment(),
+      stdout: (text) => lines.push(text),
+      stderr: (text) => lines.push(text),
+    });
+    return { code, output: lines.join('') };
+  }
+
+  beforeAll(async () => {
+    root = join(workspace, 'operators', converting);
+    const created = await cli(
+      ['new', converting, '--group', 'widgets.example.com', '--version', 'v1', '--kind', 'Widget'],
+      workspace,
+    );
+    expect(created.code, created.output).toBe(0);
+    const version = await cli(
+      [
+        'create',
+        'api',
+        '--group',
+        'widgets.example.com',
+        '--version',
+        'v2',
+        '--kind',
+        'Widget',
+        '--skip-manifests',
+      ],
+      root,
+    );
+    expect(version.code, version.output).toBe(0);
+  }, 2 * step);
+
+  it(
+    'adds the webhook server for the conversion alone and renders the manifests, then changes nothing',
+    async () => {
+      const first = await cli(conversion, root);
+      expect(first.code, first.output).toBe(0);
+      expect(first.output).toContain('config/webhook/service.yaml');
+      expect(existsSync(join(root, 'config/webhook/manifests.yaml'))).toBe(false);
+      const again = await cli(conversion, root);
+      expect(again).toEqual({
+        code: 0,
+        output:
+          'Widget (widgets.example.com/v2) conversion webhook: already in widget-operator; nothing changed.\n',
+      });
+      expect(await pnpm(root, ['run', 'lint'])).toMatch(/ops-manifests: \d+ file\(s\) up to date/);
+    },
+    2 * step,
+  );
+
+  it(
+    'points the CRD at the webhook Service, its CA injected by cert-manager or by the operator',
+    async () => {
+      const crd = parseYamlStream(
+        await readFile(join(root, 'config/crd/bases/widgets.example.com_widgets.yaml'), 'utf8'),
+      )[0];
+      expect(crd?.spec.versions.map((version: { name: string }) => version.name)).toEqual([
+        'v1',
+        'v2',
+      ]);
+      expect(crd?.spec.conversion).toMatchObject({
+        strategy: 'Webhook',
+        webhook: { clientConfig: { service: { name: 'webhook-service', namespace: 'system' } } },
+      });
+      const rendered = parseYamlStream(
+        (await run(kubectl, ['kustomize', join(root, 'config/default')])).stdout,
+      );
+      const kinds = rendered.map((object) => object.kind);
+      expect(kinds).toEqual(expect.arrayContaining(['Certificate', 'Issuer', 'Service']));
+      expect(kinds).not.toContain('ValidatingWebhookConfiguration');
+      expect(kinds).not.toContain('MutatingWebhookConfiguration');
+      const deployed = rendered.find((object) => object.kind === 'CustomResourceDefinition');
+      expect(deployed?.metadata.annotations).toEqual({
+        'cert-manager.io/inject-ca-from': `${converting}-system/${converting}-serving-cert`,
+      });
+      expect(deployed?.spec.conversion.webhook.clientConfig.service).toMatchObject({
+        name: `${converting}-webhook-service`,
+        namespace: `${converting}-system`,
+      });
+      // Self-managed: no cert-manager, the operator may inject its CA into the CRD.
+      const selfManaged = parseYamlStream(
+        (await run(kubectl, ['kustomize', join(root, 'config/default-no-certmanager')])).stdout,
+      );
+      expect(selfManaged.map((object) => object.kind)).not.toContain('Certificate');
+      const crdOf = selfManaged.find((object) => object.kind === 'CustomResourceDefinition');
+      expect(crdOf?.metadata.annotations ?? {}).toEqual({});
+      const role = selfManaged.find(
+        (object) =>
+          object.kind === 'ClusterRole' &&
+          object.metadata.name === `${converting}-self-managed-certs-role`,
+      );
+      expect(role?.rules).toContainEqual(
+        expect.objectContaining({
+          apiGroups: ['apiextensions.k8s.io'],
+          resources: ['customresourcedefinitions'],
+          resourceNames: ['widgets.widgets.example.com'],
+        }),
+      );
+      expect(
+        selfManaged.find((object) => object.kind === 'Deployment')?.spec.template.spec.containers[0]
+          .args,
+      ).toContain('--webhook-cert-mode=self-managed');
+    },
+    step,
+  );
+
+  it(
+    'passes its typecheck, biome and its own end-to-end test',
+    async () => {
+      await pnpm(root, ['run', 'typecheck']);
+      await pnpm(workspace, [
+        'exec',
+        'biome',
+        'check',
+        '--error-on-warnings',
+        `operators/${converting}`,
+      ]);
+      await pnpm(root, ['run', 'test']);
+      const report = JSON.parse(
+        await readFile(
+          join(root, 'test-results', `vitest-node${process.versions.node}.json`),
+          'utf8',
+        ),
+      );
+      expect(report).toMatchObject({ numTotalTests: 3, numPassedTests: 3, success: true });
+    },
+    2 * step,
   );
 });

@@ -70,6 +70,13 @@ export interface OperatorSpec {
    */
   webhooks: boolean;
   /**
+   * Whether it serves a CRD conversion webhook (`create webhook --conversion`): without
+   * admission webhooks, the webhook server's Service, certificates (both modes) and manager
+   * wiring as for {@link webhooks}, but no webhook configurations. Unset: it does not. The
+   * templates render the same files for `webhooks` with or without it.
+   */
+  conversion?: boolean;
+  /**
    * The storage version (the hub) when `version` is another version of an existing kind
    * (`create api --version v2`); unset: `version` itself.
    */

@@ -194,6 +194,55 @@ describe('renderOperatorTemplates with --webhooks', () => {
   });
 });
 
+describe('the webhook templates for a conversion webhook', () => {
+  const spec = operatorSpec({
+    name: 'backup-operator',
+    group: 'storage.example.org',
+    version: 'v1beta1',
+    kind: 'BackupPolicy',
+  });
+  const render = (webhooks: boolean, conversion: boolean) => [
+    ...renderTemplates('operator', { ...spec, webhooks, conversion }, versionOf),
+    ...renderTemplates('operator-webhooks', { ...spec, webhooks, conversion }, versionOf),
+  ];
+
+  it('render the same files for admission webhooks with a conversion webhook or without', () => {
+    expect(render(true, true)).toEqual(render(true, false));
+  });
+
+  it('without admission webhooks: the Service, certificates and manager wiring, no webhook configurations', () => {
+    const files = render(false, true);
+    const file = (path: string) => files.find((candidate) => candidate.path === path)?.content;
+    for (const { path, content } of files) expect(`${path}\n${content}`).not.toMatch(/\{\{|\}\}/);
+    expect(YAML.parse(file('config/webhook/kustomization.yaml') ?? '')).toEqual({
+      resources: ['service.yaml'],
+    });
+    expect(file('config/webhook/kustomizeconfig.yaml')).toBeUndefined();
+    expect(file('config/webhook/service.yaml')).toBeDefined();
+    expect(file('config/certmanager/certificate-webhook.yaml')).toBeDefined();
+    const noCertManager = file('config/default-no-certmanager/kustomization.yaml') ?? '';
+    expect(noCertManager).not.toContain('WebhookConfiguration');
+    expect(noCertManager).toContain('value: --webhook-cert-mode=self-managed');
+    const defaults = YAML.parse(file('config/default/kustomization.yaml') ?? '');
+    expect(defaults.resources).toEqual(expect.arrayContaining(['../webhook', '../certmanager']));
+    // The Certificate's DNS names; the CRDs' CA injection is added by create for each CRD.
+    expect(
+      defaults.replacements.map(
+        (replacement: { source: { kind: string } }) => replacement.source.kind,
+      ),
+    ).toEqual(['Service', 'Service']);
+    expect(file('config/manager/manager.yaml')).not.toContain('--disable-webhooks');
+    expect(file('config/manager/manager.yaml')).toContain('name: webhook-server');
+    expect(file('src/manifests.ts')).not.toContain('export const webhooks');
+    expect(file('src/manifests.ts')).toContain(
+      "export const selfManagedCertificateRbac = certificateRbacOf(backupOperator, 'backup-operator-system');",
+    );
+    expect(JSON.parse(file('package.json') ?? '{}').scripts['webhook-certs']).toBe(
+      'ops-operator webhook-certs',
+    );
+  });
+});
+
 describe('renderOperatorTemplates for a standalone project (init)', () => {
   const input = {
     name: 'backup-operator',

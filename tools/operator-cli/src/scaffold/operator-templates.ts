@@ -88,10 +88,17 @@ export function packageManagerValues(packageManager: 'npm' | 'pnpm'): Record<str
       };
 }
 
-/** The switches of `{{#flag}}`/`{{^flag}}` sections. */
+/**
+ * The switches of `{{#flag}}`/`{{^flag}}` sections: `webhooks` (admission webhooks),
+ * `conversion` (a conversion webhook), `webhookServer` (either: the manager serves webhooks,
+ * behind a Service, with a certificate), `namespaced`, `workspace` and `pnpm`.
+ */
 export function sectionFlags(spec: OperatorSpec): Record<string, boolean> {
+  const conversion = spec.conversion === true;
   return {
     webhooks: spec.webhooks,
+    conversion,
+    webhookServer: spec.webhooks || conversion,
     namespaced: spec.scope === 'Namespaced',
     workspace: spec.layout === 'workspace',
     pnpm: spec.packageManager === 'pnpm',
@@ -210,7 +217,9 @@ export function renderWebhookTemplates(
 
 /**
  * The operator-wide webhook configuration (templates/operator-webhooks): config/webhook,
- * config/certmanager, config/default-no-certmanager and config/self-managed-certs.
+ * config/certmanager, config/default-no-certmanager and config/self-managed-certs; for an
+ * operator whose only webhook is a conversion webhook (`spec.conversion` without
+ * `spec.webhooks`), config/webhook holds the Service alone.
  */
 export function renderWebhookConfigTemplates(
   spec: OperatorSpec,

@@ -70,8 +70,9 @@ describe('addKustomizeResource', () => {
     );
     expect(addKustomizeResource(text, 'a.yaml', 'k')).toEqual({ kind: 'present' });
     expect(changed(addKustomizeResource('namespace: x\n', 'b.yaml', 'k'))).toBe(
-      'namespace: x\nresources:\n  - b.yaml\n',
+      'namespace: x\n\nresources:\n  - b.yaml\n',
     );
+    expect(changed(addKustomizeResource('', 'b.yaml', 'k'))).toBe('resources:\n  - b.yaml\n');
     expect(addKustomizeResource('resources: a\n', 'b.yaml', 'k').kind).toBe('missing');
   });
 });

@@ -93,7 +93,8 @@ export function addLineAfter(
 
 /**
  * Adds `entry` to the `resources` list (or the list `key`, e.g. `configurations`) of a
- * kustomization.yaml, keeping its comments; `present` when listed already.
+ * kustomization.yaml, keeping its comments; a list it adds comes last, after a blank line.
+ * `present` when listed already.
  */
 export function addKustomizeResource(
   text: string,
@@ -114,6 +115,11 @@ export function addKustomizeResource(
       return { kind: 'present' };
     }
     resources.add(document.createNode(entry));
+  } else if (YAML.isMap(document.contents) && document.contents.items.length > 0) {
+    // A new top-level list after the others, set off by a blank line as the templates write it.
+    const name = document.createNode(key);
+    name.spaceBefore = true;
+    document.set(name, [entry]);
   } else {
     document.set(key, [entry]);
   }

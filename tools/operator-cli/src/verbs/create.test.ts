@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { conversionCrd } from '../../test/fixture-operator.js';
 import { type K8sObject, kustomize } from '../kubectl.js';
 import { main } from '../main.js';
 import { readOperatorProject } from '../operator-project.js';
@@ -66,6 +67,15 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(parent, { recursive: true, force: true });
 });
+
+/** The manager as a user may have edited it: without the lines that disable its webhooks. */
+async function removeDisableWebhooks(): Promise<void> {
+  const manager = (await read('config/manager/manager.yaml')).replace(
+    /\n\s+# No admission webhooks yet.*\n\s+- --disable-webhooks/,
+    '',
+  );
+  await writeFile(join(project, 'config/manager/manager.yaml'), manager);
+}
 
 describe('ops-operator create api', () => {
   it('adds a kind in a new group/version and registers it everywhere', async () => {
@@ -270,11 +280,7 @@ describe('ops-operator create webhook', () => {
   });
 
   it('refuses, writing nothing, when an edited manager has lost the lines to change', async () => {
-    const manager = (await read('config/manager/manager.yaml')).replace(
-      /\n\s+# No admission webhooks yet.*\n\s+- --disable-webhooks/,
-      '',
-    );
-    await writeFile(join(project, 'config/manager/manager.yaml'), manager);
+    await removeDisableWebhooks();
     const result = await run(['create', 'webhook', '--version', 'v1', '--kind', 'Cache']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
@@ -285,6 +291,21 @@ describe('ops-operator create webhook', () => {
   });
 });
 
+/** The webhook configuration ops-manifests renders, reduced to what kustomize reads. */
+const webhookConfiguration = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingWebhookConfiguration',
+  metadata: { name: 'validating-webhook-configuration' },
+  webhooks: [
+    {
+      name: 'vcache-v1.cache.example.com',
+      clientConfig: {
+        service: { name: 'webhook-service', namespace: 'system', path: '/validate' },
+      },
+    },
+  ],
+};
+
 describe('ops-operator create webhook --conversion', () => {
   /** config/`overlay` rendered by kustomize, by kind. */
   async function rendered(overlay: string): Promise<Map<string, K8sObject>> {
@@ -292,58 +313,19 @@ describe('ops-operator create webhook --conversion', () => {
     return new Map(objects.map((object) => [object.kind, object]));
   }
 
-  it('serves the conversion of a version create api added, with the CA injected into the CRD', async () => {
-    await run([...webhook.slice(0, 2), '--version', 'v1', '--kind', 'Cache', '--skip-manifests']);
-    await run([...v2, '--skip-manifests']);
-    const result = await run(conversionWebhook);
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain(
-      'Cache (cache.example.com/v2) conversion webhook: wrote or changed',
-    );
-    expect(await read('src/api/v1/cache.ts')).toContain(
-      "scope: 'Namespaced',\n  conversion: 'Webhook',",
-    );
-    expect(await read('src/webhook/cache-conversion.ts')).toContain(
-      'export const cacheConversion = defineConversion(cacheResource, {\n  v2: cacheV2Conversion,\n});',
-    );
-    expect(await read('src/operator.ts')).toContain('conversions: [cacheConversion],');
-    expect(YAML.parse(await read('config/crd/kustomization.yaml')).configurations).toEqual([
-      'kustomizeconfig.yaml',
-    ]);
-    const again = await run(conversionWebhook);
-    expect(again.stderr).toBe('');
-    expect(again.stdout).toBe(
-      'Cache (cache.example.com/v2) conversion webhook: already in cache-operator; nothing changed.\n',
-    );
-    // The CRD as ops-manifests renders it once the build sees conversion: 'Webhook' (its
-    // schemas left out: kustomize does not read them).
+  /**
+   * What ops-manifests generates, reduced to what kustomize reads: the CRD of Cache once the
+   * build sees conversion: 'Webhook' (its schemas left out), the roles, and with `admission`
+   * the webhook configurations.
+   */
+  async function writeGeneratedFiles(options: { admission: boolean }): Promise<void> {
     const bases = join(project, 'config', 'crd', 'bases');
     await mkdir(bases, { recursive: true });
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'caches.cache.example.com' },
-      spec: {
-        group: 'cache.example.com',
-        names: { kind: 'Cache', listKind: 'CacheList', plural: 'caches', singular: 'cache' },
-        scope: 'Namespaced',
-        versions: [
-          { name: 'v1', served: true, storage: true },
-          { name: 'v2', served: true, storage: false },
-        ],
-        conversion: {
-          strategy: 'Webhook',
-          webhook: {
-            clientConfig: {
-              service: { name: 'webhook-service', namespace: 'system', path: '/convert' },
-            },
-            conversionReviewVersions: ['v1'],
-          },
-        },
-      },
-    };
+    const crd = conversionCrd('cache.example.com', 'Cache', {
+      name: 'webhook-service',
+      namespace: 'system',
+    });
     await writeFile(join(bases, 'cache.example.com_caches.yaml'), YAML.stringify(crd));
-    // What else ops-manifests generates, reduced to what kustomize reads.
     const generated: Record<string, unknown> = {
       'config/rbac/role.yaml': {
         apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -351,19 +333,7 @@ describe('ops-operator create webhook --conversion', () => {
         metadata: { name: 'manager-role' },
         rules: [],
       },
-      'config/webhook/manifests.yaml': {
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'ValidatingWebhookConfiguration',
-        metadata: { name: 'validating-webhook-configuration' },
-        webhooks: [
-          {
-            name: 'vcache-v1.cache.example.com',
-            clientConfig: {
-              service: { name: 'webhook-service', namespace: 'system', path: '/validate' },
-            },
-          },
-        ],
-      },
+      ...(options.admission ? { 'config/webhook/manifests.yaml': webhookConfiguration } : {}),
       'config/rbac/metrics_auth_role.yaml': {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
@@ -397,15 +367,44 @@ describe('ops-operator create webhook --conversion', () => {
     for (const [path, object] of Object.entries(generated)) {
       await writeFile(join(project, path), YAML.stringify(object));
     }
-    const withCertManager = (await rendered('default')).get('CustomResourceDefinition');
-    expect(withCertManager?.metadata.annotations).toEqual({
+  }
+  /** Cache's CRD as config/default renders it: cert-manager injects the CA, the Service renamed. */
+  function expectCertManagerCrd(crd: K8sObject | undefined): void {
+    expect(crd?.metadata.annotations).toEqual({
       'cert-manager.io/inject-ca-from': 'cache-operator-system/cache-operator-serving-cert',
     });
-    expect(withCertManager?.spec.conversion.webhook.clientConfig.service).toEqual({
+    expect(crd?.spec.conversion.webhook.clientConfig.service).toEqual({
       name: 'cache-operator-webhook-service',
       namespace: 'cache-operator-system',
       path: '/convert',
     });
+  }
+
+  it('serves the conversion of a version create api added, with the CA injected into the CRD', async () => {
+    await run([...webhook.slice(0, 2), '--version', 'v1', '--kind', 'Cache', '--skip-manifests']);
+    await run([...v2, '--skip-manifests']);
+    const result = await run(conversionWebhook);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      'Cache (cache.example.com/v2) conversion webhook: wrote or changed',
+    );
+    expect(await read('src/api/v1/cache.ts')).toContain(
+      "scope: 'Namespaced',\n  conversion: 'Webhook',",
+    );
+    expect(await read('src/webhook/cache-conversion.ts')).toContain(
+      'export const cacheConversion = defineConversion(cacheResource, {\n  v2: cacheV2Conversion,\n});',
+    );
+    expect(await read('src/operator.ts')).toContain('conversions: [cacheConversion],');
+    expect(YAML.parse(await read('config/crd/kustomization.yaml')).configurations).toEqual([
+      'kustomizeconfig.yaml',
+    ]);
+    const again = await run(conversionWebhook);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toBe(
+      'Cache (cache.example.com/v2) conversion webhook: already in cache-operator; nothing changed.\n',
+    );
+    await writeGeneratedFiles({ admission: true });
+    expectCertManagerCrd((await rendered('default')).get('CustomResourceDefinition'));
     const selfManaged = (await rendered('default-no-certmanager')).get('CustomResourceDefinition');
     expect(selfManaged?.metadata.annotations ?? {}).toEqual({});
     expect(selfManaged?.spec.conversion.webhook.clientConfig.service.name).toBe(
@@ -435,18 +434,130 @@ describe('ops-operator create webhook --conversion', () => {
     });
   });
 
-  it('refuses a version without a conversion, and an operator without webhooks, saying what to run first', async () => {
+  it('refuses a version without a conversion, saying what to run first', async () => {
     const noVersion = await run(conversionWebhook);
     expect(noVersion.status).toBe(1);
     expect(noVersion.stderr).toContain(
       'Cache v2 has no conversion (src/api/v2/cache-conversion.ts): the conversion webhook converts another version to the storage version, so add it first with ops-operator create api --group cache.example.com --version v2 --kind Cache',
     );
+  });
+
+  it('gives an operator without webhooks the webhook server for its conversion alone, keeping a file of its own, and switches it to admission webhooks later', async () => {
     await run([...v2, '--skip-manifests']);
-    const noWebhooks = await run(conversionWebhook);
-    expect(noWebhooks.status).toBe(1);
-    expect(noWebhooks.stderr).toContain(
-      'the operator serves no webhooks yet: the conversion webhook needs their Service and certificate, so run ops-operator create webhook --version v1 --kind Cache first',
+    // The user's own Issuer (as a CA Issuer would be): kept as it is.
+    const issuer =
+      '# mine\napiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata:\n  name: selfsigned-issuer\n  namespace: system\nspec:\n  selfSigned: {}\n';
+    await mkdir(join(project, 'config', 'certmanager'), { recursive: true });
+    await writeFile(join(project, 'config/certmanager/issuer.yaml'), issuer);
+    const result = await run(conversionWebhook);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('kept as they were: 1 (config/certmanager/issuer.yaml)');
+    expect(await read('config/certmanager/issuer.yaml')).toBe(issuer);
+    // config/webhook: the Service alone, no webhook configurations.
+    expect(YAML.parse(await read('config/webhook/kustomization.yaml'))).toEqual({
+      resources: ['service.yaml'],
+    });
+    expect(existsSync(join(project, 'config/webhook/kustomizeconfig.yaml'))).toBe(false);
+    for (const path of [
+      'config/webhook/service.yaml',
+      'config/certmanager/certificate-webhook.yaml',
+      'config/self-managed-certs/kustomization.yaml',
+      'config/self-managed-certs/role_binding.yaml',
+      'config/crd/kustomizeconfig.yaml',
+      'src/webhook/cache-conversion.ts',
+    ]) {
+      expect(existsSync(join(project, path)), path).toBe(true);
+    }
+    const manager = YAML.parseAllDocuments(await read('config/manager/manager.yaml'))
+      .map((document) => document.toJS())
+      .find((object) => object.kind === 'Deployment');
+    const container = manager.spec.template.spec.containers[0];
+    expect(container.args).not.toContain('--disable-webhooks');
+    expect(container.ports.map((port: { name: string }) => port.name)).toContain('webhook-server');
+    expect(manager.spec.template.spec.volumes[1]).toEqual({
+      name: 'webhook-certs',
+      secret: { secretName: 'webhook-server-cert' },
+    });
+    const manifests = await read('src/manifests.ts');
+    expect(manifests).not.toContain('export const webhooks');
+    expect(manifests).toContain("certificateRbacOf(cacheOperator, 'cache-operator-system')");
+    expect(JSON.parse(await read('package.json')).scripts['webhook-certs']).toBe(
+      'ops-operator webhook-certs',
     );
+    const again = await run(conversionWebhook);
+    expect(again.stdout).toBe(
+      'Cache (cache.example.com/v2) conversion webhook: already in cache-operator; nothing changed.\n',
+    );
+
+    await writeGeneratedFiles({ admission: false });
+    const objects = await kustomize(project, 'config/default');
+    const ids = objects.map((object) => `${object.kind}/${object.metadata.name}`);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'Service/cache-operator-webhook-service',
+        'Certificate/cache-operator-serving-cert',
+        'Issuer/cache-operator-selfsigned-issuer',
+      ]),
+    );
+    expect(ids.filter((id) => id.includes('WebhookConfiguration'))).toEqual([]);
+    expectCertManagerCrd(objects.find((object) => object.kind === 'CustomResourceDefinition'));
+    const certificate = objects.find((object) => object.kind === 'Certificate');
+    expect(certificate?.spec.dnsNames).toEqual([
+      'cache-operator-webhook-service.cache-operator-system.svc',
+      'cache-operator-webhook-service.cache-operator-system.svc.cluster.local',
+    ]);
+    // Self-managed: no cert-manager objects or annotation, the operator injects its own CA.
+    const selfManaged = await rendered('default-no-certmanager');
+    expect(selfManaged.has('Certificate')).toBe(false);
+    expect(selfManaged.has('Issuer')).toBe(false);
+    expect(selfManaged.get('CustomResourceDefinition')?.metadata.annotations ?? {}).toEqual({});
+    expect(selfManaged.get('Deployment')?.spec.template.spec.containers[0].args).toContain(
+      '--webhook-cert-mode=self-managed',
+    );
+    expect(selfManaged.get('ClusterRoleBinding')).toBeDefined();
+
+    // Admission webhooks later: config/webhook gains their configurations, the conversion's
+    // CA injection stays.
+    const admission = await run([
+      ...webhook.slice(0, 2),
+      '--version',
+      'v1',
+      '--kind',
+      'Cache',
+      '--skip-manifests',
+    ]);
+    expect(admission.status, admission.stderr).toBe(0);
+    expect(YAML.parse(await read('config/webhook/kustomization.yaml'))).toEqual({
+      resources: ['manifests.yaml', 'service.yaml'],
+      configurations: ['kustomizeconfig.yaml'],
+    });
+    expect(await read('src/manifests.ts')).toContain(
+      'export const webhooks = cacheOperator.webhooks ?? [];',
+    );
+    await writeGeneratedFiles({ admission: true });
+    const both = await kustomize(project, 'config/default');
+    for (const kind of ['CustomResourceDefinition', 'ValidatingWebhookConfiguration']) {
+      expect(both.find((object) => object.kind === kind)?.metadata.annotations, kind).toEqual({
+        'cert-manager.io/inject-ca-from': 'cache-operator-system/cache-operator-serving-cert',
+      });
+    }
+    const bothSelfManaged = await rendered('default-no-certmanager');
+    for (const kind of ['CustomResourceDefinition', 'ValidatingWebhookConfiguration']) {
+      expect(bothSelfManaged.get(kind)?.metadata.annotations ?? {}, kind).toEqual({});
+    }
+  });
+
+  it('refuses, writing nothing, when an edited manager has lost the lines to change', async () => {
+    await run([...v2, '--skip-manifests']);
+    await removeDisableWebhooks();
+    const result = await run(conversionWebhook);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'config/manager/manager.yaml: change\n-             # No admission webhooks yet',
+    );
+    expect(existsSync(join(project, 'config/webhook'))).toBe(false);
+    expect(existsSync(join(project, 'src/webhook'))).toBe(false);
+    expect(await read('src/api/v1/cache.ts')).not.toContain('conversion:');
   });
 });
 

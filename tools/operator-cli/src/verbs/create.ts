@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import YAML from 'yaml';
 import { OperatorCliError } from '../errors/operator-cli-error.js';
 import { findUpwards, type OperatorProject } from '../operator-project.js';
 import { runCommand } from '../run-command.js';
@@ -103,28 +104,43 @@ class Planner {
   readonly plan: CreatePlan = { create: [], edit: [], present: [] };
   readonly problems: string[] = [];
   readonly #texts = new Map<string, string>();
+  /** The files of `plan.create`, by path: later edits change what they will be written with. */
+  readonly #created = new Map<string, TemplateFile>();
 
   constructor(readonly project: OperatorProject) {}
 
   text(path: string): string {
-    const known = this.#texts.get(path);
+    const known = this.#created.get(path)?.content ?? this.#texts.get(path);
     if (known !== undefined) return known;
     const text = readText(this.project, path);
     this.#texts.set(path, text);
     return text;
   }
 
+  /** Whether the operator has `path`, or the plan creates it. */
+  has(path: string): boolean {
+    return this.#created.has(path) || existsSync(join(this.project.root, path));
+  }
+
   /** Writes `file` unless it exists (then it is the user's, kept as it is). */
   add(file: TemplateFile): void {
-    if (existsSync(join(this.project.root, file.path))) this.plan.present.push(file.path);
-    else this.plan.create.push(file);
+    if (this.has(file.path)) this.plan.present.push(file.path);
+    else {
+      const planned = { ...file };
+      this.plan.create.push(planned);
+      this.#created.set(file.path, planned);
+    }
   }
 
   edit(path: string, what: string, change: (text: string) => EditResult): void {
     const result = change(this.text(path));
     if (result.kind === 'present') this.plan.present.push(`${path}: ${what}`);
     else if (result.kind === 'missing') this.problems.push(result.instruction);
-    else this.#texts.set(path, result.text);
+    else {
+      const planned = this.#created.get(path);
+      if (planned !== undefined) planned.content = result.text;
+      else this.#texts.set(path, result.text);
+    }
   }
 
   finish(): CreatePlan {
@@ -260,11 +276,12 @@ export function planCreateVersion(
  * registered in src/operator.ts's `conversions`; config/crd's kustomize configuration for the
  * conversion webhook's Service; and in config/default the cert-manager CA injection into the
  * CRD, which config/default-no-certmanager removes again (the self-managed certificates
- * inject into the CRDs of `conversions` themselves).
+ * inject into the CRDs of `conversions` themselves). An operator without webhooks gets the
+ * webhook server first (see {@link planWebhookServer}): config/webhook with its Service
+ * alone, both certificate modes and the manager's webhook port and certificate.
  *
  * @throws {OperatorCliError} when the version has no conversion (create api --version
- * first), the operator serves no webhooks yet (create webhook first: the conversion needs
- * their Service and certificate), or a file lost the place to insert.
+ * first), src/operator.ts exports no OperatorDefinition, or a file lost the place to insert.
  */
 export function planCreateConversion(project: OperatorProject, spec: OperatorSpec): CreatePlan {
   const hub = definitionVersionOf(project, spec.kindFile);
@@ -274,14 +291,11 @@ export function planCreateConversion(project: OperatorProject, spec: OperatorSpe
       `${spec.kind} ${spec.version} has no conversion (${spokeFile}): the conversion webhook converts another version to the storage version, so add it first with ops-operator create api --group ${spec.group} --version ${spec.version} --kind ${spec.kind}`,
     );
   }
-  if (!existsSync(join(project.root, 'config', 'webhook', 'kustomization.yaml'))) {
-    throw new OperatorCliError(
-      `the operator serves no webhooks yet: the conversion webhook needs their Service and certificate, so run ops-operator create webhook --version ${hub} --kind ${spec.kind} first`,
-    );
-  }
   const planner = new Planner(project);
-  const exported = operatorExport(planner.text('src/operator.ts'));
-  const versioned: OperatorSpec = { ...spec, hubVersion: hub, operatorCamel: exported ?? '' };
+  const exported = requireOperatorExport(planner, 'create webhook --conversion');
+  const versioned: OperatorSpec = { ...spec, hubVersion: hub, operatorCamel: exported };
+  const serving = webhookServing(project);
+  planWebhookServer(planner, versioned, serving, serving === 'none' ? 'conversion' : serving);
   const values = placeholderValues(versioned);
   const definition = `src/api/${hub}/${spec.kindFile}.ts`;
   planner.edit(definition, "says conversion: 'Webhook'", (text) =>
@@ -341,20 +355,116 @@ export function planCreateConversion(project: OperatorProject, spec: OperatorSpe
   );
   const crd = `${spec.plural}.${spec.group}`;
   planner.edit('config/default/kustomization.yaml', `injects the CA into ${crd}`, (text) =>
-    appendOnce(text, `name: ${crd}`, certManagerCrdInjection(crd)),
+    insertOnce(text, `name: ${crd}`, certManagerCrdInjection(crd)),
   );
   planner.edit(
     'config/default-no-certmanager/kustomization.yaml',
     `removes the cert-manager annotation of ${crd}`,
-    (text) => appendOnce(text, `name: ${crd}`, noCertManagerCrdPatch(crd)),
+    (text) => insertOnce(text, `name: ${crd}`, noCertManagerCrdPatch(crd), deploymentPatch),
   );
   return planner.finish();
 }
 
-/** `text` with `addition` appended, unless it holds `marker` already. */
-function appendOnce(text: string, marker: string, addition: string): EditResult {
+/** The comment before config/default-no-certmanager's patch of the manager Deployment. */
+const deploymentPatch = /^ {2}# The `test` operations make the build fail/;
+
+/**
+ * `text` with `addition` inserted before the first line matching `before` (appended when none
+ * does), unless it holds `marker` already.
+ */
+function insertOnce(text: string, marker: string, addition: string, before?: RegExp): EditResult {
   if (text.includes(marker)) return { kind: 'present' };
+  const lines = text.split('\n');
+  const at = before === undefined ? -1 : lines.findIndex((line) => before.test(line));
+  if (at >= 0) {
+    lines.splice(at, 0, ...addition.replace(/\n$/, '').split('\n'));
+    return { kind: 'changed', text: lines.join('\n') };
+  }
   return { kind: 'changed', text: `${text.replace(/\n*$/, '\n')}${addition}` };
+}
+
+/**
+ * What the operator's webhook server serves, as its config/webhook says: `none` (no
+ * config/webhook/kustomization.yaml), `admission` (it lists the webhook configurations'
+ * manifests.yaml) or `conversion` (the Service alone, for CRD conversion webhooks).
+ */
+type WebhookServing = 'none' | 'conversion' | 'admission';
+
+/** The {@link WebhookServing} of `project`. */
+function webhookServing(project: OperatorProject): WebhookServing {
+  const path = join(project.root, 'config', 'webhook', 'kustomization.yaml');
+  if (!existsSync(path)) return 'none';
+  const resources = (YAML.parse(readFileSync(path, 'utf8')) as { resources?: unknown } | null)
+    ?.resources;
+  return Array.isArray(resources) && resources.includes('manifests.yaml')
+    ? 'admission'
+    : 'conversion';
+}
+
+/** The files of the operator that switch with its webhooks (templates/operator's sections). */
+const webhookSwitchedFiles = [
+  'config/default/kustomization.yaml',
+  'config/manager/manager.yaml',
+  'src/manifests.ts',
+  'package.json',
+];
+
+/**
+ * Plans the webhook server's files going from what it serves (`from`) to `to`, both rendered
+ * from the templates: templates/operator-webhooks' files are created where absent, and
+ * changed by the templates' difference where `from` had them (a file `from` has no template
+ * for is the user's, kept); the shared files of {@link webhookSwitchedFiles} change by the
+ * difference of templates/operator's sections (`webhookServer`, `webhooks`, `conversion`).
+ * Nothing when `from` is `to`.
+ */
+function planWebhookServer(
+  planner: Planner,
+  spec: OperatorSpec,
+  from: WebhookServing,
+  to: WebhookServing,
+): void {
+  if (from === to) return;
+  const serving = (what: WebhookServing): OperatorSpec => ({
+    ...spec,
+    webhooks: what === 'admission',
+    conversion: what === 'conversion',
+  });
+  const before = serving(from);
+  const after = serving(to);
+  const configBefore = from === 'none' ? [] : renderWebhookConfigTemplates(before);
+  for (const file of renderWebhookConfigTemplates(after)) {
+    const old = configBefore.find((candidate) => candidate.path === file.path);
+    if (!planner.has(file.path) || old === undefined) planner.add(file);
+    else {
+      planner.edit(file.path, `serves ${to} webhooks`, (text) =>
+        applyTemplateChange(text, old.content, file.content, file.path),
+      );
+    }
+  }
+  const without = renderTemplates('operator', before, keepVersion);
+  const withWebhooks = renderTemplates('operator', after, keepVersion);
+  for (const path of webhookSwitchedFiles) {
+    const old = without.find((file) => file.path === path)?.content ?? '';
+    const next = withWebhooks.find((file) => file.path === path)?.content ?? '';
+    planner.edit(path, `serves ${to} webhooks`, (text) =>
+      applyTemplateChange(text, old, next, path),
+    );
+  }
+}
+
+/**
+ * The name `src/operator.ts` exports its OperatorDefinition under.
+ *
+ * @throws {OperatorCliError} when it exports none (`verb` registers in it).
+ */
+function requireOperatorExport(planner: Planner, verb: string): string {
+  const exported = operatorExport(planner.text('src/operator.ts'));
+  if (exported === undefined) {
+    throw new OperatorCliError(
+      `src/operator.ts exports no \`export const <name>: OperatorDefinition = {...}\`: ops-operator ${verb} registers in it`,
+    );
+  }
+  return exported;
 }
 
 /**
@@ -380,7 +490,7 @@ function certManagerCrdInjection(crd: string): string {
           index: ${index}
           create: true
 `;
-  return `  # cert-manager injects the CA into the conversion webhook of ${crd} too.
+  return `  # cert-manager injects the CA into the conversion webhook of ${crd}.
 ${part('namespace', 0)}${part('name', 1)}`;
 }
 
@@ -447,42 +557,20 @@ export function declaredKind(
 /**
  * The changes `create webhook` makes for `spec`'s kind: its defaulting and validating
  * webhooks with their unit and end-to-end tests (templates/webhook), their registration in
- * src/operator.ts; and when the operator had no webhooks, their configuration
- * (templates/operator-webhooks) and what the project's files switch on with webhooks
- * (config/default, config/manager, src/manifests.ts, package.json), applied as the
- * templates' difference.
+ * src/operator.ts; and when the operator had no admission webhooks (none, or only a
+ * conversion webhook), their configuration (templates/operator-webhooks) and what the
+ * project's files switch on with webhooks (config/default, config/manager, src/manifests.ts,
+ * package.json), applied as the templates' difference (see {@link planWebhookServer}).
  *
  * @throws {OperatorCliError} when src/operator.ts exports no OperatorDefinition, or a file
  * lost the place to insert (with the exact lines to add or remove).
  */
 export function planCreateWebhook(project: OperatorProject, spec: OperatorSpec): CreatePlan {
   const planner = new Planner(project);
-  const exported = operatorExport(planner.text('src/operator.ts'));
-  if (exported === undefined) {
-    throw new OperatorCliError(
-      'src/operator.ts exports no `export const <name>: OperatorDefinition = {...}`: ops-operator create webhook registers the webhooks in it',
-    );
-  }
+  const exported = requireOperatorExport(planner, 'create webhook');
   const webhookSpec: OperatorSpec = { ...spec, webhooks: true, operatorCamel: exported };
   for (const file of renderWebhookTemplates(webhookSpec)) planner.add(file);
-  const hadWebhooks = existsSync(join(project.root, 'config', 'webhook', 'kustomization.yaml'));
-  if (!hadWebhooks) {
-    for (const file of renderWebhookConfigTemplates(webhookSpec)) planner.add(file);
-    const without = renderTemplates('operator', { ...webhookSpec, webhooks: false }, keepVersion);
-    const withWebhooks = renderTemplates('operator', webhookSpec, keepVersion);
-    for (const path of [
-      'config/default/kustomization.yaml',
-      'config/manager/manager.yaml',
-      'src/manifests.ts',
-      'package.json',
-    ]) {
-      const before = without.find((file) => file.path === path)?.content ?? '';
-      const after = withWebhooks.find((file) => file.path === path)?.content ?? '';
-      planner.edit(path, 'serves webhooks', (text) =>
-        applyTemplateChange(text, before, after, path),
-      );
-    }
-  }
+  planWebhookServer(planner, webhookSpec, webhookServing(project), 'admission');
   const names = [`${spec.kindCamel}Defaulter`, `${spec.kindCamel}Validator`];
   planner.edit('src/operator.ts', `imports ${names.join(', ')}`, (text) =>
     addImport(text, `import { ${names.join(', ')} } from './webhook/${spec.kindFile}.js';`),
@@ -574,7 +662,9 @@ create webhook  defaulting and validating webhooks for an existing kind: src/web
                 port and certificate volume, and the webhook-local and webhook-certs scripts.
                 With --conversion: the conversion webhook of a version create api added
                 (conversion: 'Webhook', src/webhook/<kind>-conversion.ts in conversions, the
-                CRD's CA injection by cert-manager); needs the webhooks' config first.
+                CRD's CA injection by cert-manager and by the operator itself). An operator
+                without webhooks gets the same config, but config/webhook is the Service
+                alone (no webhook configurations).
 
 Then builds and renders config/crd/bases, config/rbac/role.yaml and config/webhook (as
 ops-operator manifests). Nothing is overwritten: an existing file is kept as it is, and an

@@ -18,7 +18,8 @@ export const webhookCertsVerb: Verb = {
 The manual step of installing without cert-manager, after
 kubectl apply -k config/default-no-certmanager: makes sure the operator's webhook Secret
 (kubernetes.io/tls, with ca.crt) holds a CA and a certificate for the webhook Service, and
-sets that CA as the caBundle of the webhook configurations. A valid Secret is kept; one that
+sets that CA as the caBundle of the webhook configurations and of the conversion webhook of
+each CRD (config/crd/bases) that converts through it. A valid Secret is kept; one that
 expires within 30 days, or does not cover the Service, is replaced.
 (ops-operator deploy --without-cert-manager does all of it in one go.)
 
@@ -43,12 +44,9 @@ Options:
       env: context.env,
       ...(namespace === undefined ? {} : { namespace }),
     });
-    await patchCaBundle(caCert, webhooks, context.env);
-    const configurations = [webhooks.mutatingConfiguration, webhooks.validatingConfiguration]
-      .filter((name) => name !== undefined)
-      .join(' and ');
+    const patched = await patchCaBundle(caCert, webhooks, context.env);
     context.stdout(
-      `${created ? 'created' : 'kept'} Secret ${webhooks.secret}; caBundle set on ${configurations}\n`,
+      `${created ? 'created' : 'kept'} Secret ${webhooks.secret}; caBundle set on ${patched.length > 0 ? patched.join(', ') : 'nothing (no webhook configuration or conversion CRD in the cluster)'}\n`,
     );
     return 0;
   },
