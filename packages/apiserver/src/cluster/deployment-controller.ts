@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds, isJsonObject } from '@ops/api';
+import { formatRfc3339Seconds, isJsonObject, jsonEqual } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
+import { type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
@@ -130,10 +130,8 @@ export class DeploymentController implements Controller {
     const spec = specOf(deployment);
     if (deployment.metadata?.deletionTimestamp === undefined && spec.paused !== true) {
       const all = this.replicaSetsOf(deployment);
-      let newRs = all.find(
-        (rs) =>
-          canonicalJson(withoutHash(specOf(rs).template)) ===
-          canonicalJson(withoutHash(spec.template)),
+      let newRs = all.find((rs) =>
+        jsonEqual(withoutHash(specOf(rs).template), withoutHash(spec.template)),
       );
       const olds = all.filter((rs) => rs !== newRs);
       if (newRs === undefined) newRs = await this.createReplicaSet(deployment, olds);
@@ -206,8 +204,7 @@ export class DeploymentController implements Controller {
       if (
         existing !== undefined &&
         controllerUid(existing, 'Deployment') === deployment.metadata?.uid &&
-        canonicalJson(withoutHash(specOf(existing).template)) ===
-          canonicalJson(withoutHash(spec.template))
+        jsonEqual(withoutHash(specOf(existing).template), withoutHash(spec.template))
       ) {
         return existing;
       }
@@ -373,10 +370,8 @@ export class DeploymentController implements Controller {
     const spec = specOf(deployment);
     const replicas = numberOr(spec.replicas, 1);
     const all = this.replicaSetsOf(deployment);
-    const newRs = all.find(
-      (rs) =>
-        canonicalJson(withoutHash(specOf(rs).template)) ===
-        canonicalJson(withoutHash(spec.template)),
+    const newRs = all.find((rs) =>
+      jsonEqual(withoutHash(specOf(rs).template), withoutHash(spec.template)),
     );
     const sum = (field: string) =>
       all.reduce((total, rs) => total + numberOr(statusOf(rs)[field], 0), 0);
@@ -446,7 +441,7 @@ export class DeploymentController implements Controller {
     for (const [field, value] of counts) if (value > 0) status[field] = value;
     status.conditions = conditions;
     if (old.collisionCount !== undefined) status.collisionCount = old.collisionCount;
-    if (canonicalJson(status) === canonicalJson(old)) return;
+    if (jsonEqual(status, old)) return;
     await this.client.update(
       'apps',
       'deployments',

@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
-import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
+import { formatRfc3339Seconds, jsonEqual } from '@ops/api';
+import { type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { conditionOf, isPodReady, isPodTerminal, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
@@ -176,7 +176,7 @@ export class JobController implements Controller {
     if (completionTime !== undefined) status.completionTime = completionTime;
     for (const field of ['active', 'succeeded', 'failed'] as const)
       if (status[field] === 0) delete status[field];
-    if (canonicalJson(status) !== canonicalJson(old)) {
+    if (!jsonEqual(status, old)) {
       const current = this.client.get('batch', 'jobs', namespace, name) ?? job;
       await this.client.update('batch', 'jobs', { ...structuredClone(current), status }, 'status');
     }

@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
-import { canonicalJson, objectsOf } from '../json/json.js';
+import { formatRfc3339Seconds, jsonEqual } from '@ops/api';
+import { objectsOf } from '../json/json.js';
 import { storageKeyOf } from '../registry/resource-type.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { type DesiredCondition, setCondition } from './conditions.js';
@@ -134,7 +134,7 @@ export class NamespaceController implements Controller {
     const withStatus = structuredClone(namespace);
     withStatus.status = { ...statusOf(namespace), conditions: list };
     let current: KubernetesObject | undefined = namespace;
-    if (canonicalJson(withStatus.status) !== canonicalJson(namespace.status)) {
+    if (!jsonEqual(withStatus.status, namespace.status)) {
       current = await this.client.update('', 'namespaces', withStatus, 'status');
       // The server may have removed the namespace on that write already.
       current = this.client.get('', 'namespaces', '', namespace.metadata?.name ?? '');

@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
+import { formatRfc3339Seconds, jsonEqual } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
+import { type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import {
   isPodActive,
@@ -176,7 +176,7 @@ export class ReplicaSetController implements Controller {
     if (available > 0) status.availableReplicas = available;
     if (rs.metadata?.generation !== undefined) status.observedGeneration = rs.metadata.generation;
     if (conditions.length > 0) status.conditions = conditions;
-    if (canonicalJson(status) !== canonicalJson(old)) {
+    if (!jsonEqual(status, old)) {
       await this.client.update('apps', 'replicasets', { ...structuredClone(rs), status }, 'status');
     }
     return recheck === undefined ? undefined : { requeueAfterMs: recheck + 5 };

@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
-import { canonicalJson, objectOr, objectsOf } from '../json/json.js';
+import { formatRfc3339Seconds, jsonEqual } from '@ops/api';
+import { objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
@@ -92,7 +92,7 @@ export class Scheduler implements Controller {
       condition,
       formatRfc3339Seconds(new Date()),
     );
-    if (canonicalJson(conditions) === canonicalJson(old.conditions)) return;
+    if (jsonEqual(conditions, old.conditions)) return;
     const copy = structuredClone(pod);
     copy.status = { ...old, conditions };
     await this.client.update('', 'pods', copy, 'status');
