@@ -1,9 +1,15 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds, isJsonObject, jsonEqual } from '@ops/api';
+import {
+  type BuiltInConditionInput,
+  formatRfc3339Seconds,
+  isJsonObject,
+  jsonEqual,
+  setBuiltInCondition,
+} from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
-import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
+import { isPodTerminal } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import {
@@ -384,7 +390,7 @@ export class DeploymentController implements Controller {
     const now = formatRfc3339Seconds(new Date());
     let conditions = objectsOf(old.conditions);
     const { maxUnavailable } = rolloutBounds(deployment);
-    conditions = setCondition(
+    conditions = setBuiltInCondition(
       conditions,
       available >= replicas - maxUnavailable
         ? {
@@ -399,10 +405,9 @@ export class DeploymentController implements Controller {
             reason: 'MinimumReplicasUnavailable',
             message: 'Deployment does not have minimum availability.',
           },
-      now,
-      true,
+      { now, lastUpdateTime: true },
     );
-    let progressing: DesiredCondition | undefined;
+    let progressing: BuiltInConditionInput | undefined;
     if (spec.paused === true) {
       progressing = {
         type: 'Progressing',
@@ -427,7 +432,8 @@ export class DeploymentController implements Controller {
             message: `ReplicaSet "${rsName}" is progressing.`,
           };
     }
-    if (progressing !== undefined) conditions = setCondition(conditions, progressing, now, true);
+    if (progressing !== undefined)
+      conditions = setBuiltInCondition(conditions, progressing, { now, lastUpdateTime: true });
     const status: Json = {};
     if (deployment.metadata?.generation !== undefined)
       status.observedGeneration = deployment.metadata.generation;

@@ -1,9 +1,13 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds, jsonEqual } from '@ops/api';
+import {
+  type BuiltInConditionInput,
+  formatRfc3339Seconds,
+  jsonEqual,
+  setBuiltInCondition,
+} from '@ops/api';
 import { objectsOf } from '../json/json.js';
 import { storageKeyOf } from '../registry/resource-type.js';
 import type { StoreEvent } from '../store/object-store.js';
-import { type DesiredCondition, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ClusterHost, ControllerClient } from './controller-client.js';
 import { specOf, statusOf } from './object-fields.js';
@@ -90,7 +94,7 @@ export class NamespaceController implements Controller {
   private async finalize(namespace: KubernetesObject): Promise<void> {
     const now = formatRfc3339Seconds(new Date());
     const finalizersLeft = namespace.metadata?.finalizers ?? [];
-    const conditions: DesiredCondition[] = [
+    const conditions: BuiltInConditionInput[] = [
       {
         type: 'NamespaceDeletionDiscoveryFailure',
         status: 'False',
@@ -130,7 +134,7 @@ export class NamespaceController implements Controller {
           },
     ];
     let list = objectsOf(statusOf(namespace).conditions);
-    for (const condition of conditions) list = setCondition(list, condition, now);
+    for (const condition of conditions) list = setBuiltInCondition(list, condition, { now });
     const withStatus = structuredClone(namespace);
     withStatus.status = { ...statusOf(namespace), conditions: list };
     let current: KubernetesObject | undefined = namespace;
