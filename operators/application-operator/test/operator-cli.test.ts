@@ -66,7 +66,8 @@ describe('what the CLI derives from the operator', () => {
       namespace: 'application-operator-system',
       namePrefix: 'application-operator-',
       buildContext: join(operatorRoot, '..', '..'),
-      dockerfile: join(operatorRoot, 'Dockerfile'),
+      dockerfile: join(operatorRoot, '..', 'Dockerfile'),
+      dockerBuildArgs: { OPERATOR: 'application-operator' },
       webhooks: {
         service: 'application-operator-webhook-service',
         secret: 'webhook-server-cert',
@@ -191,14 +192,14 @@ describe('docker-build and docker-buildx', () => {
   });
   const calls = async () => (await readFile(log, 'utf8')).trim().split('\n');
 
-  it('docker-build builds the Dockerfile with the repository root as context', async () => {
+  it('docker-build builds the shared operators/Dockerfile for this operator with the repository root as context', async () => {
     await writeFile(log, '');
     expect(await dockerBuild(project, { env: env('docker-ok') })).toBe('ghcr.io/acme/app:1.0.0');
     const repositoryRoot = join(operatorRoot, '..', '..');
     expect(await calls()).toEqual([
       '--version',
       'info --format {{.ServerVersion}}',
-      `build --tag ghcr.io/acme/app:1.0.0 --file ${join(repositoryRoot, 'operators/application-operator/Dockerfile')} ${repositoryRoot}`,
+      `build --tag ghcr.io/acme/app:1.0.0 --file ${join(repositoryRoot, 'operators/Dockerfile')} --build-arg OPERATOR=application-operator ${repositoryRoot}`,
     ]);
   });
 
@@ -213,7 +214,7 @@ describe('docker-build and docker-buildx', () => {
       'buildx inspect application-operator-builder',
     ]);
     expect(recorded[4]).toMatch(
-      /^buildx build --builder application-operator-builder --platform linux\/amd64,linux\/arm64 --tag ghcr\.io\/acme\/app:1\.0\.0 --push --file \S+\/operators\/application-operator\/Dockerfile \S+$/,
+      /^buildx build --builder application-operator-builder --platform linux\/amd64,linux\/arm64 --tag ghcr\.io\/acme\/app:1\.0\.0 --push --file \S+\/operators\/Dockerfile --build-arg OPERATOR=application-operator \S+$/,
     );
   });
 

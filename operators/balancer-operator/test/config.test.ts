@@ -87,12 +87,14 @@ describe('config/', () => {
 });
 
 describe('the image', () => {
-  it('builds this operator in the Dockerfile and the workflow calls the shared image pipeline', async () => {
-    const dockerfile = await readFile(join(operatorRoot, 'Dockerfile'), 'utf8');
-    expect(dockerfile).toContain('operators/balancer-operator');
+  it('is built from the shared operators/Dockerfile by the shared image pipeline, which the workflow calls with this operator', async () => {
+    const dockerfile = await readFile(join(operatorRoot, '..', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^ARG OPERATOR$/m);
+    expect(dockerfile).toContain(`operators/\${OPERATOR}/dist/main.js`);
     const workflow = YAML.parse(
       await readFile(join(operatorRoot, '../../.github/workflows/balancer-operator.yml'), 'utf8'),
     );
+    expect(workflow.on.push.paths).toContain('operators/Dockerfile');
     expect(workflow.jobs.image.uses).toBe('./.github/workflows/operator-image.yml');
     expect(workflow.jobs.image.with).toEqual({
       operator: 'balancer-operator',

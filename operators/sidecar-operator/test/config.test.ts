@@ -193,10 +193,24 @@ describe('image, workflow and bundle', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it('builds this operator in the Dockerfile and the workflow calls the shared image pipeline', async () => {
-    const dockerfile = await readFile(join(operatorRoot, 'Dockerfile'), 'utf8');
-    expect(dockerfile).toContain('--filter sidecar-operator');
-    expect(dockerfile).toContain('operators/sidecar-operator/dist');
+  it('is built from the shared operators/Dockerfile by the shared image pipeline, which the workflow calls with this operator', async () => {
+    const dockerfile = await readFile(join(operatorRoot, '..', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^ARG OPERATOR$/m);
+    expect(dockerfile).toContain(`operators/\${OPERATOR}/dist/main.js`);
+    const pipeline = YAML.parse(
+      await readFile(
+        join(operatorRoot, '..', '..', '.github', 'workflows', 'operator-image.yml'),
+        'utf8',
+      ),
+    );
+    const build = pipeline.jobs.image.steps.find(
+      (step: { uses?: string }) => step.uses === 'docker/build-push-action@v6',
+    );
+    expect(build.with).toMatchObject({
+      context: '.',
+      file: 'operators/Dockerfile',
+      'build-args': `OPERATOR=\${{ inputs.operator }}`,
+    });
     const workflow = YAML.parse(
       await readFile(
         join(operatorRoot, '..', '..', '.github', 'workflows', 'sidecar-operator.yml'),

@@ -6,7 +6,10 @@ import {
   isStatusConditionFalse,
   isStatusConditionPresentAndEqual,
   isStatusConditionTrue,
+  type ObjectWithConditions,
   removeStatusCondition,
+  setBuiltInCondition,
+  setCondition,
   setStatusCondition,
   validateCondition,
   validateConditionReason,
@@ -198,5 +201,220 @@ describe('condition validation helpers', () => {
       validateCondition({ type: 'Ready', status: 'Unknown', reason: 'X', message: '' }),
     ).not.toThrow();
     expect(formatRfc3339Seconds(new Date('2024-05-01T12:00:00.999Z'))).toBe('2024-05-01T12:00:00Z');
+  });
+});
+
+const at = (iso: string) => () => new Date(iso);
+
+function object(generation: number, conditions?: Condition[]): ObjectWithConditions {
+  return {
+    metadata: { name: 'a', generation },
+    ...(conditions ? { status: { conditions } } : {}),
+  };
+}
+
+describe('setCondition', () => {
+  it('creates status and the condition, stamped with the generation and now', () => {
+    const target = object(3);
+    const changed = setCondition(
+      target,
+      { type: 'Ready', status: 'False', reason: 'Progressing' },
+      { now: at('2026-01-02T03:04:05.678Z') },
+    );
+    expect(changed).toBe(true);
+    expect(target.status?.conditions).toEqual([
+      {
+        type: 'Ready',
+        status: 'False',
+        reason: 'Progressing',
+        message: '',
+        observedGeneration: 3,
+        lastTransitionTime: '2026-01-02T03:04:05Z',
+      },
+    ]);
+  });
+
+  it('keeps lastTransitionTime when only the reason, message or generation change', () => {
+    const target = object(1);
+    setCondition(
+      target,
+      { type: 'Ready', status: 'False', reason: 'A' },
+      { now: at('2026-01-01T00:00:00Z') },
+    );
+    target.metadata = { ...target.metadata, generation: 2 };
+    const changed = setCondition(
+      target,
+      { type: 'Ready', status: 'False', reason: 'B', message: 'still waiting' },
+      { now: at('2026-01-01T00:05:00Z') },
+    );
+    expect(changed).toBe(true);
+    expect(target.status?.conditions?.[0]).toMatchObject({
+      reason: 'B',
+      message: 'still waiting',
+      observedGeneration: 2,
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    });
+  });
+
+  it('moves lastTransitionTime when the status changes', () => {
+    const target = object(1);
+    setCondition(
+      target,
+      { type: 'Ready', status: 'False', reason: 'A' },
+      { now: at('2026-01-01T00:00:00Z') },
+    );
+    setCondition(
+      target,
+      { type: 'Ready', status: 'True', reason: 'A' },
+      { now: at('2026-01-01T00:07:00Z') },
+    );
+    expect(target.status?.conditions?.[0]?.lastTransitionTime).toBe('2026-01-01T00:07:00Z');
+  });
+
+  it('reports no change, and leaves the object alone, when the condition is as given', () => {
+    const target = object(4);
+    setCondition(target, { type: 'Ready', status: 'True', reason: 'Done', message: 'ok' });
+    const before = structuredClone(target);
+    const statusBefore = target.status;
+    expect(
+      setCondition(target, { type: 'Ready', status: 'True', reason: 'Done', message: 'ok' }),
+    ).toBe(false);
+    expect(target).toEqual(before);
+    expect(target.status).toBe(statusBefore);
+  });
+
+  it('keeps the other conditions and their order', () => {
+    const other: Condition = {
+      type: 'Degraded',
+      status: 'False',
+      reason: 'Fine',
+      message: '',
+      lastTransitionTime: '2025-12-31T00:00:00Z',
+    };
+    const target = object(1, [other]);
+    setCondition(target, { type: 'Ready', status: 'True', reason: 'Done' });
+    expect(target.status?.conditions?.map((c) => c.type)).toEqual(['Degraded', 'Ready']);
+    expect(target.status?.conditions?.[0]).toEqual(other);
+  });
+
+  it('throws a ConditionError naming the field for an invalid reason, changing nothing', () => {
+    const target = object(1);
+    expect(() => setCondition(target, { type: 'Ready', status: 'True', reason: 'not ok' })).toThrow(
+      ConditionError,
+    );
+    expect(() => setCondition(target, { type: 'Ready', status: 'True', reason: 'not ok' })).toThrow(
+      /reason/,
+    );
+    expect(target.status).toBeUndefined();
+  });
+});
+
+describe('setBuiltInCondition', () => {
+  const now = '2026-02-01T00:00:00Z';
+  const later = '2026-02-01T00:10:00Z';
+
+  it('appends a condition without the reason and message it was not given, and leaves the input alone', () => {
+    const input = Object.freeze([Object.freeze({ type: 'PodScheduled', status: 'True' })]);
+    const list = setBuiltInCondition(input, { type: 'Ready', status: 'True' }, { now });
+    expect(list).toEqual([
+      { type: 'PodScheduled', status: 'True' },
+      { type: 'Ready', status: 'True', lastTransitionTime: now },
+    ]);
+    expect(list[0]).not.toBe(input[0]);
+  });
+
+  it('gives an equal list for a condition that is already so, and drops entries that are not objects', () => {
+    const first = setBuiltInCondition(
+      [],
+      { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'ok' },
+      { now, lastUpdateTime: true },
+    );
+    expect(first).toEqual([
+      {
+        type: 'Available',
+        status: 'True',
+        lastUpdateTime: now,
+        lastTransitionTime: now,
+        reason: 'MinimumReplicasAvailable',
+        message: 'ok',
+      },
+    ]);
+    expect(Object.keys(first[0] ?? {})).toEqual([
+      'type',
+      'status',
+      'lastUpdateTime',
+      'lastTransitionTime',
+      'reason',
+      'message',
+    ]);
+    const again = setBuiltInCondition(
+      [...first, 'junk', null],
+      { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'ok' },
+      { now: later, lastUpdateTime: true },
+    );
+    expect(again).toEqual(first);
+  });
+
+  it('moves lastUpdateTime when the reason or message change and lastTransitionTime only when the status does', () => {
+    const first = setBuiltInCondition(
+      [],
+      { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: 'a' },
+      { now, lastUpdateTime: true },
+    );
+    const updated = setBuiltInCondition(
+      first,
+      { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: 'b' },
+      { now: later, lastUpdateTime: true },
+    );
+    expect(updated[0]).toMatchObject({
+      lastUpdateTime: later,
+      lastTransitionTime: now,
+      reason: 'NewReplicaSetAvailable',
+      message: 'b',
+    });
+    const flipped = setBuiltInCondition(
+      updated,
+      { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' },
+      { now: '2026-02-01T00:20:00Z' },
+    );
+    expect(flipped[0]).toEqual({
+      type: 'Progressing',
+      status: 'False',
+      lastUpdateTime: later,
+      lastTransitionTime: '2026-02-01T00:20:00Z',
+      reason: 'ProgressDeadlineExceeded',
+    });
+  });
+
+  it('keeps a lastProbeTime only while nothing changes, and fills a missing lastTransitionTime', () => {
+    const probed = [
+      { type: 'Ready', status: 'False', reason: 'PodCompleted', lastProbeTime: null },
+    ];
+    expect(
+      setBuiltInCondition(
+        probed,
+        { type: 'Ready', status: 'False', reason: 'PodCompleted' },
+        { now },
+      ),
+    ).toEqual([
+      {
+        type: 'Ready',
+        status: 'False',
+        reason: 'PodCompleted',
+        lastProbeTime: null,
+        lastTransitionTime: now,
+      },
+    ]);
+    const timed = [{ ...probed[0], lastTransitionTime: now }];
+    expect(
+      setBuiltInCondition(
+        timed,
+        { type: 'Ready', status: 'False', reason: 'PodCompleted' },
+        { now: later },
+      ),
+    ).toEqual(timed);
+    expect(setBuiltInCondition(timed, { type: 'Ready', status: 'True' }, { now: later })).toEqual([
+      { type: 'Ready', status: 'True', lastTransitionTime: later },
+    ]);
   });
 });

@@ -4,6 +4,8 @@
  * moves only when `status` changes.
  */
 import { ConditionError, type ConditionField } from './errors/condition-error.js';
+import { isJsonObject } from './json.js';
+import type { ObjectMeta } from './kubernetes-object.js';
 
 /** The status of a condition: `True`, `False`, or `Unknown` when it cannot be determined. */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
@@ -127,6 +129,107 @@ export function formatRfc3339Seconds(date: Date = new Date()): string {
 }
 
 /**
+ * A condition as {@link putCondition} reads and writes it: `metav1.Condition`'s fields and the
+ * times some built-in kinds add, each of any JSON type until it is set (a built-in kind's
+ * conditions arrive as decoded JSON).
+ */
+interface ConditionRecord {
+  type?: unknown;
+  status?: unknown;
+  lastUpdateTime?: unknown;
+  lastTransitionTime?: unknown;
+  reason?: unknown;
+  message?: unknown;
+  observedGeneration?: unknown;
+  lastProbeTime?: unknown;
+}
+
+/** What {@link putCondition} sets: a condition whose reason, message and times may be absent. */
+interface ConditionFields {
+  type: string;
+  status: ConditionStatus;
+  reason?: string;
+  message?: string;
+  observedGeneration?: number;
+  lastTransitionTime?: string;
+}
+
+/** What a built-in kind's conditions add to {@link putCondition}'s rules. */
+interface BuiltInRules {
+  /** Keep `lastUpdateTime` (apps/v1 `DeploymentCondition`). */
+  lastUpdateTime: boolean;
+}
+
+/**
+ * The one condition setter, shared by {@link setStatusCondition} and
+ * {@link setBuiltInCondition}: sets `condition` in `conditions` in place and returns whether
+ * anything changed.
+ *
+ * - no condition of that `type` yet: appends `type`, `status`, (`lastUpdateTime`,)
+ *   `lastTransitionTime` (the input's or `now`), then `reason`, `message` and
+ *   `observedGeneration` when given;
+ * - `status` differs: updates it and sets `lastTransitionTime` to the input's or `now`;
+ * - `reason`, `message` or `observedGeneration` differ: updates them without moving
+ *   `lastTransitionTime` (an absent one is removed; an absent `observedGeneration` counts as
+ *   0).
+ *
+ * With `builtIn` (a built-in kind's condition), also: a missing `lastTransitionTime` is set;
+ * with `builtIn.lastUpdateTime`, `lastUpdateTime` is set to `now` when the condition is new,
+ * changed, or had none; and a `lastProbeTime` is removed when the condition changed (its
+ * status, reason, message or observedGeneration).
+ */
+function putCondition(
+  conditions: ConditionRecord[],
+  condition: ConditionFields,
+  now: () => string,
+  builtIn?: BuiltInRules,
+): boolean {
+  const transitionTime = (): string => condition.lastTransitionTime ?? now();
+  const existing = conditions.find((candidate) => candidate.type === condition.type);
+  if (existing === undefined) {
+    const added: ConditionRecord = { type: condition.type, status: condition.status };
+    if (builtIn?.lastUpdateTime) added.lastUpdateTime = now();
+    added.lastTransitionTime = transitionTime();
+    if (condition.reason !== undefined) added.reason = condition.reason;
+    if (condition.message !== undefined) added.message = condition.message;
+    if (condition.observedGeneration !== undefined) {
+      added.observedGeneration = condition.observedGeneration;
+    }
+    conditions.push(added);
+    return true;
+  }
+  let changed = false;
+  // Times filled in where a built-in kind's condition lacked them: a write, not a change.
+  let filled = false;
+  if (existing.status !== condition.status) {
+    existing.status = condition.status;
+    existing.lastTransitionTime = transitionTime();
+    changed = true;
+  } else if (builtIn !== undefined && existing.lastTransitionTime === undefined) {
+    existing.lastTransitionTime = transitionTime();
+    filled = true;
+  }
+  for (const field of ['reason', 'message'] as const) {
+    if (existing[field] === condition[field]) continue;
+    if (condition[field] === undefined) delete existing[field];
+    else existing[field] = condition[field];
+    changed = true;
+  }
+  if ((existing.observedGeneration ?? 0) !== (condition.observedGeneration ?? 0)) {
+    if (condition.observedGeneration === undefined) delete existing.observedGeneration;
+    else existing.observedGeneration = condition.observedGeneration;
+    changed = true;
+  }
+  if (builtIn === undefined) return changed;
+  if (builtIn.lastUpdateTime && (changed || existing.lastUpdateTime === undefined)) {
+    existing.lastUpdateTime = now();
+    filled = true;
+  }
+  if (changed) delete existing.lastProbeTime;
+  return changed || filled;
+}
+
+/**
  * Sets `condition` in `conditions` (in place), as apimachinery's `meta.SetStatusCondition`:
  *
  * - no condition of that `type` yet: appends a copy, with `lastTransitionTime` from the input
@@ -147,42 +250,104 @@ export function setStatusCondition(
   options: SetStatusConditionOptions = {},
 ): boolean {
   validateCondition(condition);
-  const transitionTime = (): string =>
-    condition.lastTransitionTime ?? formatRfc3339Seconds((options.now ?? (() => new Date()))());
-  const existing = findStatusCondition(conditions, condition.type);
-  if (existing === undefined) {
-    const added: Condition = {
-      type: condition.type,
-      status: condition.status,
-      lastTransitionTime: transitionTime(),
-      reason: condition.reason,
-      message: condition.message,
-    };
-    if (condition.observedGeneration !== undefined) {
-      added.observedGeneration = condition.observedGeneration;
-    }
-    conditions.push(added);
-    return true;
-  }
-  let changed = false;
-  if (existing.status !== condition.status) {
-    existing.status = condition.status;
-    existing.lastTransitionTime = transitionTime();
-    changed = true;
-  }
-  if (existing.reason !== condition.reason) {
-    existing.reason = condition.reason;
-    changed = true;
-  }
-  if (existing.message !== condition.message) {
-    existing.message = condition.message;
-    changed = true;
-  }
-  if ((existing.observedGeneration ?? 0) !== (condition.observedGeneration ?? 0)) {
-    if (condition.observedGeneration === undefined) delete existing.observedGeneration;
-    else existing.observedGeneration = condition.observedGeneration;
-    changed = true;
-  }
+  const now = options.now ?? (() => new Date());
+  return putCondition(conditions, condition, () => formatRfc3339Seconds(now()));
+}
+
+/**
+ * One condition of a built-in kind's status as its controller computes it (core/v1
+ * `PodCondition` and `NamespaceCondition`, apps/v1 `DeploymentCondition` and
+ * `ReplicaSetCondition`, batch/v1 `JobCondition`): unlike `metav1.Condition`, `reason` and
+ * `message` are optional, and absent ones are left out.
+ */
+export interface BuiltInConditionInput {
+  type: string;
+  status: ConditionStatus;
+  reason?: string;
+  message?: string;
+}
+
+/** Options of {@link setBuiltInCondition}. */
+export interface SetBuiltInConditionOptions {
+  /** The time to stamp, RFC 3339 (one write stamps all its conditions alike). */
+  now: string;
+  /** Also keep `lastUpdateTime`, as apps/v1 `DeploymentCondition` has. Default false. */
+  lastUpdateTime?: boolean;
+}
+
+/**
+ * `conditions` (a built-in kind's `status.conditions` as decoded JSON; entries that are not
+ * objects are dropped) with `condition` set, as a new list: the input and its entries are not
+ * changed, so an object read from a cache can be passed. The rules are
+ * {@link setStatusCondition}'s, with what the built-in kinds add: an absent `reason` or
+ * `message` is removed, a missing `lastTransitionTime` is set, with `lastUpdateTime` that
+ * time moves when the status, reason or message change, and a `lastProbeTime` is dropped when
+ * anything changed. Setting a condition that is already so gives an equal list. Not
+ * validated: the built-in kinds' conditions are not held to `metav1.Condition`'s rules.
+ */
+export function setBuiltInCondition(
+  conditions: readonly unknown[],
+  condition: BuiltInConditionInput,
+  options: SetBuiltInConditionOptions,
+): Array<Record<string, unknown>> {
+  const list = conditions.filter(isJsonObject).map((entry) => ({ ...entry }));
+  putCondition(list, condition, () => options.now, {
+    lastUpdateTime: options.lastUpdateTime ?? false,
+  });
+  return list;
+}
+
+/** An object whose status holds conditions (`status.conditions`), as {@link setCondition} takes. */
+export interface ObjectWithConditions {
+  metadata?: ObjectMeta;
+  status?: { conditions?: Condition[] };
+}
+
+/** What {@link setCondition} takes: the condition without its times and generation. */
+export interface ConditionUpdate {
+  /** CamelCase kind of condition, e.g. `Ready`. */
+  type: string;
+  status: ConditionStatus;
+  /** CamelCase, machine-readable cause, e.g. `DeploymentAvailable`. */
+  reason: string;
+  /** Human-readable details; default empty. */
+  message?: string;
+}
+
+/**
+ * Sets one condition on `object.status.conditions` (in place, creating `status` and the list
+ * when absent), stamped with `observedGeneration` = the object's `metadata.generation`:
+ *
+ * - `lastTransitionTime` is set (to `options.now()`, default now) when the condition is new
+ *   or its `status` changed, and otherwise kept, so it stays the time of the last transition;
+ * - `reason`, `message` and `observedGeneration` are updated without moving it.
+ *
+ * Returns whether anything changed, so that a reconciler writes the status only then.
+ * Other conditions and their order are kept; the conditions the object held are not changed
+ * (a changed list replaces them), so an object read from a cache can be passed.
+ *
+ * @throws {ConditionError} when the type or reason is invalid (see {@link validateCondition});
+ *   the object is unchanged.
+ */
+export function setCondition(
+  object: ObjectWithConditions,
+  update: ConditionUpdate,
+  options: SetStatusConditionOptions = {},
+): boolean {
+  const conditions = (object.status?.conditions ?? []).map((condition) => ({ ...condition }));
+  const generation = object.metadata?.generation;
+  const changed = setStatusCondition(
+    conditions,
+    {
+      type: update.type,
+      status: update.status,
+      reason: update.reason,
+      message: update.message ?? '',
+      ...(generation === undefined ? {} : { observedGeneration: generation }),
+    },
+    options,
+  );
+  if (changed) object.status = { ...object.status, conditions };
   return changed;
 }
 

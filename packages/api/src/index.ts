@@ -14,16 +14,22 @@ export type {
 } from './apiextensions.js';
 export type { UserInfo } from './authentication.js';
 export {
+  type BuiltInConditionInput,
   type Condition,
   type ConditionInput,
   type ConditionStatus,
+  type ConditionUpdate,
   findStatusCondition,
   formatRfc3339Seconds,
   isStatusConditionFalse,
   isStatusConditionPresentAndEqual,
   isStatusConditionTrue,
+  type ObjectWithConditions,
   removeStatusCondition,
+  type SetBuiltInConditionOptions,
   type SetStatusConditionOptions,
+  setBuiltInCondition,
+  setCondition,
   setStatusCondition,
   validateCondition,
   validateConditionReason,

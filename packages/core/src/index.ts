@@ -30,6 +30,7 @@ export {
   type Condition,
   ConditionError,
   type ConditionStatus,
+  type ConditionUpdate,
   findStatusCondition,
   getControllerOf,
   isControlledBy,
@@ -37,6 +38,7 @@ export {
   isStatusConditionTrue,
   OwnerReferenceError,
   removeStatusCondition,
+  setCondition,
   setControllerReference,
   setOwnerReference,
 } from '@ops/api';
@@ -169,6 +171,5 @@ export type { EventRecorder } from './events/event-recorder.js';
 export { Manager, type ManagerOptions } from './manager/manager.js';
 export { ConditionSchema, ConditionsSchema } from './meta/condition-schema.js';
 export { addFinalizer, hasFinalizer, removeFinalizer } from './meta/finalizers.js';
-export { type ConditionUpdate, setCondition } from './meta/set-condition.js';
 export type { OperatorContext, OperatorDefinition } from './operator/operator-definition.js';
 export { runOperator } from './operator/run-operator.js';

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import type { KubernetesObject } from '@ops/api';
+import { isJsonObject, type KubernetesObject } from '@ops/api';
 import YAML from 'yaml';
 
 /**
@@ -48,7 +48,7 @@ export function parseManifests(text: string, source = 'input'): KubernetesObject
     }
     const value: unknown = document.toJS();
     if (value === null || value === undefined) return;
-    if (typeof value !== 'object' || Array.isArray(value)) {
+    if (!isJsonObject(value)) {
       throw new Error(`${source}: document ${index + 1} is not an object`);
     }
     const object = value as KubernetesObject;

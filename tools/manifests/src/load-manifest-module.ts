@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isJsonObject } from '@ops/api';
 import {
   type CustomResourceDefinition,
   isCustomResourceDefinition,
@@ -193,7 +194,7 @@ export function checkManifestModule(
 
   const rbac = lookup('rbac');
   if (rbac === undefined) fail('does not export `rbac`');
-  if (typeof rbac !== 'object' || rbac === null || Array.isArray(rbac)) {
+  if (!isJsonObject(rbac)) {
     fail(`\`rbac\` must be an object { roleName?, rules }, got ${describe(rbac)}`);
   }
   const { roleName, rules } = rbac as { roleName?: unknown; rules?: unknown };
@@ -256,7 +257,7 @@ export function checkManifestModule(
   const operator = lookup('operator');
   if (operator !== undefined) {
     const shape = operator as { name?: unknown; setup?: unknown };
-    if (typeof operator !== 'object' || operator === null || Array.isArray(operator)) {
+    if (!isJsonObject(operator)) {
       fail(`\`operator\` must be an OperatorDefinition object, got ${describe(operator)}`);
     }
     if (typeof shape.name !== 'string' || shape.name === '') {

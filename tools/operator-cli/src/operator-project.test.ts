@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -30,6 +30,7 @@ describe('readOperatorProject', () => {
       version: '1.2.3',
       buildContext: root,
       dockerfile: join(root, 'Dockerfile'),
+      dockerBuildArgs: {},
       defaultImage: 'sample-operator:latest',
       namespace: 'sample-system',
       namePrefix: 'sample-',
@@ -69,6 +70,39 @@ describe('readOperatorProject', () => {
   it('uses the workspace root as the Docker build context inside a pnpm workspace', () => {
     const root = copyFixture({ workspace: true });
     expect(readOperatorProject(root).buildContext).toBe(dirname(dirname(root)));
+  });
+
+  it('builds an operator of a workspace without its own Dockerfile from the shared operators/Dockerfile, with its directory as OPERATOR; its own one wins', () => {
+    const root = copyFixture({ workspace: true });
+    const workspace = dirname(dirname(root));
+    writeFileSync(join(workspace, 'operators', 'Dockerfile'), 'FROM scratch\n');
+    expect(readOperatorProject(root)).toMatchObject({
+      dockerfile: join(root, 'Dockerfile'),
+      dockerBuildArgs: {},
+    });
+    rmSync(join(root, 'Dockerfile'));
+    expect(readOperatorProject(root)).toMatchObject({
+      buildContext: workspace,
+      dockerfile: join(workspace, 'operators', 'Dockerfile'),
+      dockerBuildArgs: { OPERATOR: 'sample-operator' },
+    });
+    // Without the shared one, the operator's own path, which docker reports missing.
+    rmSync(join(workspace, 'operators', 'Dockerfile'));
+    expect(readOperatorProject(root)).toMatchObject({
+      dockerfile: join(root, 'Dockerfile'),
+      dockerBuildArgs: {},
+    });
+  });
+
+  it('does not take a shared Dockerfile for a project outside a workspace', () => {
+    const root = copyFixture();
+    rmSync(join(root, 'Dockerfile'));
+    writeFileSync(join(dirname(root), 'Dockerfile'), 'FROM scratch\n');
+    expect(readOperatorProject(root)).toMatchObject({
+      buildContext: root,
+      dockerfile: join(root, 'Dockerfile'),
+      dockerBuildArgs: {},
+    });
   });
 
   it('has no webhooks when config/webhook/manifests.yaml is absent or declares none', () => {

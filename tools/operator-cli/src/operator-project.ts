@@ -6,7 +6,7 @@
  * Nothing here is configured per operator: the kubebuilder layout is the contract.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { OperatorCliError } from './errors/operator-cli-error.js';
 import { type K8sObject, parseYamlStream } from './kubectl.js';
@@ -44,8 +44,18 @@ export interface OperatorProject {
   version: string;
   /** The Docker build context: the workspace root (pnpm-workspace.yaml), else {@link root}. */
   buildContext: string;
-  /** `<root>/Dockerfile`. */
+  /**
+   * The Dockerfile the image is built from: the operator's own `<root>/Dockerfile` when it has
+   * one; else, for an operator at `operators/<directory>` of a workspace that has the shared
+   * `operators/Dockerfile`, that one (built with {@link dockerBuildArgs}); else
+   * `<root>/Dockerfile` (which docker then reports missing).
+   */
   dockerfile: string;
+  /**
+   * The `--build-arg`s the Dockerfile takes: `{ OPERATOR: <directory> }` for the shared
+   * `operators/Dockerfile`, none for an operator's own.
+   */
+  dockerBuildArgs: Readonly<Record<string, string>>;
   /** The image when IMG is not set: `<name>:latest`. */
   defaultImage: string;
   /** config/default's `namespace`, e.g. `application-operator-system`. */
@@ -107,20 +117,41 @@ export function readOperatorProject(root: string): OperatorProject {
     );
   }
   const namePrefix = typeof kustomization.namePrefix === 'string' ? kustomization.namePrefix : '';
+  const buildContext =
+    findUpwards(root, (directory) => existsSync(join(directory, 'pnpm-workspace.yaml'))) ?? root;
   return {
     root,
     packageName: manifest.name,
     name,
     version: manifest.version,
-    buildContext:
-      findUpwards(root, (directory) => existsSync(join(directory, 'pnpm-workspace.yaml'))) ?? root,
-    dockerfile: join(root, 'Dockerfile'),
+    buildContext,
+    ...operatorDockerfile(root, buildContext),
     defaultImage: `${name}:latest`,
     namespace: kustomization.namespace,
     namePrefix,
     webhooks: readWebhooks(root, namePrefix),
     localCertDir: join(root, '.cache', 'k8s-webhook-server', 'serving-certs'),
   };
+}
+
+/** The name of the Dockerfile every operator of a workspace shares, in its operators/ directory. */
+export const sharedDockerfile = join('operators', 'Dockerfile');
+
+/**
+ * The Dockerfile of the operator at `root` and its build arguments (see
+ * {@link OperatorProject.dockerfile}).
+ */
+function operatorDockerfile(
+  root: string,
+  buildContext: string,
+): Pick<OperatorProject, 'dockerfile' | 'dockerBuildArgs'> {
+  const own = join(root, 'Dockerfile');
+  const shared = join(buildContext, sharedDockerfile);
+  const inOperators = resolve(dirname(root)) === resolve(buildContext, 'operators');
+  if (!existsSync(own) && inOperators && existsSync(shared)) {
+    return { dockerfile: shared, dockerBuildArgs: { OPERATOR: basename(root) } };
+  }
+  return { dockerfile: own, dockerBuildArgs: {} };
 }
 
 /** {@link readOperatorProject} of {@link findOperatorRoot}(`start`). */

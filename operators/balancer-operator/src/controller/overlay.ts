@@ -1,7 +1,6 @@
-type Json = Record<string, unknown>;
+import { isJsonObject } from '@ops/api';
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+type Json = Record<string, unknown>;
 
 /**
  * Writes every field of `desired` onto `target` and returns `target`: objects are merged field
@@ -20,13 +19,15 @@ export function overlay<T extends object>(target: T, desired: object): T {
       continue;
     }
     const current = into[key];
-    if (isObject(value) && isObject(current)) {
+    if (isJsonObject(value) && isJsonObject(current)) {
       overlay(current, value);
     } else if (Array.isArray(value) && Array.isArray(current) && value.length === current.length) {
       value.forEach((item, index) => {
         const present: unknown = current[index];
         current[index] =
-          isObject(item) && isObject(present) ? overlay(present, item) : structuredClone(item);
+          isJsonObject(item) && isJsonObject(present)
+            ? overlay(present, item)
+            : structuredClone(item);
       });
     } else {
       into[key] = structuredClone(value);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isJsonObject } from '@ops/api';
 import type { Pod } from '@ops/core';
 import { stringify } from 'safe-stable-stringify';
 import type { SidecarSet } from '../api/v1alpha1/sidecar-set.js';
@@ -42,7 +43,7 @@ export function recordedSidecarHashes(pod: Pod): Record<string, string> {
   } catch {
     return {};
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  if (!isJsonObject(parsed)) return {};
   const hashes: Record<string, string> = {};
   for (const [name, hash] of Object.entries(parsed)) {
     if (typeof hash === 'string') hashes[name] = hash;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 import { LabelSelectorError, labelSelectorFromObject } from '@ops/core/meta';
 import {
   type AdmissionHandler,
@@ -95,7 +96,7 @@ export function invalidMessage(name: string, problems: readonly SidecarSetProble
 export const validateSidecarSet: AdmissionHandler = async (request) => {
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return admissionAllowed();
   const object = request.object;
-  if (typeof object !== 'object' || object === null || Array.isArray(object))
+  if (!isJsonObject(object))
     return admissionErrored(
       400,
       `AdmissionReview request.object must be a SidecarSet for ${request.operation}`,

@@ -12,6 +12,7 @@
  * A node of the tree is a *member* when its own path is in the set; fieldsV1 marks a member
  * that also has children with a `.` key.
  */
+import { isJsonObject } from '@ops/api';
 
 /** One path element, in its fieldsV1 form (`f:spec`, `k:{"name":"c"}`, `v:"a"`, `i:0`). */
 export type PathElement = string;
@@ -101,7 +102,7 @@ export class FieldSet {
   static fromFieldsV1(fieldsV1: unknown): FieldSet {
     const set = new FieldSet();
     const read = (node: FieldSet, value: unknown, at: string): void => {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      if (!isJsonObject(value)) {
         throw new Error(`fieldsV1 ${at || 'root'} must be an object`);
       }
       for (const [key, child] of Object.entries(value)) {

@@ -3,6 +3,7 @@
  * `listItemToPathElement`): `k:{...}` by the key fields of a `map` list (sorted by name, a
  * missing key taking its default), `v:<json>` for an item of a `set`, `i:<n>` otherwise.
  */
+import { isJsonObject } from '@ops/api';
 import type { PathElement } from './field-set.js';
 import type { ApplyListType } from './field-type.js';
 import { ListItemError } from './list-item-error.js';
@@ -16,12 +17,12 @@ import { ListItemError } from './list-item-error.js';
  */
 export function listItemElement(list: ApplyListType, item: unknown, index: number): PathElement {
   if (list.listType === 'map') {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    if (!isJsonObject(item)) {
       throw new ListItemError(
         `element ${index}: associative list with keys may not have non-map elements`,
       );
     }
-    const fields = item as Record<string, unknown>;
+    const fields = item;
     const keys: Record<string, unknown> = {};
     for (const key of [...list.keys].sort()) {
       const value = fields[key] ?? list.keyDefaults[key];

@@ -1,9 +1,15 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds, isJsonObject } from '@ops/api';
+import {
+  type BuiltInConditionInput,
+  formatRfc3339Seconds,
+  isJsonObject,
+  jsonEqual,
+  setBuiltInCondition,
+} from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
+import { type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
-import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
+import { isPodTerminal } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import {
@@ -130,10 +136,8 @@ export class DeploymentController implements Controller {
     const spec = specOf(deployment);
     if (deployment.metadata?.deletionTimestamp === undefined && spec.paused !== true) {
       const all = this.replicaSetsOf(deployment);
-      let newRs = all.find(
-        (rs) =>
-          canonicalJson(withoutHash(specOf(rs).template)) ===
-          canonicalJson(withoutHash(spec.template)),
+      let newRs = all.find((rs) =>
+        jsonEqual(withoutHash(specOf(rs).template), withoutHash(spec.template)),
       );
       const olds = all.filter((rs) => rs !== newRs);
       if (newRs === undefined) newRs = await this.createReplicaSet(deployment, olds);
@@ -206,8 +210,7 @@ export class DeploymentController implements Controller {
       if (
         existing !== undefined &&
         controllerUid(existing, 'Deployment') === deployment.metadata?.uid &&
-        canonicalJson(withoutHash(specOf(existing).template)) ===
-          canonicalJson(withoutHash(spec.template))
+        jsonEqual(withoutHash(specOf(existing).template), withoutHash(spec.template))
       ) {
         return existing;
       }
@@ -373,10 +376,8 @@ export class DeploymentController implements Controller {
     const spec = specOf(deployment);
     const replicas = numberOr(spec.replicas, 1);
     const all = this.replicaSetsOf(deployment);
-    const newRs = all.find(
-      (rs) =>
-        canonicalJson(withoutHash(specOf(rs).template)) ===
-        canonicalJson(withoutHash(spec.template)),
+    const newRs = all.find((rs) =>
+      jsonEqual(withoutHash(specOf(rs).template), withoutHash(spec.template)),
     );
     const sum = (field: string) =>
       all.reduce((total, rs) => total + numberOr(statusOf(rs)[field], 0), 0);
@@ -389,7 +390,7 @@ export class DeploymentController implements Controller {
     const now = formatRfc3339Seconds(new Date());
     let conditions = objectsOf(old.conditions);
     const { maxUnavailable } = rolloutBounds(deployment);
-    conditions = setCondition(
+    conditions = setBuiltInCondition(
       conditions,
       available >= replicas - maxUnavailable
         ? {
@@ -404,10 +405,9 @@ export class DeploymentController implements Controller {
             reason: 'MinimumReplicasUnavailable',
             message: 'Deployment does not have minimum availability.',
           },
-      now,
-      true,
+      { now, lastUpdateTime: true },
     );
-    let progressing: DesiredCondition | undefined;
+    let progressing: BuiltInConditionInput | undefined;
     if (spec.paused === true) {
       progressing = {
         type: 'Progressing',
@@ -432,7 +432,8 @@ export class DeploymentController implements Controller {
             message: `ReplicaSet "${rsName}" is progressing.`,
           };
     }
-    if (progressing !== undefined) conditions = setCondition(conditions, progressing, now, true);
+    if (progressing !== undefined)
+      conditions = setBuiltInCondition(conditions, progressing, { now, lastUpdateTime: true });
     const status: Json = {};
     if (deployment.metadata?.generation !== undefined)
       status.observedGeneration = deployment.metadata.generation;
@@ -446,7 +447,7 @@ export class DeploymentController implements Controller {
     for (const [field, value] of counts) if (value > 0) status[field] = value;
     status.conditions = conditions;
     if (old.collisionCount !== undefined) status.collisionCount = old.collisionCount;
-    if (canonicalJson(status) === canonicalJson(old)) return;
+    if (jsonEqual(status, old)) return;
     await this.client.update(
       'apps',
       'deployments',

@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
+import { jsonEqual } from '@ops/api';
 import { canonicalJson, type Json, objectsOf, stringOr } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
 import { isPodReady, isPodTerminal } from './conditions.js';
@@ -216,11 +217,7 @@ export class EndpointsController implements Controller {
       return;
     }
     const current = Array.isArray(existing.subsets) ? existing.subsets : [];
-    if (
-      canonicalJson(current) === canonicalJson(desired) &&
-      canonicalJson(existing.metadata?.labels ?? {}) === canonicalJson(labels)
-    )
-      return;
+    if (jsonEqual(current, desired) && jsonEqual(existing.metadata?.labels ?? {}, labels)) return;
     const copy = structuredClone(existing);
     const meta = copy.metadata ?? {};
     meta.labels = labels;
@@ -272,9 +269,7 @@ export class EndpointsController implements Controller {
     const pending: Array<{ ports: Json[]; endpoints: Json[] }> = [];
     for (const group of groups.values()) {
       const ports = toPorts(group.ports);
-      const match = [...unmatched.values()].find(
-        (slice) => canonicalJson(slice.ports ?? []) === canonicalJson(ports),
-      );
+      const match = [...unmatched.values()].find((slice) => jsonEqual(slice.ports ?? [], ports));
       if (match === undefined) {
         pending.push({ ports, endpoints: group.endpoints });
         continue;
@@ -328,10 +323,10 @@ export class EndpointsController implements Controller {
       return;
     }
     const same =
-      canonicalJson(existing.endpoints ?? []) === canonicalJson(endpoints) &&
-      canonicalJson(existing.ports ?? []) === canonicalJson(ports) &&
-      canonicalJson(existing.metadata?.labels ?? {}) === canonicalJson(labels) &&
-      canonicalJson(existing.metadata?.ownerReferences ?? []) === canonicalJson([owner]) &&
+      jsonEqual(existing.endpoints ?? [], endpoints) &&
+      jsonEqual(existing.ports ?? [], ports) &&
+      jsonEqual(existing.metadata?.labels ?? {}, labels) &&
+      jsonEqual(existing.metadata?.ownerReferences ?? [], [owner]) &&
       existing.addressType === 'IPv4';
     if (same) return;
     const copy = structuredClone(existing);

@@ -1,8 +1,8 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
-import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
+import { formatRfc3339Seconds, jsonEqual, setBuiltInCondition } from '@ops/api';
+import { type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
-import { conditionOf, isPodReady, isPodTerminal, setCondition } from './conditions.js';
+import { conditionOf, isPodReady, isPodTerminal } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import {
@@ -109,16 +109,16 @@ export class JobController implements Controller {
           ? succeeded > 0 && counts.active.length === 0
           : succeeded >= completions;
       if (failure !== undefined)
-        conditions = setCondition(
+        conditions = setBuiltInCondition(
           conditions,
           { type: 'FailureTarget', status: 'True', ...failure },
-          at,
+          { now: at },
         );
       else if (success)
-        conditions = setCondition(
+        conditions = setBuiltInCondition(
           conditions,
           { type: 'SuccessCriteriaMet', status: 'True', ...outcomes.completed },
-          at,
+          { now: at },
         );
       else {
         if (deadline > 0) recheck = leftMs + 5;
@@ -145,7 +145,7 @@ export class JobController implements Controller {
             (c) => c.type === (finishing === 'Complete' ? 'SuccessCriteriaMet' : 'FailureTarget'),
           ),
         );
-        conditions = setCondition(
+        conditions = setBuiltInCondition(
           conditions,
           {
             type: finishing,
@@ -153,7 +153,7 @@ export class JobController implements Controller {
             reason: String(cause.reason ?? ''),
             message: String(cause.message ?? ''),
           },
-          at,
+          { now: at },
         );
         if (finishing === 'Complete') completionTime = at;
         recheck = undefined;
@@ -176,7 +176,7 @@ export class JobController implements Controller {
     if (completionTime !== undefined) status.completionTime = completionTime;
     for (const field of ['active', 'succeeded', 'failed'] as const)
       if (status[field] === 0) delete status[field];
-    if (canonicalJson(status) !== canonicalJson(old)) {
+    if (!jsonEqual(status, old)) {
       const current = this.client.get('batch', 'jobs', namespace, name) ?? job;
       await this.client.update('batch', 'jobs', { ...structuredClone(current), status }, 'status');
     }

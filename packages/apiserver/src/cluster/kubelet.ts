@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DeleteOptions, KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
+import { type BuiltInConditionInput, formatRfc3339Seconds, setBuiltInCondition } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import { type Json, numberOr, objectOr, objectsOf, stringOr } from '../json/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { StoreEvent } from '../store/object-store.js';
-import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
+import { isPodTerminal } from './conditions.js';
 import type { Controller } from './controller.js';
 import { type ControllerClient, isConflict, isNotFound } from './controller-client.js';
 import { namespacedKey, specOf, splitKey, statusOf } from './object-fields.js';
@@ -329,7 +329,7 @@ export class Kubelet implements Controller {
     const at = formatRfc3339Seconds(now);
     const ip = this.podIP(pod);
     let conditions = objectsOf(old.conditions);
-    const wanted: DesiredCondition[] = [
+    const wanted: BuiltInConditionInput[] = [
       'PodReadyToStartContainers',
       'Initialized',
       'Ready',
@@ -339,7 +339,8 @@ export class Kubelet implements Controller {
       type,
       status: 'True',
     }));
-    for (const condition of wanted) conditions = setCondition(conditions, condition, at);
+    for (const condition of wanted)
+      conditions = setBuiltInCondition(conditions, condition, { now: at });
     const spec = specOf(pod);
     const status: Json = {
       ...old,
@@ -396,11 +397,11 @@ export class Kubelet implements Controller {
     const at = formatRfc3339Seconds(now);
     let conditions = objectsOf(old.conditions);
     for (const type of ['PodReadyToStartContainers', 'Ready', 'ContainersReady']) {
-      const desired: DesiredCondition =
+      const desired: BuiltInConditionInput =
         type === 'PodReadyToStartContainers'
           ? { type, status: 'False' }
           : { type, status: 'False', reason: 'PodCompleted' };
-      conditions = setCondition(conditions, desired, at);
+      conditions = setBuiltInCondition(conditions, desired, { now: at });
     }
     const previous = new Map(objectsOf(old.containerStatuses).map((s) => [stringOr(s.name), s]));
     const containerStatuses = objectsOf(specOf(pod).containers).map((container) => {

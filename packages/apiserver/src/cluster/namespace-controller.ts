@@ -1,9 +1,13 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
-import { canonicalJson, objectsOf } from '../json/json.js';
+import {
+  type BuiltInConditionInput,
+  formatRfc3339Seconds,
+  jsonEqual,
+  setBuiltInCondition,
+} from '@ops/api';
+import { objectsOf } from '../json/json.js';
 import { storageKeyOf } from '../registry/resource-type.js';
 import type { StoreEvent } from '../store/object-store.js';
-import { type DesiredCondition, setCondition } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ClusterHost, ControllerClient } from './controller-client.js';
 import { specOf, statusOf } from './object-fields.js';
@@ -90,7 +94,7 @@ export class NamespaceController implements Controller {
   private async finalize(namespace: KubernetesObject): Promise<void> {
     const now = formatRfc3339Seconds(new Date());
     const finalizersLeft = namespace.metadata?.finalizers ?? [];
-    const conditions: DesiredCondition[] = [
+    const conditions: BuiltInConditionInput[] = [
       {
         type: 'NamespaceDeletionDiscoveryFailure',
         status: 'False',
@@ -130,11 +134,11 @@ export class NamespaceController implements Controller {
           },
     ];
     let list = objectsOf(statusOf(namespace).conditions);
-    for (const condition of conditions) list = setCondition(list, condition, now);
+    for (const condition of conditions) list = setBuiltInCondition(list, condition, { now });
     const withStatus = structuredClone(namespace);
     withStatus.status = { ...statusOf(namespace), conditions: list };
     let current: KubernetesObject | undefined = namespace;
-    if (canonicalJson(withStatus.status) !== canonicalJson(namespace.status)) {
+    if (!jsonEqual(withStatus.status, namespace.status)) {
       current = await this.client.update('', 'namespaces', withStatus, 'status');
       // The server may have removed the namespace on that write already.
       current = this.client.get('', 'namespaces', '', namespace.metadata?.name ?? '');

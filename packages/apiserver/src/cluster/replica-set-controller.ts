@@ -1,15 +1,9 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
+import { formatRfc3339Seconds, jsonEqual, setBuiltInCondition } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
-import { canonicalJson, type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
+import { type Json, numberOr, objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
-import {
-  isPodActive,
-  isPodReady,
-  msUntilAvailable,
-  removeCondition,
-  setCondition,
-} from './conditions.js';
+import { isPodActive, isPodReady, msUntilAvailable } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import {
@@ -162,13 +156,13 @@ export class ReplicaSetController implements Controller {
     let conditions = objectsOf(old.conditions);
     if (failure !== undefined) {
       const message = failure instanceof Error ? failure.message : String(failure);
-      conditions = setCondition(
+      conditions = setBuiltInCondition(
         conditions,
         { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message },
-        formatRfc3339Seconds(now),
+        { now: formatRfc3339Seconds(now) },
       );
     } else {
-      conditions = removeCondition(conditions, 'ReplicaFailure');
+      conditions = conditions.filter((condition) => condition.type !== 'ReplicaFailure');
     }
     const status: Json = { replicas: active.length };
     if (fullyLabeled > 0) status.fullyLabeledReplicas = fullyLabeled;
@@ -176,7 +170,7 @@ export class ReplicaSetController implements Controller {
     if (available > 0) status.availableReplicas = available;
     if (rs.metadata?.generation !== undefined) status.observedGeneration = rs.metadata.generation;
     if (conditions.length > 0) status.conditions = conditions;
-    if (canonicalJson(status) !== canonicalJson(old)) {
+    if (!jsonEqual(status, old)) {
       await this.client.update('apps', 'replicasets', { ...structuredClone(rs), status }, 'status');
     }
     return recheck === undefined ? undefined : { requeueAfterMs: recheck + 5 };

@@ -1,8 +1,13 @@
 import type { KubernetesObject } from '@ops/api';
-import { formatRfc3339Seconds } from '@ops/api';
-import { canonicalJson, objectOr, objectsOf } from '../json/json.js';
+import {
+  type BuiltInConditionInput,
+  formatRfc3339Seconds,
+  jsonEqual,
+  setBuiltInCondition,
+} from '@ops/api';
+import { objectOr, objectsOf } from '../json/json.js';
 import type { StoreEvent } from '../store/object-store.js';
-import { type DesiredCondition, isPodTerminal, setCondition } from './conditions.js';
+import { isPodTerminal } from './conditions.js';
 import type { Controller } from './controller.js';
 import type { ControllerClient } from './controller-client.js';
 import { namespacedKey, specOf, splitKey, statusOf } from './object-fields.js';
@@ -85,14 +90,15 @@ export class Scheduler implements Controller {
     return undefined;
   }
 
-  private async setScheduled(pod: KubernetesObject, condition: DesiredCondition): Promise<void> {
+  private async setScheduled(
+    pod: KubernetesObject,
+    condition: BuiltInConditionInput,
+  ): Promise<void> {
     const old = statusOf(pod);
-    const conditions = setCondition(
-      objectsOf(old.conditions),
-      condition,
-      formatRfc3339Seconds(new Date()),
-    );
-    if (canonicalJson(conditions) === canonicalJson(old.conditions)) return;
+    const conditions = setBuiltInCondition(objectsOf(old.conditions), condition, {
+      now: formatRfc3339Seconds(new Date()),
+    });
+    if (jsonEqual(conditions, old.conditions)) return;
     const copy = structuredClone(pod);
     copy.status = { ...old, conditions };
     await this.client.update('', 'pods', copy, 'status');

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 import protobuf from 'protobufjs/light.js';
 import { formatGoDuration, formatGoTime } from './go-time-format.js';
 import {
@@ -368,10 +369,7 @@ const decodeField = (
   }
   // A singular message seen twice merges, as proto2 and gogo-generated Go code do.
   const existing = target[json];
-  const object =
-    typeof existing === 'object' && existing !== null && !Array.isArray(existing)
-      ? (existing as Record<string, unknown>)
-      : {};
+  const object = isJsonObject(existing) ? existing : {};
   decodeInto(bytes, message, object, where, depth + 1);
   target[json] = object;
 };

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@ops/api';
 import { builtinComponents, type OpenApiSchema, wellKnownComponents } from './builtin-openapi.js';
 
 /** What {@link checkBuiltinObject} found. */
@@ -127,8 +128,8 @@ export function checkBuiltinObject(
         return undefined;
       }
       default: {
-        if (typeof value !== 'object' || Array.isArray(value)) return mismatch();
-        const record = value as Record<string, unknown>;
+        if (!isJsonObject(value)) return mismatch();
+        const record = value;
         const values = schema.additionalProperties as OpenApiSchema | undefined;
         if (values !== undefined) {
           for (const [key, item] of Object.entries(record)) {

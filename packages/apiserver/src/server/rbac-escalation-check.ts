@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
-import { isJsonObject } from '@ops/api';
+import { isJsonObject, jsonEqual } from '@ops/api';
 import { StatusError } from '../api/status-error.js';
 import {
   type AuthenticatedUser,
@@ -12,7 +12,6 @@ import {
   superuserGroup,
 } from '../auth/index.js';
 import type { Json } from '../json/json.js';
-import { canonicalJson } from '../json/json.js';
 import type { ResourceType } from '../registry/resource-type.js';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
@@ -61,7 +60,7 @@ function onlyGcFields(object: KubernetesObject, old: KubernetesObject | undefine
     } = (o.metadata ?? {}) as Json;
     return { ...(o as Json), metadata: meta };
   };
-  return canonicalJson(strip(object)) === canonicalJson(strip(old));
+  return jsonEqual(strip(object), strip(old));
 }
 
 function forbidden(type: ResourceType, name: string, message: string): StatusError {

@@ -4,6 +4,7 @@ import {
   type FieldRequirement,
   formatRfc3339Seconds,
   isJsonObject,
+  jsonEqual,
   matchesFieldSelector,
 } from '@ops/api';
 import { type Admission, noAdmission } from '../admission/admission.js';
@@ -11,7 +12,6 @@ import { StatusError } from '../api/status-error.js';
 import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../apply/index.js';
 import type { AuthenticatedUser } from '../auth/index.js';
 import { WebhookConverter } from '../conversion/webhook-converter.js';
-import { canonicalJson } from '../json/json.js';
 import { checkStorable } from '../limits/storable-object.js';
 import { generateNameSuffix } from '../meta/object-metadata.js';
 import {
@@ -389,7 +389,7 @@ export class ResourceService {
       meta.resourceVersion = String(stored.resourceVersion);
       if (managed.length > 0) meta.managedFields = managed;
       checkStorable(admitted);
-      if (canonicalJson(admitted) === canonicalJson(old)) return old;
+      if (jsonEqual(admitted, old)) return old;
       if (context.dryRun) return admitted;
       const revision = this.store.nextRevision();
       meta.resourceVersion = String(revision);

@@ -2,6 +2,7 @@ import type { CustomResourceDefinitionObject, KubernetesObject } from '@ops/api'
 import {
   formatRfc3339Seconds,
   isJsonObject,
+  jsonEqual,
   LabelSelectorError,
   labelSelectorFromObject,
 } from '@ops/api';
@@ -155,7 +156,8 @@ function validateSelectorMatchesTemplate(object: Obj, old: Obj | undefined): Fie
     if (
       old !== undefined &&
       isJsonObject<Json>(old.spec) &&
-      canonicalJson(old.spec.selector) !== canonicalJson(spec.selector)
+      // Absent and null are the same (no selector), as in the typed object kube compares.
+      !jsonEqual(old.spec.selector ?? null, spec.selector ?? null)
     ) {
       errors.push({
         type: 'FieldValueInvalid',

@@ -19,6 +19,7 @@
  * which costs only sharing.
  * Assumes: objects are plain JSON (no cycles), owned by the caller, changed in place.
  */
+import { isJsonObject } from '@ops/api';
 export class StringInterner {
   private table = new Map<string, string>();
   private candidates = new Map<string, string>();
@@ -52,8 +53,8 @@ export class StringInterner {
   intern<T>(value: T): T {
     this.local.clear();
     const node = value as unknown;
-    if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
-      this.walkRecord(node as Record<string, unknown>, topLevel);
+    if (isJsonObject(node)) {
+      this.walkRecord(node, topLevel);
     } else {
       this.walk(node);
     }

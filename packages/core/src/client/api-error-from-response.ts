@@ -1,4 +1,4 @@
-import type { Status } from '@ops/api';
+import { isJsonObject, type Status } from '@ops/api';
 import { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 import type { TransportResponse } from '../transport/kube-transport.js';
 
@@ -61,10 +61,8 @@ function describeTarget(context: ApiRequestContext): string {
 }
 
 function asStatus(body: unknown): Status | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const candidate = body as Record<string, unknown>;
-  if (candidate.kind !== 'Status') return undefined;
-  return candidate as Status;
+  if (!isJsonObject(body) || body.kind !== 'Status') return undefined;
+  return body as Status;
 }
 
 const forbiddenResource =

@@ -18,7 +18,7 @@ import type {
   ScaleSubresource,
   SelectableField,
 } from '@ops/api';
-import { validateDns1123Label, validateDns1123Subdomain } from '@ops/api';
+import { isJsonObject, validateDns1123Label, validateDns1123Subdomain } from '@ops/api';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
@@ -556,10 +556,10 @@ function validateObject(
   object: unknown,
   schemas: ReadonlyMap<string, TSchema>,
 ): CustomResourceValidationIssue[] {
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+  if (!isJsonObject(object)) {
     return [{ path: '', message: 'Expected an object', value: object }];
   }
-  const apiVersion = (object as { apiVersion?: unknown }).apiVersion;
+  const apiVersion = object.apiVersion;
   const schema = typeof apiVersion === 'string' ? schemas.get(apiVersion) : undefined;
   if (schema === undefined) {
     return [

@@ -5,7 +5,7 @@
  * literals are `enum`, `T | null` is `nullable`, and nothing refers elsewhere (`$ref`).
  */
 
-import type { JSONSchemaProps } from '@ops/api';
+import { isJsonObject, type JSONSchemaProps } from '@ops/api';
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { StructuralSchemaError } from '../errors/structural-schema-error.js';
@@ -140,7 +140,7 @@ function fail(path: string, problem: string): never {
 }
 
 function convert(schema: unknown, path: string): JSONSchemaProps {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+  if (!isJsonObject(schema)) {
     fail(path, `expected a schema object, got ${JSON.stringify(schema)}`);
   }
   const node = schema as Node;

@@ -11,6 +11,7 @@ export {
   type ConditionField,
   type ConditionInput,
   type ConditionStatus,
+  type ConditionUpdate,
   createLabelRequirement,
   findStatusCondition,
   formatLabelRequirement,
@@ -29,6 +30,7 @@ export {
   labelSelectorToString,
   matchesLabelRequirement,
   matchesLabelSelector,
+  type ObjectWithConditions,
   OwnerReferenceError,
   type OwnerReferenceErrorReason,
   parseLabelSelector,
@@ -36,6 +38,7 @@ export {
   removeStatusCondition,
   Selector,
   type SetStatusConditionOptions,
+  setCondition,
   setControllerReference,
   setOwnerReference,
   setStatusCondition,
@@ -67,4 +70,3 @@ export {
   removeFinalizerPatch,
   validateFinalizerName,
 } from './finalizers.js';
-export { type ConditionUpdate, type ObjectWithConditions, setCondition } from './set-condition.js';

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@ops/api';
+import { isJsonObject, type KubernetesObject } from '@ops/api';
 import jsonPatch from 'fast-json-patch';
 import {
   type AdmissionHandler,
@@ -39,7 +39,7 @@ export function mutatingWebhook<T extends object = KubernetesObject>(
     const { operation } = admissionRequest;
     if (operation === 'DELETE' || operation === 'CONNECT') return admissionAllowed();
     const original = admissionRequest.object;
-    if (typeof original !== 'object' || original === null || Array.isArray(original)) {
+    if (!isJsonObject(original)) {
       return admissionErrored(
         400,
         `AdmissionReview request.object must be an object for a ${operation} request; got ${describe(original)}`,
@@ -47,7 +47,7 @@ export function mutatingWebhook<T extends object = KubernetesObject>(
     }
     const { request, warnings } = toWebhookRequest(admissionRequest);
     const result: unknown = await fn(structuredClone(original) as unknown as T, request);
-    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+    if (!isJsonObject(result)) {
       return admissionErrored(
         500,
         `mutating webhook function returned ${describe(result)}; return the (changed) object it was given`,

@@ -21,6 +21,8 @@
  * server derives from a value it derives alike from the value that replaces it: callers
  * check that on one object against the real write path (`bulkSeed` does).
  */
+import { isJsonObject } from '@ops/api';
+
 export function rebaseStoredObject(
   stored: Record<string, unknown>,
   input: Record<string, unknown>,
@@ -39,18 +41,14 @@ export function rebaseStoredObject(
       if (!substitution.has(leafKey(entry.time))) writeTimes.add(entry.time);
   const rebase = new Rebase(substitution, ambiguous, writeTimes, fresh.now);
   const result = rebase.merge(stored, input, next);
-  if (rebase.failed || !isRecord(result)) return undefined;
+  if (rebase.failed || !isJsonObject(result)) return undefined;
   const resultMeta = result.metadata;
-  if (isRecord(resultMeta)) {
+  if (isJsonObject(resultMeta)) {
     if (metadata?.uid !== undefined) resultMeta.uid = fresh.uid;
     // Kept in its place (key order is part of the bytes served); the store sets its value.
     if (metadata?.resourceVersion !== undefined) resultMeta.resourceVersion = '';
   }
   return result;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A leaf's identity in a substitution: its type and value (`7` and `"7"` differ). */
@@ -70,15 +68,15 @@ function collectSubstitution(
     if (!Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, index) => collectSubstitution(item, b[index], substitution, ambiguous));
   }
-  if (isRecord(a)) {
-    if (!isRecord(b)) return false;
+  if (isJsonObject(a)) {
+    if (!isJsonObject(b)) return false;
     const keys = Object.keys(a);
     if (keys.length !== Object.keys(b).length) return false;
     return keys.every(
       (key) => key in b && collectSubstitution(a[key], b[key], substitution, ambiguous),
     );
   }
-  if (typeof a !== typeof b || a === null || b === null || isRecord(b) || Array.isArray(b))
+  if (typeof a !== typeof b || a === null || b === null || isJsonObject(b) || Array.isArray(b))
     return a === b;
   const key = leafKey(a);
   const seen = substitution.get(key);
@@ -107,8 +105,8 @@ class Rebase {
         return this.added(stored);
       return stored.map((item, index) => this.merge(item, input[index], next[index]));
     }
-    if (isRecord(stored)) {
-      if (!isRecord(input) || !isRecord(next)) return this.added(stored);
+    if (isJsonObject(stored)) {
+      if (!isJsonObject(input) || !isJsonObject(next)) return this.added(stored);
       const result: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(stored)) {
         result[key] = this.merge(value, input[key], next[key]);
@@ -122,7 +120,7 @@ class Rebase {
   /** A server-added value, with the substitution applied. */
   private added(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((item) => this.added(item));
-    if (isRecord(value)) {
+    if (isJsonObject(value)) {
       const result: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) result[this.key(key)] = this.added(item);
       return result;

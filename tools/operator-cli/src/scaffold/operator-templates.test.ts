@@ -53,10 +53,12 @@ describe('renderTemplates', () => {
         'test/backup-policy.e2e.test.ts',
         'config/samples/storage_v1beta1_backuppolicy.yaml',
         'config/rbac/backuppolicy_editor_role.yaml',
-        'Dockerfile',
         'README.md',
       ]),
     );
+    // A workspace operator's image is the workspace's shared operators/Dockerfile.
+    expect(files.map((f) => f.path)).not.toContain('Dockerfile');
+    expect(file('README.md')).toContain('`operators/Dockerfile` with `OPERATOR=backup-operator`');
     for (const { path, content } of files) {
       expect(`${path}\n${content}`).not.toMatch(/\{\{|\}\}/);
     }
@@ -99,6 +101,7 @@ describe('renderTemplates', () => {
     expect(workflow?.path).toBe('.github/workflows/backup-operator.yml');
     const parsed = YAML.parse(workflow?.content ?? '');
     expect(parsed.on.pull_request.paths).toContain('operators/backup-operator/**');
+    expect(parsed.on.pull_request.paths).toContain('operators/Dockerfile');
     expect(parsed.on.push.tags).toEqual(['backup-operator-v*']);
     expect(parsed.jobs.image.with).toEqual({
       operator: 'backup-operator',
@@ -290,6 +293,7 @@ describe('renderOperatorTemplates for a standalone project (init)', () => {
         '.gitignore',
         '.dockerignore',
         'biome.json',
+        'Dockerfile',
       ]),
     );
     expect(file(npm, 'Dockerfile')).toContain('COPY package.json package-lock.json ./');

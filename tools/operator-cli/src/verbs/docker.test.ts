@@ -1,5 +1,5 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capture, copyFixture, emptyDirectory, removeCopies } from '../../test/fixture-operator.js';
 import { main } from '../main.js';
@@ -72,6 +72,33 @@ describe('docker-build', () => {
       '--version',
       'info --format {{.ServerVersion}}',
       `build --tag sample-operator:latest --file ${join(project.root, 'Dockerfile')} ${project.root}`,
+    ]);
+  });
+
+  it('builds a workspace operator without a Dockerfile of its own from the shared operators/Dockerfile, its directory as OPERATOR', async () => {
+    const root = copyFixture({ workspace: true });
+    const workspace = dirname(dirname(root));
+    rmSync(join(root, 'Dockerfile'));
+    writeFileSync(join(workspace, 'operators', 'Dockerfile'), 'FROM scratch\n');
+    writeFileSync(log, '');
+    const ok = capture();
+    expect(
+      await main(['docker-build'], {
+        cwd: root,
+        env: env('docker-ok', { IMG: 'reg/s:1' }),
+        ...ok.io,
+      }),
+    ).toBe(0);
+    expect(ok.output.stdout).toBe('built reg/s:1 from operators/Dockerfile\n');
+    expect(
+      await dockerBuildx(readOperatorProject(root), {
+        env: env('docker-ok', { IMG: 'reg/s:1', PLATFORMS: 'linux/amd64' }),
+      }),
+    ).toBe('reg/s:1');
+    const shared = join(workspace, 'operators', 'Dockerfile');
+    expect(calls().filter((call) => /^(buildx )?build --/.test(call))).toEqual([
+      `build --tag reg/s:1 --file ${shared} --build-arg OPERATOR=sample-operator ${workspace}`,
+      `buildx build --builder sample-operator-builder --platform linux/amd64 --tag reg/s:1 --push --file ${shared} --build-arg OPERATOR=sample-operator ${workspace}`,
     ]);
   });
 

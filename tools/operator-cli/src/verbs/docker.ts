@@ -43,10 +43,20 @@ export interface DockerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** `--build-arg NAME=value` for each of the Dockerfile's build arguments. */
+function buildArgs(project: OperatorProject): string[] {
+  return Object.entries(project.dockerBuildArgs).flatMap(([name, value]) => [
+    '--build-arg',
+    `${name}=${value}`,
+  ]);
+}
+
 /**
- * `docker build --tag <image> --file <root>/Dockerfile <build context>`, the build context
- * being the workspace root (the operator is built from the workspace's sources). Resolves
- * with the image.
+ * `docker build --tag <image> --file <Dockerfile> [--build-arg OPERATOR=<directory>] <build
+ * context>`: the operator's Dockerfile (its own, else the workspace's shared
+ * operators/Dockerfile with the operator's directory as argument), the build context being
+ * the workspace root (the operator is built from the workspace's sources). Resolves with the
+ * image.
  *
  * @throws {OperatorCliError} when docker is missing, its daemon is unreachable, or the
  * build fails.
@@ -61,6 +71,7 @@ export async function dockerBuild(
     image,
     '--file',
     project.dockerfile,
+    ...buildArgs(project),
     project.buildContext,
   ]);
 }
@@ -153,6 +164,7 @@ export async function dockerBuildx(
       '--push',
       '--file',
       project.dockerfile,
+      ...buildArgs(project),
       project.buildContext,
     ],
     { env, cwd: project.root },
@@ -171,7 +183,9 @@ export const dockerBuildVerb: Verb = {
 
 Builds the operator's Dockerfile into IMG, as kubebuilder's make docker-build. The build
 context is the workspace root (where pnpm-workspace.yaml is), so the operator is built from
-the workspace's sources; outside a workspace, the operator's directory.
+the workspace's sources; outside a workspace, the operator's directory. The Dockerfile is the
+operator's own; an operator of a workspace without one is built from the workspace's shared
+operators/Dockerfile, with --build-arg OPERATOR=<its directory under operators/>.
 
 ${environment}`,
   async run(argv, context) {

@@ -200,8 +200,9 @@ Writes a working operator into operators/<name> of the pnpm workspace (found fro
 current directory up), as kubebuilder's init + create api: the API type (defineCustomResource,
 TypeBox schema), a controller that sets the Ready condition with its RBAC, src/main.ts,
 src/operator.ts, src/manifests.ts, the config/ kustomize tree (crd, rbac, manager, default,
-samples), a Dockerfile, an end-to-end test on the local API server, a README, and the image
-workflow .github/workflows/<name>.yml. Dependencies take the versions the workspace uses.
+samples), an end-to-end test on the local API server, a README, and the image workflow
+.github/workflows/<name>.yml (the image is the workspace's shared operators/Dockerfile,
+built with --build-arg OPERATOR=<name>). Dependencies take the versions the workspace uses.
 With --webhooks, also defaulting and validating webhooks for the kind (src/webhook/) served over
 TLS, and its config: config/webhook, config/certmanager, config/default-no-certmanager
 (self-managed certificates) and config/self-managed-certs.

@@ -25,6 +25,7 @@ function project(): OperatorProject {
     version: '0.1.0',
     buildContext: directory,
     dockerfile: join(directory, 'Dockerfile'),
+    dockerBuildArgs: {},
     defaultImage: 'plain-operator:latest',
     namespace: 'plain-operator-system',
     namePrefix: 'plain-operator-',
