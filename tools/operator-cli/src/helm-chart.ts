@@ -49,6 +49,9 @@ export type WebhookCertificateMode = 'cert-manager' | 'secret' | 'self-managed';
  * certificate mode: its objects that config/default lacks (the RBAC of the operator's own
  * Secret and webhook configurations) templated for that mode, the flag, no certificate
  * volume, and the (empty) Secret the operator fills, so that `helm uninstall` removes it.
+ * That mode is then the chart's default ({@link defaultCertificateMode}): it installs on any
+ * cluster, where cert-manager (config/default's way, kept as kubebuilder's) must be installed
+ * first; `webhook.certificates=cert-manager` templates exactly what config/default renders.
  *
  * @throws {OperatorCliError} when the render has no manager Deployment (`controller-manager`).
  */
@@ -97,13 +100,19 @@ export function renderHelmChart(
       object.kind === 'Service' &&
       String(object.metadata?.name).endsWith('controller-manager-metrics-service'),
   );
-  const values = defaultValues(project, metricsService, deployment, container, webhooks);
+  const values = defaultValues(
+    project,
+    metricsService,
+    deployment,
+    container,
+    webhooks ? defaultCertificateMode(modes) : undefined,
+  );
   const valueNotes = { ...valueComments, webhook: webhookComment(modes) };
   const files: ChartFile[] = [
     { path: 'Chart.yaml', content: chartYaml(project) },
     {
       path: 'values.yaml',
-      content: `${chartHeader}\n${valuesComments}${valuesYaml(values, valueNotes)}`,
+      content: `${chartHeader}\n${valuesPreamble(webhooks ? defaultCertificateMode(modes) : undefined)}${valuesYaml(values, valueNotes)}`,
     },
     {
       path: '.helmignore',
@@ -155,16 +164,37 @@ appVersion: ${JSON.stringify(project.version)}
 `;
 }
 
-const valuesComments = `# Every default reproduces \`kubectl kustomize config/default\` (image aside: the operator's
+/**
+ * The chart's default `webhook.certificates`: `self-managed` when the chart has that mode (it
+ * needs nothing installed in the cluster first, so `helm install` with the defaults works on
+ * any cluster), else `cert-manager`, config/default's.
+ */
+export function defaultCertificateMode(
+  modes: readonly WebhookCertificateMode[],
+): WebhookCertificateMode {
+  return modes.includes('self-managed') ? 'self-managed' : 'cert-manager';
+}
+
+/** The comment opening values.yaml: what its defaults reproduce. */
+function valuesPreamble(certificates: WebhookCertificateMode | undefined): string {
+  if (certificates === 'self-managed') {
+    return `# Every default reproduces \`kubectl kustomize config/default-no-certmanager\`: the operator
+# makes its own webhook certificates, so the chart installs on any cluster (but for the image,
+# the operator's at the chart's appVersion, and the empty Secret the operator fills).
+# webhook.certificates=cert-manager reproduces \`kubectl kustomize config/default\`.
+`;
+  }
+  return `# Every default reproduces \`kubectl kustomize config/default\` (image aside: the operator's
 # image at the chart's appVersion).
 `;
+}
 
 function defaultValues(
   project: OperatorProject,
   metricsService: K8sObject | undefined,
   deployment: K8sObject,
   container: K8sObject,
-  webhooks: boolean,
+  certificates: WebhookCertificateMode | undefined,
 ): Record<string, unknown> {
   const podSpec = deployment.spec.template.spec;
   const args: string[] = container.args ?? [];
@@ -199,13 +229,11 @@ function defaultValues(
       port: metricsPort,
       portName: servicePortName === expectedName ? '' : servicePortName,
     },
-    ...(webhooks
+    ...(certificates !== undefined
       ? {
           webhook: {
-            // cert-manager: its Issuer and Certificate, caBundle injected by its cainjector;
-            // secret: a Secret named secretName the cluster admin provides (tls.crt, tls.key),
-            // its CA given as caBundle (base64 PEM).
-            certificates: 'cert-manager',
+            // See webhookComment.
+            certificates,
             secretName: 'webhook-server-cert',
             caBundle: '',
           },
@@ -230,12 +258,22 @@ const valueComments: Record<string, string> = {
     " secure: HTTPS, each scrape's token authenticated and authorized by the API server (bind the\n ClusterRole <name>-metrics-reader to the scraper); false: plain HTTP to anyone.\n portName: the metrics Service port's name; empty: https when secure, else http.",
 };
 
-/** The comment of the `webhook` values, naming the certificate modes the chart has. */
+/**
+ * The comment of the `webhook` values, naming the certificate modes the chart has, its
+ * default ({@link defaultCertificateMode}) first.
+ */
 function webhookComment(modes: readonly WebhookCertificateMode[]): string {
-  const selfManaged = modes.includes('self-managed')
-    ? ";\n self-managed: the operator makes its own CA and serving certificate (--webhook-cert-mode=\n self-managed), keeps them in a Secret of the release's namespace (templated empty, so\n helm uninstall removes it), injects the CA into its webhook configurations and renews both;\n no cert-manager needed, secretName and caBundle unused"
-    : '';
-  return ` certificates: how the webhook server gets its serving certificate.\n cert-manager: its Issuer and Certificate (cert-manager must be installed), its cainjector\n fills the caBundle;\n secret: a kubernetes.io/tls Secret named secretName that you provide (tls.crt, tls.key), its\n CA as caBundle (base64 PEM; a conversion webhook's CRD, in crds/, which Helm does not\n template, needs it patched in by hand)${selfManaged}.`;
+  const selfManaged =
+    " self-managed (the default): the operator makes its own CA and serving certificate\n (--webhook-cert-mode=self-managed), keeps them in a Secret of the release's namespace\n (templated empty, so helm uninstall removes it), injects the CA into its webhook\n configurations (and a conversion webhook's CRD) and renews both; nothing to install first,\n secretName and caBundle unused;";
+  const certManager = ` cert-manager${modes.includes('self-managed') ? '' : ' (the default)'}: its Issuer and Certificate (cert-manager must be installed first),\n its cainjector fills the caBundle (config/default's way);`;
+  const secret =
+    " secret: a kubernetes.io/tls Secret named secretName that you provide (tls.crt, tls.key), its\n CA as caBundle (base64 PEM; a conversion webhook's CRD, in crds/, which Helm does not\n template, needs it patched in by hand).";
+  return [
+    ' certificates: how the webhook server gets its serving certificate.',
+    ...(modes.includes('self-managed') ? [selfManaged] : []),
+    certManager,
+    secret,
+  ].join('\n');
 }
 
 function valuesYaml(values: Record<string, unknown>, comments: Record<string, string>): string {

@@ -87,10 +87,10 @@ Renders config/default with kubectl kustomize and writes the operator's Helm cha
 chart/, as kubebuilder's helm plugin does: the CRDs in chart/crds/ (Helm installs them first
 and never deletes them), every other object as a template with the release's namespace and
 Helm's labels, and values for the image, replicas, resources, leader election, metrics
-(secure or not), webhook certificates (cert-manager, a provided Secret, or made by the
-operator itself when config/default-no-certmanager runs it with
---webhook-cert-mode=self-managed), nodeSelector,
-tolerations, affinity and the Pod's security contexts. Chart.yaml's version and appVersion
+(secure or not), webhook certificates (made by the operator itself, the default when
+config/default-no-certmanager runs it with --webhook-cert-mode=self-managed, so the chart
+installs on any cluster; cert-manager, as config/default; or a provided Secret),
+nodeSelector, tolerations, affinity and the Pod's security contexts. Chart.yaml's version and appVersion
 are the operator's package.json version. \`ops-operator manifests\` regenerates it;
 \`manifests --check\` fails when it is out of date.
 
