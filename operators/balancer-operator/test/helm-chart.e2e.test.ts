@@ -78,6 +78,13 @@ describe('balancer-operator, installed with its Helm chart', () => {
       { description: 'the sample Balancer Ready', timeoutMs: 120_000 },
     );
     expect(ready.status).toMatchObject({ activeBackendsNum: 3 });
+
+    // The chart's helm test (templates/tests): its hooks admitted, its Pod run to success
+    // (simulated by kwok on the cluster plane: its curl of the metrics Service does not run
+    // here; myjob-operator's test/secure-metrics.e2e.test.ts runs that script against secured
+    // metrics), then deleted (hook-delete-policy hook-succeeded; helmTest waits for that).
+    const tested = await chart.helmTest();
+    expect(tested).toMatch(/TEST SUITE: +balancer-operator-metrics-test\n[\s\S]*Phase: +Succeeded/);
   });
 
   it('upgrades, rolls back, and uninstalls every object of the release, keeping the CRD', {

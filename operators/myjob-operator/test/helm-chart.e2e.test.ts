@@ -106,6 +106,13 @@ describe('myjob-operator, installed with its Helm chart and its defaults (self-m
     );
     expect(done.status).toMatchObject({ phase: 'completed', podPhase: 'Succeeded' });
 
+    // The chart's helm test (templates/tests): its hooks admitted, its Pod run to success
+    // (simulated by kwok on the cluster plane: its curl of the metrics Service does not run
+    // here; myjob-operator's test/secure-metrics.e2e.test.ts runs that script against secured
+    // metrics), then deleted (hook-delete-policy hook-succeeded; helmTest waits for that).
+    const tested = await chart.helmTest();
+    expect(tested).toMatch(/TEST SUITE: +myjob-operator-metrics-test\n[\s\S]*Phase: +Succeeded/);
+
     // Every metric the generated Grafana dashboard queries, the conversion webhook's included.
     const page = await operator.scrapeMetrics();
     const dashboard = await dashboardMetricsMissing(operatorDir, page);

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { KubernetesObject } from '@ops/api';
 import {
   type ChartInstallOptions,
   type ChartLifecycle,
@@ -14,6 +15,7 @@ import {
   type WebhookChartOperatorOptions,
 } from './chart-webhook-operator.js';
 import { Environment } from './environment.js';
+import { eventually } from './eventually.js';
 import { kubeRequest } from './kube-request.js';
 import { parseManifests } from './load-manifests.js';
 import type { OperatorManagerLike } from './operator-manager.js';
@@ -182,6 +184,49 @@ export class ChartRelease {
   }
 
   /**
+   * `helm test` of the installed release (the chart's test hooks: Pods that must succeed),
+   * then waits (up to 60 s) until every test hook of the release (`helm get hooks`) is deleted,
+   * as their `hook-succeeded` delete policy asks; resolves with what `helm test` printed.
+   * Needs a plane that runs Pods (`requires: 'pods'`): on the cluster plane kwok runs them
+   * without running their containers, so this proves that the API server admits the hooks and
+   * that Helm runs and cleans them up, not what their containers would do.
+   *
+   * @throws Helm's error when a test Pod fails or `timeout` (default 3m) passes; when the
+   *   release has no test hooks; when a hook outlives the deadline.
+   */
+  async helmTest(timeout = '3m'): Promise<string> {
+    const { release } = this.options;
+    const output = await this.env.helm([
+      'test',
+      release,
+      '-n',
+      this.namespace,
+      '--timeout',
+      timeout,
+    ]);
+    const hooks = await this.env.helm(['get', 'hooks', release, '-n', this.namespace]);
+    const tests = parseManifests(hooks, `the hooks of release ${release}`).filter(
+      (object) => object.metadata?.annotations?.['helm.sh/hook'] === 'test',
+    );
+    if (tests.length === 0) {
+      throw new Error(
+        `release ${release} has no test hooks (helm.sh/hook: test): its chart ships no templates/tests`,
+      );
+    }
+    const paths = await this.objectPaths(tests);
+    await eventually(
+      async () => {
+        for (const path of paths) {
+          if ((await kubeRequest(this.env.kubeConfig, 'GET', path)).status !== 404) return false;
+        }
+        return true;
+      },
+      { description: `the test hooks ${paths.join(', ')} deleted`, timeoutMs: 60_000 },
+    );
+    return output;
+  }
+
+  /**
    * {@link chartLifecycle} of the installed release: `helm upgrade` (repeating the
    * post-renderer and values of a webhook operator's install), `afterUpgrade`, then the
    * operator stopped (it must exit cleanly), `helm rollback`, `helm uninstall`; resolves with
@@ -220,9 +265,15 @@ export class ChartRelease {
   async releasePaths(): Promise<string[]> {
     const { release } = this.options;
     const manifest = await this.env.helm(['get', 'manifest', release, '-n', this.namespace]);
+    return this.objectPaths(parseManifests(manifest, `the manifest of release ${release}`));
+  }
+
+  /** The API paths of `objects` (of this release), their resources found through discovery. */
+  private async objectPaths(objects: readonly KubernetesObject[]): Promise<string[]> {
+    const { release } = this.options;
     const resources = new Map<string, DiscoveredResource[]>();
     const paths: string[] = [];
-    for (const object of parseManifests(manifest, `the manifest of release ${release}`)) {
+    for (const object of objects) {
       const apiVersion = object.apiVersion ?? '';
       const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
       let served = resources.get(base);

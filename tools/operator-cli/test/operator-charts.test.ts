@@ -15,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { helmLabels } from '../src/helm-chart.js';
+import { helmLabels, metricsTestImage, metricsTestScript } from '../src/helm-chart.js';
 import { type K8sObject, kustomize, parseYamlStream } from '../src/kubectl.js';
 import { dashboardMetrics, dashboardPath } from '../src/observability.js';
 import { readOperatorProject } from '../src/operator-project.js';
@@ -29,6 +29,7 @@ const operators = readdirSync(join(repositoryRoot, 'operators')).filter((name) =
   existsSync(join(repositoryRoot, 'operators', name, 'chart', 'Chart.yaml')),
 );
 
+/** `helm template` of the chart's objects (its `helm test` hooks left out). */
 async function helmTemplate(root: string, namespace: string, set: string[]): Promise<K8sObject[]> {
   const { stdout } = await run(
     helm,
@@ -37,6 +38,7 @@ async function helmTemplate(root: string, namespace: string, set: string[]): Pro
       'release',
       'chart',
       '--include-crds',
+      '--skip-tests',
       '-n',
       namespace,
       ...set.flatMap((s) => ['--set', s]),
@@ -157,6 +159,73 @@ describe('operator charts', () => {
       for (const object of templated) {
         for (const subject of object.subjects ?? []) expect(subject.namespace).toBe('elsewhere');
       }
+    });
+
+    it('ships a helm test: a Pod that reads the metrics Service with a metrics-reader token (401 without one), as test hooks', async () => {
+      const hooks = async (set: string[]) => {
+        const { stdout } = await run(
+          helm,
+          [
+            'template',
+            'release',
+            'chart',
+            '-n',
+            'elsewhere',
+            '--show-only',
+            'templates/tests/metrics-test.yaml',
+            ...set.flatMap((s) => ['--set', s]),
+          ],
+          { cwd: root },
+        );
+        return parseYamlStream(stdout);
+      };
+      const name = `${project.namePrefix}metrics-test`;
+      const secured = await hooks([]);
+      expect(secured.map((object) => `${object.kind}/${object.metadata.name}`)).toEqual([
+        `ServiceAccount/${name}`,
+        `ClusterRoleBinding/${name}`,
+        `Pod/${name}`,
+      ]);
+      for (const object of secured) {
+        expect(object.metadata.annotations).toMatchObject({
+          'helm.sh/hook': 'test',
+          'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+        });
+      }
+      const [account, binding, pod] = secured as [K8sObject, K8sObject, K8sObject];
+      expect(account.metadata.namespace).toBe('elsewhere');
+      expect(binding.roleRef).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: `${project.namePrefix}metrics-reader`,
+      });
+      expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name, namespace: 'elsewhere' }]);
+      expect(pod.spec.serviceAccountName).toBe(name);
+      expect(pod.spec.restartPolicy).toBe('Never');
+      const container = pod.spec.containers[0];
+      expect(container.image).toBe(metricsTestImage);
+      expect(container.command).toEqual(['sh', '-c', `${metricsTestScript.trimEnd()}\n`]);
+      expect(container.env).toEqual([
+        {
+          name: 'METRICS_URL',
+          value: `https://${project.namePrefix}controller-manager-metrics-service.elsewhere.svc:8443/metrics`,
+        },
+        { name: 'METRICS_SECURE', value: 'true' },
+      ]);
+      // Plain metrics: no token needed, so no binding.
+      const plain = await hooks([
+        'metrics.secure=false',
+        'metrics.port=8080',
+        'tests.image=curl:1',
+      ]);
+      expect(plain.map((object) => object.kind)).toEqual(['ServiceAccount', 'Pod']);
+      expect(plain[1]?.spec.containers[0].image).toBe('curl:1');
+      expect(plain[1]?.spec.containers[0].env[0].value).toBe(
+        `http://${project.namePrefix}controller-manager-metrics-service.elsewhere.svc:8080/metrics`,
+      );
+      // helm install leaves the hooks out: the objects compared with kustomize's have none.
+      const installed = await helmTemplate(root, 'elsewhere', []);
+      expect(installed.map((object) => object.metadata.name)).not.toContain(name);
     });
 
     it('ships config/prometheus: a ServiceMonitor of its metrics Service, with a token over HTTPS', async () => {

@@ -38,7 +38,11 @@ export async function writeHelmChart(
   }
   return syncGeneratedFiles(project.root, renderHelmChart(project, objects, selfManaged), {
     check: options.check === true,
-    staleIn: [`${chartDirectory}/templates`, `${chartDirectory}/crds`],
+    staleIn: [
+      `${chartDirectory}/templates`,
+      `${chartDirectory}/templates/tests`,
+      `${chartDirectory}/crds`,
+    ],
     header: chartHeader,
   });
 }
