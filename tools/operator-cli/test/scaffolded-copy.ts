@@ -119,6 +119,7 @@ export async function scaffoldInCopy(): Promise<ScaffoldedCopy> {
     '.gitignore',
     'scripts/lint-workflows.mjs',
     '.github/workflows/operator-image.yml',
+    '.github/workflows/operator-chart.yml',
   ]) {
     await mkdir(dirname(join(workspace, file)), { recursive: true });
     await cp(join(repoRoot, file), join(workspace, file));
