@@ -94,7 +94,9 @@ Helm's labels, and values for the image, replicas, resources, leader election, m
 (secure or not), webhook certificates (made by the operator itself, the default when
 config/default-no-certmanager runs it with --webhook-cert-mode=self-managed, so the chart
 installs on any cluster; cert-manager, as config/default; or a provided Secret),
-nodeSelector, tolerations, affinity and the Pod's security contexts. Chart.yaml's version and appVersion
+nodeSelector, tolerations, affinity and the Pod's security contexts; and a chart test
+(templates/tests: \`helm test\` runs a Pod that reads the metrics Service, 401 without a token,
+the page with a metrics-reader token). Chart.yaml's version and appVersion
 are the operator's package.json version. \`ops-operator manifests\` regenerates it;
 \`manifests --check\` fails when it is out of date.
 
