@@ -1,50 +1,43 @@
 // The application-operator installed with its Helm chart (chart/, `ops-operator helm`) and
-// Helm 4 ($HELM, scripts/ensure-helm.sh) in the chart's self-managed certificate mode (no
-// cert-manager here): `helm install`, the operator's entry point run in this process with the
-// installed Deployment's flags as the ServiceAccount the chart made (under the chart's RBAC
-// only), making its own webhook certificate and injecting its CA; the sample admitted through
-// both webhooks and reconciled; `helm upgrade` (the webhooks still answering), `helm rollback`
-// and `helm uninstall`, which leaves nothing of the release behind but the CRD. The control
-// plane has no kube-proxy, so a Helm post-renderer points the webhook configurations at this
-// process by URL (webhooksByUrlPostRenderer); everything else is installed as the chart
-// renders it. `pnpm test` runs it on the local API server, `pnpm test:binaries` on real etcd +
+// Helm 4 ($HELM, scripts/ensure-helm.sh) with the chart's defaults, whose certificate mode is
+// self-managed (no cert-manager needed, none here): `helm install`, the operator's entry point
+// run in this process with the installed Deployment's flags as the ServiceAccount the chart
+// made (under the chart's RBAC only), making its own webhook certificate and injecting its CA;
+// the sample admitted through both webhooks and reconciled; `helm upgrade` (the webhooks still
+// answering), `helm rollback` and `helm uninstall`, which leaves nothing of the release behind
+// but the CRD (ChartRelease, as the other operators' chart suites).
+// No value is overridden (`helm get values` is empty). What the plane needs instead: it has no
+// kube-proxy to reach the webhook Service, and the Deployment's Pod never runs its image here,
+// so a Helm post-renderer points the webhook configurations at the operator in this process by
+// URL (webhooksByUrlPostRenderer); everything else is installed as the chart renders it.
+// `pnpm test` runs it on the local API server, `pnpm test:binaries` on real etcd +
 // kube-apiserver, whose authorizer judges the chart's RBAC.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type KubernetesObject, runOperator } from '@ops/core';
-import {
-  chartLifecycle,
-  cleanChartLifecycle,
-  Environment,
-  eventually,
-  installWebhookChartOperator,
-  type WebhookChartOperator,
-} from '@ops/envtest';
+import { ChartRelease, cleanChartLifecycle, eventually } from '@ops/envtest';
 import { dashboardMetricsMissing } from '@ops/operator-cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { type Application, applicationResource } from '../src/api/v1/application.js';
 import { applicationOperator } from '../src/operator.js';
-import { operatorRoot, removeTemporaryDirectories, temporaryDirectory } from './tooling-support.js';
+import { operatorRoot } from './tooling-support.js';
 
-const namespace = 'application-operator-system';
-const release = 'application';
-const deployment = `/apis/apps/v1/namespaces/${namespace}/deployments/application-operator-controller-manager`;
-
-let env: Environment;
+let chart: ChartRelease;
 let admin: Client;
-let operator: WebhookChartOperator | undefined;
 
 beforeAll(async () => {
-  env = await Environment.start({ apiServer: { rbac: true } });
-  admin = new Client({ kubeConfig: env.kubeConfig });
+  chart = await ChartRelease.start({
+    operatorDir: operatorRoot,
+    name: 'application-operator',
+    release: 'application',
+  });
+  admin = new Client({ kubeConfig: chart.env.kubeConfig });
 }, 120_000);
 
 afterAll(async () => {
-  await operator?.stop();
   admin?.close();
-  await env?.stop();
-  await removeTemporaryDirectories();
+  await chart?.stop();
 });
 
 /** Creates the Application `name` in `default`; what the API server stored, after admission. */
@@ -57,23 +50,16 @@ function createApplication(name: string, spec: Record<string, unknown>): Promise
   } as Application);
 }
 
-describe('application-operator, installed with its Helm chart (self-managed certificates)', () => {
+describe('application-operator, installed with its Helm chart and its defaults (self-managed certificates)', () => {
   it('installs, and the operator under the chart RBAC admits and reconciles the sample through its own certificates', {
     timeout: 240_000,
   }, async () => {
-    operator = await installWebhookChartOperator({
-      env,
-      operatorDir: operatorRoot,
-      release,
-      namespace,
-      serviceAccount: 'application-operator-controller-manager',
-      helmArgs: ['--set', 'webhook.certificates=self-managed'],
-      directory: await temporaryDirectory('helm-chart'),
-      deployment,
+    const operator = await chart.installWebhookOperator({
       definition: applicationOperator,
       runOperator,
     });
     expect(operator.installed).toContain('STATUS: deployed');
+    expect(await chart.suppliedValues()).toEqual({});
     expect(operator.installed).toContain('Webhook certificates: self-managed');
     expect(operator.args).toContain('--webhook-cert-mode=self-managed');
     // Helm 4 applies a new release with server-side apply: its field manager's Apply entry.
@@ -81,7 +67,7 @@ describe('application-operator, installed with its Helm chart (self-managed cert
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       name: 'application-operator-controller-manager',
-      namespace,
+      namespace: chart.namespace,
     });
     expect(installedDeployment.metadata?.managedFields).toContainEqual(
       expect.objectContaining({ manager: 'helm', operation: 'Apply' }),
@@ -140,19 +126,11 @@ describe('application-operator, installed with its Helm chart (self-managed cert
     );
   });
 
-  it('upgrades (the webhooks still answering), rolls back, and uninstalls everything but the CRD', {
+  it('upgrades (the webhooks still answering), rolls back, and uninstalls every object of the release, keeping the CRD', {
     timeout: 180_000,
   }, async () => {
     const crd = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/applications.${applicationResource.group}`;
-    const secret = `/api/v1/namespaces/${namespace}/secrets/application-operator-webhook-server-cert`;
-    const seen = await chartLifecycle({
-      env,
-      operatorDir: operatorRoot,
-      release,
-      namespace,
-      deployment,
-      upgradeArgs: operator?.upgradeArgs ?? [],
-      helmEnv: operator?.helmEnv ?? {},
+    const seen = await chart.lifecycle({
       afterUpgrade: async () => {
         const upgraded = await createApplication('after-upgrade', { image: 'nginx:1.27' });
         expect(upgraded.spec.enabled).toBe(true);
@@ -174,20 +152,7 @@ describe('application-operator, installed with its Helm chart (self-managed cert
             ).items.length === 0,
           { description: 'the Applications deleted (finalizers removed)', timeoutMs: 60_000 },
         );
-        expect(await operator?.stop()).toBe(0);
-        operator = undefined;
       },
-      deleted: [
-        deployment,
-        secret,
-        `/api/v1/namespaces/${namespace}/services/application-operator-webhook-service`,
-        `/api/v1/namespaces/${namespace}/serviceaccounts/application-operator-controller-manager`,
-        '/apis/rbac.authorization.k8s.io/v1/clusterroles/application-operator-manager-role',
-        '/apis/rbac.authorization.k8s.io/v1/clusterroles/application-operator-self-managed-certs-role',
-        `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles/application-operator-self-managed-certs-role`,
-        '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/application-operator-validating-webhook-configuration',
-        '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/application-operator-mutating-webhook-configuration',
-      ],
       kept: [crd],
     });
     // crds/: Helm never deletes them, so the custom resources survive an uninstall.

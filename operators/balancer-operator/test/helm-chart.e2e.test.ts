@@ -1,22 +1,16 @@
 // The balancer-operator installed with its Helm chart (chart/, `ops-operator helm`) and Helm 4
-// ($HELM, scripts/ensure-helm.sh): `helm install` with the chart's defaults, the manager run as
-// the ServiceAccount the chart made under the RBAC the chart made (installChartOperator, as the
-// kustomize suites run it) making the sample of config/samples Ready, then `helm upgrade`,
-// `helm rollback` and `helm uninstall`. `pnpm test` runs it on the local API server,
-// `pnpm test:binaries` on the cluster plane (kube-apiserver, whose authorizer judges the
-// chart's RBAC, and kwok nodes).
+// ($HELM, scripts/ensure-helm.sh) with the chart's defaults (`helm get values` is empty): the
+// manager run in this process as the ServiceAccount the chart made under the RBAC the chart
+// made (ChartRelease, as the other operators' chart suites; the Deployment's own Pod never runs
+// its image here, kwok simulates it) making the sample of config/samples Ready, then
+// `helm upgrade`, `helm rollback` and `helm uninstall`, which leaves nothing of the release
+// behind but the CRD. `pnpm test` runs it on the local API server, `pnpm test:binaries` on the
+// cluster plane (kube-apiserver, whose authorizer judges the chart's RBAC, and kwok nodes).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, type KubernetesObject, Manager } from '@ops/core';
-import {
-  chartLifecycle,
-  cleanChartLifecycle,
-  Environment,
-  eventually,
-  installChartOperator,
-  type RunningOperatorManager,
-} from '@ops/envtest';
+import { ChartRelease, cleanChartLifecycle, eventually } from '@ops/envtest';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -24,33 +18,30 @@ import { type Balancer, balancerResource } from '../src/api/v1alpha1/balancer.js
 import { addBalancerController } from '../src/operator.js';
 
 const operatorDir = fileURLToPath(new URL('..', import.meta.url));
-const namespace = 'balancer-operator-system';
 
-let env: Environment;
+let chart: ChartRelease;
 let admin: Client;
-let operator: RunningOperatorManager<Manager> | undefined;
 
 beforeAll(async () => {
-  env = await Environment.start({ requires: 'pods', apiServer: { rbac: true } });
-  admin = new Client({ kubeConfig: env.kubeConfig });
+  chart = await ChartRelease.start({
+    operatorDir,
+    name: 'balancer-operator',
+    release: 'balancer',
+    requires: 'pods',
+  });
+  admin = new Client({ kubeConfig: chart.env.kubeConfig });
 }, 120_000);
 
 afterAll(async () => {
-  await operator?.stop();
   admin?.close();
-  await env?.stop();
+  await chart?.stop();
 });
 
 describe('balancer-operator, installed with its Helm chart', () => {
   it("installs with its defaults, and the manager under the chart's RBAC makes the sample Ready", {
     timeout: 180_000,
   }, async () => {
-    const installed = await installChartOperator({
-      env,
-      operatorDir,
-      release: 'balancer',
-      namespace,
-      serviceAccount: 'balancer-operator-controller-manager',
+    const installed = await chart.installOperator({
       createManager: (settings) =>
         new Manager({
           ...settings,
@@ -60,8 +51,8 @@ describe('balancer-operator, installed with its Helm chart', () => {
       setup: (manager) => addBalancerController(manager, { conflictRecheckMs: 1000 }),
       timeoutMs: 60_000,
     });
-    operator = installed.operator;
-    expect(installed.installed).toContain('STATUS: deployed');
+    expect(installed).toContain('STATUS: deployed');
+    expect(await chart.suppliedValues()).toEqual({});
     for (const file of ['echo_backends.yaml', 'exposer_v1alpha1_balancer.yaml']) {
       const text = await readFile(join(operatorDir, 'config/samples', file), 'utf8');
       for (const document of YAML.parseAllDocuments(text)) {
@@ -87,27 +78,21 @@ describe('balancer-operator, installed with its Helm chart', () => {
       { description: 'the sample Balancer Ready', timeoutMs: 120_000 },
     );
     expect(ready.status).toMatchObject({ activeBackendsNum: 3 });
+
+    // The chart's helm test (templates/tests): its hooks admitted, its Pod run to success
+    // (simulated by kwok on the cluster plane: its curl of the metrics Service does not run
+    // here; myjob-operator's test/secure-metrics.e2e.test.ts runs that script against secured
+    // metrics), then deleted (hook-delete-policy hook-succeeded; helmTest waits for that).
+    const tested = await chart.helmTest();
+    expect(tested).toMatch(/TEST SUITE: +balancer-operator-metrics-test\n[\s\S]*Phase: +Succeeded/);
   });
 
-  it('upgrades, rolls back, and uninstalls everything but the CRDs', {
+  it('upgrades, rolls back, and uninstalls every object of the release, keeping the CRD', {
     timeout: 120_000,
   }, async () => {
-    await operator?.stop();
-    operator = undefined;
     const crd =
       '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/balancers.exposer.hliangzhao.io';
-    const seen = await chartLifecycle({
-      env,
-      operatorDir,
-      release: 'balancer',
-      namespace,
-      deployment: `/apis/apps/v1/namespaces/${namespace}/deployments/balancer-operator-controller-manager`,
-      deleted: [
-        `/apis/apps/v1/namespaces/${namespace}/deployments/balancer-operator-controller-manager`,
-        '/apis/rbac.authorization.k8s.io/v1/clusterroles/balancer-operator-manager-role',
-      ],
-      kept: [crd],
-    });
+    const seen = await chart.lifecycle({ kept: [crd] });
     // crds/: Helm never deletes them, so the custom resources survive an uninstall.
     expect(seen).toEqual(cleanChartLifecycle([crd]));
   });

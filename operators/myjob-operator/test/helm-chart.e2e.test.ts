@@ -1,29 +1,23 @@
 // The myjob-operator installed with its Helm chart (chart/, `ops-operator helm`) and Helm 4
-// ($HELM, scripts/ensure-helm.sh) in the chart's self-managed certificate mode (no
-// cert-manager here): `helm install`, the operator's entry point run in this process with the
-// installed Deployment's flags as the ServiceAccount the chart made (under the chart's RBAC
-// only), making its own webhook certificate and injecting its CA into the MyJob CRD, whose
-// v1beta1 converts through the operator's webhook (installWebhookChartOperator, as the
-// application- and sidecar-operators' chart suites). The planes have no kube-proxy, and Helm
-// installs crds/ as they are (no post-renderer), so the test points the CRD's conversion at this
-// process by URL, as the post-renderer does for admission webhooks. The sample of
-// config/samples, written in v1beta1, finishes; then `helm upgrade`, `helm rollback` and
-// `helm uninstall`, which leaves nothing of the release behind but the CRD. `pnpm test` runs it
-// on the local API server, `pnpm test:binaries` on the cluster plane (kube-apiserver and kwok
-// nodes).
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// ($HELM, scripts/ensure-helm.sh) with the chart's defaults, whose certificate mode is
+// self-managed (no cert-manager needed, none here): `helm install`, the operator's entry point
+// run in this process with the installed Deployment's flags as the ServiceAccount the chart
+// made (under the chart's RBAC only), making its own webhook certificate and injecting its CA
+// into the MyJob CRD, whose v1beta1 converts through the operator's webhook (ChartRelease, as
+// the other operators' chart suites). The sample of config/samples, written in v1beta1,
+// finishes; then `helm upgrade`, `helm rollback` and `helm uninstall`, which leaves nothing of
+// the release behind but the CRD.
+// No value is overridden (`helm get values` is empty). What the plane needs instead: it has no
+// kube-proxy to reach the webhook Service, and the Deployment's Pod never runs its image here
+// (kwok simulates it), so the test points the CRD's conversion at the operator in this process
+// by URL (Helm installs crds/ as they are, no post-renderer), as the post-renderer does for
+// admission webhooks. `pnpm test` runs it on the local API server, `pnpm test:binaries` on the
+// cluster plane (kube-apiserver and kwok nodes).
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, type KubernetesObject, runOperator } from '@ops/core';
-import {
-  chartLifecycle,
-  cleanChartLifecycle,
-  Environment,
-  eventually,
-  installWebhookChartOperator,
-  type WebhookChartOperator,
-} from '@ops/envtest';
+import { ChartRelease, cleanChartLifecycle, eventually } from '@ops/envtest';
 import { dashboardMetricsMissing } from '@ops/operator-cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -31,27 +25,24 @@ import { myJobResource } from '../src/api/v1/my-job.js';
 import { myjobOperator } from '../src/operator.js';
 
 const operatorDir = fileURLToPath(new URL('..', import.meta.url));
-const namespace = 'myjob-operator-system';
-const release = 'myjob';
-const deployment = `/apis/apps/v1/namespaces/${namespace}/deployments/myjob-operator-controller-manager`;
 const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/myjobs.${myJobResource.group}`;
 
-let env: Environment;
+let chart: ChartRelease;
 let admin: Client;
-let scratch: string;
-let operator: WebhookChartOperator | undefined;
 
 beforeAll(async () => {
-  env = await Environment.start({ requires: 'pods', apiServer: { rbac: true } });
-  admin = new Client({ kubeConfig: env.kubeConfig });
-  scratch = await mkdtemp(join(tmpdir(), 'myjob-operator-helm-chart-'));
+  chart = await ChartRelease.start({
+    operatorDir,
+    name: 'myjob-operator',
+    release: 'myjob',
+    requires: 'pods',
+  });
+  admin = new Client({ kubeConfig: chart.env.kubeConfig });
 }, 120_000);
 
 afterAll(async () => {
-  await operator?.stop();
   admin?.close();
-  await env?.stop();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
+  await chart?.stop();
 });
 
 /** Points the installed CRD's conversion webhook at this process (the CA the operator injects kept). */
@@ -86,23 +77,14 @@ async function routeConversion(port: number): Promise<void> {
   );
 }
 
-describe('myjob-operator, installed with its Helm chart (self-managed certificates)', () => {
+describe('myjob-operator, installed with its Helm chart and its defaults (self-managed certificates)', () => {
   it('installs, and the operator under the chart RBAC converts and finishes the v1beta1 sample', {
     timeout: 240_000,
   }, async () => {
-    operator = await installWebhookChartOperator({
-      env,
-      operatorDir,
-      release,
-      namespace,
-      serviceAccount: 'myjob-operator-controller-manager',
-      helmArgs: ['--set', 'webhook.certificates=self-managed'],
-      directory: scratch,
-      deployment,
-      definition: myjobOperator,
-      runOperator,
-    });
+    const operator = await chart.installWebhookOperator({ definition: myjobOperator, runOperator });
     expect(operator.installed).toContain('STATUS: deployed');
+    expect(await chart.suppliedValues()).toEqual({});
+    expect(operator.installed).toContain('Webhook certificates: self-managed');
     expect(operator.args).toContain('--webhook-cert-mode=self-managed');
     await routeConversion(operator.webhookPort);
 
@@ -124,6 +106,13 @@ describe('myjob-operator, installed with its Helm chart (self-managed certificat
     );
     expect(done.status).toMatchObject({ phase: 'completed', podPhase: 'Succeeded' });
 
+    // The chart's helm test (templates/tests): its hooks admitted, its Pod run to success
+    // (simulated by kwok on the cluster plane: its curl of the metrics Service does not run
+    // here; myjob-operator's test/secure-metrics.e2e.test.ts runs that script against secured
+    // metrics), then deleted (hook-delete-policy hook-succeeded; helmTest waits for that).
+    const tested = await chart.helmTest();
+    expect(tested).toMatch(/TEST SUITE: +myjob-operator-metrics-test\n[\s\S]*Phase: +Succeeded/);
+
     // Every metric the generated Grafana dashboard queries, the conversion webhook's included.
     const page = await operator.scrapeMetrics();
     const dashboard = await dashboardMetricsMissing(operatorDir, page);
@@ -134,31 +123,10 @@ describe('myjob-operator, installed with its Helm chart (self-managed certificat
     );
   });
 
-  it('upgrades, rolls back, and uninstalls everything but the CRD', {
+  it('upgrades, rolls back, and uninstalls every object of the release, keeping the CRD', {
     timeout: 180_000,
   }, async () => {
-    const seen = await chartLifecycle({
-      env,
-      operatorDir,
-      release,
-      namespace,
-      deployment,
-      upgradeArgs: operator?.upgradeArgs ?? [],
-      helmEnv: operator?.helmEnv ?? {},
-      afterUpgrade: async () => {
-        expect(await operator?.stop()).toBe(0);
-        operator = undefined;
-      },
-      deleted: [
-        deployment,
-        `/api/v1/namespaces/${namespace}/secrets/myjob-operator-webhook-server-cert`,
-        `/api/v1/namespaces/${namespace}/services/myjob-operator-webhook-service`,
-        `/api/v1/namespaces/${namespace}/serviceaccounts/myjob-operator-controller-manager`,
-        '/apis/rbac.authorization.k8s.io/v1/clusterroles/myjob-operator-manager-role',
-        '/apis/rbac.authorization.k8s.io/v1/clusterroles/myjob-operator-self-managed-certs-role',
-      ],
-      kept: [crdPath],
-    });
+    const seen = await chart.lifecycle({ kept: [crdPath] });
     // crds/: Helm never deletes them, so the custom resources survive an uninstall.
     expect(seen).toEqual(cleanChartLifecycle([crdPath]));
   });

@@ -4,6 +4,7 @@
 // generated; a scraper needs the metrics-reader ClusterRole. `pnpm test` runs it on the local
 // API server, `pnpm test:binaries` on real etcd + kube-apiserver, whose authenticator and
 // authorizer then answer the reviews.
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import {
 import { dashboardMetrics, dashboardPath } from '@ops/operator-cli';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { addMyJobController } from '../src/operator.js';
 import { myJobConversion } from '../src/webhook/my-job-conversion.js';
 
@@ -66,6 +68,43 @@ afterAll(async () => {
   if (certDir) await rm(certDir, { recursive: true, force: true });
 });
 
+/**
+ * Runs the script of the chart's `helm test` Pod (templates/tests/metrics-test.yaml, as
+ * `helm template` renders it) with sh and the curl of this machine, against this manager's
+ * secured metrics, with `token` as the Pod's ServiceAccount token; resolves with its exit code
+ * and output.
+ */
+async function runChartMetricsTest(token: string): Promise<{ code: number; output: string }> {
+  const rendered = await env.helm(
+    ['template', 'myjob', 'chart', '--show-only', 'templates/tests/metrics-test.yaml'],
+    { cwd: operatorRoot },
+  );
+  const pod = YAML.parseAllDocuments(rendered)
+    .map((document) => document.toJS() as KubernetesObject & { spec?: Record<string, unknown> })
+    .find((object) => object.kind === 'Pod');
+  const container = (pod?.spec?.containers as { command: string[] }[] | undefined)?.[0];
+  const script = container?.command[2] ?? '';
+  expect(container?.command.slice(0, 2)).toEqual(['sh', '-c']);
+  const tokenFile = join(certDir, 'token');
+  await writeFile(tokenFile, token);
+  return new Promise((resolve) => {
+    execFile(
+      'sh',
+      ['-c', script],
+      {
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          METRICS_URL: `https://127.0.0.1:${port}/metrics`,
+          METRICS_SECURE: 'true',
+          TOKEN_FILE: tokenFile,
+        },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
 /** GET https://127.0.0.1:<port>/metrics (self-signed, so not verified) with a bearer token. */
 function scrape(token: string | undefined): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -103,7 +142,7 @@ describe('myjob-operator metrics, secured', () => {
     );
   });
 
-  it('serves a token bound to metrics-reader (200) every metric the Grafana dashboard queries, refuses one without it (403) and none (401)', {
+  it("serves a token bound to metrics-reader (200) every metric the Grafana dashboard queries, refuses one without it (403) and none (401); the chart's helm test script passes with the first and fails with the second", {
     timeout: 120_000,
   }, async () => {
     const reader = rendered.find(
@@ -154,5 +193,16 @@ describe('myjob-operator metrics, secured', () => {
     const anonymous = await scrape(undefined);
     expect(anonymous.status).toBe(401);
     expect((await scrape(`${prometheus.token}x`)).status).toBe(401);
+
+    // The chart's helm test script, as its Pod runs it (here with this machine's sh and curl):
+    // passes with a token bound to metrics-reader (after its 401 without one), fails on a 403.
+    const passed = await runChartMetricsTest(prometheus.token);
+    expect(passed, passed.output).toEqual({
+      code: 0,
+      output: `GET https://127.0.0.1:${port}/metrics answered the manager's metrics\n`,
+    });
+    const refused = await runChartMetricsTest(stranger.token);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain('403');
   });
 });

@@ -1,25 +1,21 @@
 // The sidecar-operator installed with its Helm chart (chart/, `ops-operator helm`) and Helm 4
-// ($HELM, scripts/ensure-helm.sh) in the chart's self-managed certificate mode (no
-// cert-manager here): `helm install`, the operator's entry point run in this process with the
-// installed Deployment's flags as the ServiceAccount the chart made (under the chart's RBAC
-// only), making its own webhook certificate and injecting its CA (installWebhookChartOperator,
-// as the application-operator's chart suite); the sample SidecarSet admitted by the validating
-// webhook and reconciled, a Pod it selects given its sidecar by the Pod webhook, a SidecarSet
-// without a selector denied; `helm upgrade` (the webhooks still answering), `helm rollback`
-// and `helm uninstall`, which leaves nothing of the release behind but the CRD. `pnpm test`
-// runs it on the local API server, `pnpm test:binaries` on real etcd + kube-apiserver.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// ($HELM, scripts/ensure-helm.sh) with the chart's defaults, whose certificate mode is
+// self-managed (no cert-manager needed, none here): `helm install`, the operator's entry point
+// run in this process with the installed Deployment's flags as the ServiceAccount the chart
+// made (under the chart's RBAC only), making its own webhook certificate and injecting its CA
+// (ChartRelease, as the other operators' chart suites); the sample SidecarSet admitted by the
+// validating webhook and reconciled, a Pod it selects given its sidecar by the Pod webhook, a
+// SidecarSet without a selector denied; `helm upgrade` (the webhooks still answering),
+// `helm rollback` and `helm uninstall`, which leaves nothing of the release behind but the CRD.
+// No value is overridden (`helm get values` is empty). What the plane needs instead: it has no
+// kube-proxy to reach the webhook Service, and the Deployment's Pod never runs its image here,
+// so a Helm post-renderer points the webhook configurations at the operator in this process by
+// URL. `pnpm test` runs it on the local API server, `pnpm test:binaries` on real etcd +
+// kube-apiserver.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type Pod, runOperator } from '@ops/core';
-import {
-  chartLifecycle,
-  cleanChartLifecycle,
-  Environment,
-  eventually,
-  installWebhookChartOperator,
-  type WebhookChartOperator,
-} from '@ops/envtest';
+import { ChartRelease, cleanChartLifecycle, eventually } from '@ops/envtest';
 import { dashboardMetricsMissing } from '@ops/operator-cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -27,26 +23,21 @@ import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar
 import { createSidecarOperator } from '../src/operator.js';
 import { operatorRoot } from './sidecar-harness.js';
 
-const namespace = 'sidecar-operator-system';
-const release = 'sidecar';
-const deployment = `/apis/apps/v1/namespaces/${namespace}/deployments/sidecar-operator-controller-manager`;
-
-let env: Environment;
+let chart: ChartRelease;
 let admin: Client;
-let scratch: string;
-let operator: WebhookChartOperator | undefined;
 
 beforeAll(async () => {
-  env = await Environment.start({ apiServer: { rbac: true } });
-  admin = new Client({ kubeConfig: env.kubeConfig });
-  scratch = await mkdtemp(join(tmpdir(), 'sidecar-operator-helm-chart-'));
+  chart = await ChartRelease.start({
+    operatorDir: operatorRoot,
+    name: 'sidecar-operator',
+    release: 'sidecar',
+  });
+  admin = new Client({ kubeConfig: chart.env.kubeConfig });
 }, 120_000);
 
 afterAll(async () => {
-  await operator?.stop();
   admin?.close();
-  await env?.stop();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
+  await chart?.stop();
 });
 
 /** A Pod the sample selects (`app: web`), as the API server would store it (dry run unless `persist`). */
@@ -64,23 +55,17 @@ function webPod(name: string, persist = false): Promise<Pod> {
 
 const containerNames = (pod: Pod) => (pod.spec?.containers ?? []).map((c) => c.name);
 
-describe('sidecar-operator, installed with its Helm chart (self-managed certificates)', () => {
+describe('sidecar-operator, installed with its Helm chart and its defaults (self-managed certificates)', () => {
   it('installs, and the operator under the chart RBAC admits the sample, reconciles it and injects its sidecar', {
     timeout: 240_000,
   }, async () => {
-    operator = await installWebhookChartOperator({
-      env,
-      operatorDir: operatorRoot,
-      release,
-      namespace,
-      serviceAccount: 'sidecar-operator-controller-manager',
-      helmArgs: ['--set', 'webhook.certificates=self-managed'],
-      directory: scratch,
-      deployment,
+    const operator = await chart.installWebhookOperator({
       definition: createSidecarOperator(),
       runOperator,
     });
     expect(operator.installed).toContain('STATUS: deployed');
+    expect(await chart.suppliedValues()).toEqual({});
+    expect(operator.installed).toContain('Webhook certificates: self-managed');
     expect(operator.args).toContain('--webhook-cert-mode=self-managed');
 
     const sample = YAML.parse(
@@ -132,18 +117,11 @@ describe('sidecar-operator, installed with its Helm chart (self-managed certific
     );
   });
 
-  it('upgrades (the webhooks still answering), rolls back, and uninstalls everything but the CRD', {
+  it('upgrades (the webhooks still answering), rolls back, and uninstalls every object of the release, keeping the CRD', {
     timeout: 180_000,
   }, async () => {
     const crd = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sidecarsets.${sidecarSetResource.group}`;
-    const seen = await chartLifecycle({
-      env,
-      operatorDir: operatorRoot,
-      release,
-      namespace,
-      deployment,
-      upgradeArgs: operator?.upgradeArgs ?? [],
-      helmEnv: operator?.helmEnv ?? {},
+    const seen = await chart.lifecycle({
       afterUpgrade: async () => {
         expect(containerNames(await webPod('after-upgrade'))).toEqual(['web', 'log-agent']);
         await admin.delete({ apiVersion: 'v1', kind: 'Pod', name: 'web-1', namespace: 'default' });
@@ -152,20 +130,7 @@ describe('sidecar-operator, installed with its Helm chart (self-managed certific
           kind: 'SidecarSet',
           name: 'logging',
         });
-        expect(await operator?.stop()).toBe(0);
-        operator = undefined;
       },
-      deleted: [
-        deployment,
-        `/api/v1/namespaces/${namespace}/secrets/sidecar-operator-webhook-server-cert`,
-        `/api/v1/namespaces/${namespace}/services/sidecar-operator-webhook-service`,
-        `/api/v1/namespaces/${namespace}/serviceaccounts/sidecar-operator-controller-manager`,
-        '/apis/rbac.authorization.k8s.io/v1/clusterroles/sidecar-operator-manager-role',
-        '/apis/rbac.authorization.k8s.io/v1/clusterroles/sidecar-operator-self-managed-certs-role',
-        `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles/sidecar-operator-self-managed-certs-role`,
-        '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/sidecar-operator-validating-webhook-configuration',
-        '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/sidecar-operator-mutating-webhook-configuration',
-      ],
       kept: [crd],
     });
     // crds/: Helm never deletes them, so the custom resources survive an uninstall.

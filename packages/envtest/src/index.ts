@@ -14,6 +14,11 @@ export {
   installedManagerArgs,
 } from './chart-operator.js';
 export {
+  ChartRelease,
+  type ChartReleaseLifecycleOptions,
+  type ChartReleaseOptions,
+} from './chart-release.js';
+export {
   installWebhookChartOperator,
   type WebhookChartOperator,
   type WebhookChartOperatorOptions,

@@ -49,6 +49,9 @@ export type WebhookCertificateMode = 'cert-manager' | 'secret' | 'self-managed';
  * certificate mode: its objects that config/default lacks (the RBAC of the operator's own
  * Secret and webhook configurations) templated for that mode, the flag, no certificate
  * volume, and the (empty) Secret the operator fills, so that `helm uninstall` removes it.
+ * That mode is then the chart's default ({@link defaultCertificateMode}): it installs on any
+ * cluster, where cert-manager (config/default's way, kept as kubebuilder's) must be installed
+ * first; `webhook.certificates=cert-manager` templates exactly what config/default renders.
  *
  * @throws {OperatorCliError} when the render has no manager Deployment (`controller-manager`).
  */
@@ -97,13 +100,19 @@ export function renderHelmChart(
       object.kind === 'Service' &&
       String(object.metadata?.name).endsWith('controller-manager-metrics-service'),
   );
-  const values = defaultValues(project, metricsService, deployment, container, webhooks);
+  const values = defaultValues(
+    project,
+    metricsService,
+    deployment,
+    container,
+    webhooks ? defaultCertificateMode(modes) : undefined,
+  );
   const valueNotes = { ...valueComments, webhook: webhookComment(modes) };
   const files: ChartFile[] = [
     { path: 'Chart.yaml', content: chartYaml(project) },
     {
       path: 'values.yaml',
-      content: `${chartHeader}\n${valuesComments}${valuesYaml(values, valueNotes)}`,
+      content: `${chartHeader}\n${valuesPreamble(webhooks ? defaultCertificateMode(modes) : undefined)}${valuesYaml(values, valueNotes)}`,
     },
     {
       path: '.helmignore',
@@ -111,6 +120,7 @@ export function renderHelmChart(
     },
     { path: 'templates/_helpers.tpl', content: helpersTpl(project) },
     { path: 'templates/NOTES.txt', content: notes(project, webhooks) },
+    { path: `templates/tests/${metricsTestName}.yaml`, content: metricsTest(project) },
   ];
   const used = new Set<string>();
   const selfManagedOnly = new Set(selfManagedObjects);
@@ -155,16 +165,37 @@ appVersion: ${JSON.stringify(project.version)}
 `;
 }
 
-const valuesComments = `# Every default reproduces \`kubectl kustomize config/default\` (image aside: the operator's
+/**
+ * The chart's default `webhook.certificates`: `self-managed` when the chart has that mode (it
+ * needs nothing installed in the cluster first, so `helm install` with the defaults works on
+ * any cluster), else `cert-manager`, config/default's.
+ */
+export function defaultCertificateMode(
+  modes: readonly WebhookCertificateMode[],
+): WebhookCertificateMode {
+  return modes.includes('self-managed') ? 'self-managed' : 'cert-manager';
+}
+
+/** The comment opening values.yaml: what its defaults reproduce. */
+function valuesPreamble(certificates: WebhookCertificateMode | undefined): string {
+  if (certificates === 'self-managed') {
+    return `# Every default reproduces \`kubectl kustomize config/default-no-certmanager\`: the operator
+# makes its own webhook certificates, so the chart installs on any cluster (but for the image,
+# the operator's at the chart's appVersion, and the empty Secret the operator fills).
+# webhook.certificates=cert-manager reproduces \`kubectl kustomize config/default\`.
+`;
+  }
+  return `# Every default reproduces \`kubectl kustomize config/default\` (image aside: the operator's
 # image at the chart's appVersion).
 `;
+}
 
 function defaultValues(
   project: OperatorProject,
   metricsService: K8sObject | undefined,
   deployment: K8sObject,
   container: K8sObject,
-  webhooks: boolean,
+  certificates: WebhookCertificateMode | undefined,
 ): Record<string, unknown> {
   const podSpec = deployment.spec.template.spec;
   const args: string[] = container.args ?? [];
@@ -193,19 +224,18 @@ function defaultValues(
     // Also template the Namespace (with config/default's Pod Security labels), named after
     // the release's; off: \`helm install --create-namespace\` or an existing one.
     namespace: { create: false },
+    tests: { image: metricsTestImage },
     // portName: the metrics Service port's name, empty for https (secure) or http.
     metrics: {
       secure,
       port: metricsPort,
       portName: servicePortName === expectedName ? '' : servicePortName,
     },
-    ...(webhooks
+    ...(certificates !== undefined
       ? {
           webhook: {
-            // cert-manager: its Issuer and Certificate, caBundle injected by its cainjector;
-            // secret: a Secret named secretName the cluster admin provides (tls.crt, tls.key),
-            // its CA given as caBundle (base64 PEM).
-            certificates: 'cert-manager',
+            // See webhookComment.
+            certificates,
             secretName: 'webhook-server-cert',
             caBundle: '',
           },
@@ -226,16 +256,28 @@ const valueComments: Record<string, string> = {
   'manager.securityContext': " The manager container's securityContext.",
   namespace:
     " create: also template the Namespace (with config/default's Pod Security labels), named after\n the release's; false: helm install --create-namespace, or an existing namespace.",
+  tests:
+    " helm test: a Pod (image: one with sh, curl and grep) asks the metrics Service for the\n manager's metrics: without a token it must answer 401 (when metrics.secure), with the token\n of a ServiceAccount bound to the ClusterRole <name>-metrics-reader a page of\n controller-runtime's metrics.",
   metrics:
     " secure: HTTPS, each scrape's token authenticated and authorized by the API server (bind the\n ClusterRole <name>-metrics-reader to the scraper); false: plain HTTP to anyone.\n portName: the metrics Service port's name; empty: https when secure, else http.",
 };
 
-/** The comment of the `webhook` values, naming the certificate modes the chart has. */
+/**
+ * The comment of the `webhook` values, naming the certificate modes the chart has, its
+ * default ({@link defaultCertificateMode}) first.
+ */
 function webhookComment(modes: readonly WebhookCertificateMode[]): string {
-  const selfManaged = modes.includes('self-managed')
-    ? ";\n self-managed: the operator makes its own CA and serving certificate (--webhook-cert-mode=\n self-managed), keeps them in a Secret of the release's namespace (templated empty, so\n helm uninstall removes it), injects the CA into its webhook configurations and renews both;\n no cert-manager needed, secretName and caBundle unused"
-    : '';
-  return ` certificates: how the webhook server gets its serving certificate.\n cert-manager: its Issuer and Certificate (cert-manager must be installed), its cainjector\n fills the caBundle;\n secret: a kubernetes.io/tls Secret named secretName that you provide (tls.crt, tls.key), its\n CA as caBundle (base64 PEM; a conversion webhook's CRD, in crds/, which Helm does not\n template, needs it patched in by hand)${selfManaged}.`;
+  const selfManaged =
+    " self-managed (the default): the operator makes its own CA and serving certificate\n (--webhook-cert-mode=self-managed), keeps them in a Secret of the release's namespace\n (templated empty, so helm uninstall removes it), injects the CA into its webhook\n configurations (and a conversion webhook's CRD) and renews both; nothing to install first,\n secretName and caBundle unused;";
+  const certManager = ` cert-manager${modes.includes('self-managed') ? '' : ' (the default)'}: its Issuer and Certificate (cert-manager must be installed first),\n its cainjector fills the caBundle (config/default's way);`;
+  const secret =
+    " secret: a kubernetes.io/tls Secret named secretName that you provide (tls.crt, tls.key), its\n CA as caBundle (base64 PEM; a conversion webhook's CRD, in crds/, which Helm does not\n template, needs it patched in by hand).";
+  return [
+    ' certificates: how the webhook server gets its serving certificate.',
+    ...(modes.includes('self-managed') ? [selfManaged] : []),
+    certManager,
+    secret,
+  ].join('\n');
 }
 
 function valuesYaml(values: Record<string, unknown>, comments: Record<string, string>): string {
@@ -318,6 +360,115 @@ Metrics: {{ if .Values.metrics.secure }}https{{ else }}http{{ end }}://${project
 {{- end }}
 ${webhooks ? 'Webhook certificates: {{ .Values.webhook.certificates }}\n' : ''}`;
 }
+
+/** The `helm test` Pod's image (values: tests.image): sh, curl and grep, running as uid 100. */
+export const metricsTestImage = 'curlimages/curl:8.11.1';
+
+/** The name of the `helm test` hook's objects (after the operator's name prefix). */
+export const metricsTestName = 'metrics-test';
+
+/**
+ * The chart's `helm test` (templates/tests/, as kubebuilder's helm plugin ships chart tests):
+ * a Pod, with its own ServiceAccount (bound to the metrics-reader ClusterRole when metrics are
+ * secured), that asks the manager's metrics Service for its page: when secured, without a
+ * token it must get 401 and with its ServiceAccount's token the page; it passes when the page
+ * has controller-runtime's `controller_runtime_reconcile_total` family. It waits (curl's retries, up
+ * to about a minute) for a manager still starting. Its objects are test hooks: `helm install`
+ * leaves them out, `helm test` makes them, deletes them when they pass and again before the
+ * next run; `helm template --skip-tests` leaves them out.
+ */
+function metricsTest(project: OperatorProject): string {
+  const name = `${project.namePrefix}${metricsTestName}`;
+  const hook = (weight: number) => `  annotations:
+    helm.sh/hook: test
+    helm.sh/hook-weight: "${weight}"
+    helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded`;
+  const metadata = (weight: number, namespaced = true) => `metadata:
+  name: ${name}${namespaced ? '\n  namespace: {{ .Release.Namespace }}' : ''}
+  labels:
+    app.kubernetes.io/name: ${project.name}
+    {{- include "${project.name}.labels" . | nindent 4 }}
+${hook(weight)}`;
+  const service = `${project.namePrefix}controller-manager-metrics-service`;
+  return `${chartHeader}
+# helm test: the manager's metrics, through its Service (see values.yaml: tests).
+apiVersion: v1
+kind: ServiceAccount
+${metadata(-2)}
+{{- if .Values.metrics.secure }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+${metadata(-1, false)}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: ${project.namePrefix}metrics-reader
+subjects:
+  - kind: ServiceAccount
+    name: ${name}
+    namespace: {{ .Release.Namespace }}
+{{- end }}
+---
+apiVersion: v1
+kind: Pod
+${metadata(0)}
+spec:
+  serviceAccountName: ${name}
+  restartPolicy: Never
+  securityContext:
+    runAsNonRoot: true
+    runAsUser: 100
+    seccompProfile:
+      type: RuntimeDefault
+  containers:
+    - name: metrics
+      image: {{ .Values.tests.image | quote }}
+      env:
+        - name: METRICS_URL
+          value: {{ printf "%s://${service}.%s.svc:%v/metrics" (ternary "https" "http" .Values.metrics.secure) .Release.Namespace .Values.metrics.port | quote }}
+        - name: METRICS_SECURE
+          value: {{ .Values.metrics.secure | quote }}
+      command:
+        - sh
+        - -c
+        - |
+${indentLines(metricsTestScript.trimEnd(), '          ')}
+      securityContext:
+        allowPrivilegeEscalation: false
+        readOnlyRootFilesystem: true
+        capabilities:
+          drop:
+            - ALL
+`;
+}
+
+/**
+ * The script of the \`helm test\` Pod (POSIX sh, curl, grep): METRICS_URL, METRICS_SECURE
+ * ("true" or "false") and the ServiceAccount token at TOKEN_FILE (default: the Pod's).
+ */
+export const metricsTestScript = `set -eu
+token_file="\${TOKEN_FILE:-/var/run/secrets/kubernetes.io/serviceaccount/token}"
+# The manager may still be starting: retry refused connections for about a minute
+# ($retry is split into curl's arguments).
+retry="--retry 30 --retry-delay 2 --retry-connrefused --connect-timeout 5"
+if [ "$METRICS_SECURE" = true ]; then
+  code="$(curl -sk $retry -o /dev/null -w '%{http_code}' "$METRICS_URL" || true)"
+  if [ "$code" != 401 ]; then
+    echo "GET $METRICS_URL without a token answered $code; secured metrics answer 401"
+    exit 1
+  fi
+  page="$(curl -fsSk $retry -H "Authorization: Bearer $(cat "$token_file")" "$METRICS_URL")"
+else
+  page="$(curl -fsS $retry "$METRICS_URL")"
+fi
+if ! printf '%s\\n' "$page" | grep -q 'controller_runtime_reconcile_total'; then
+  echo "GET $METRICS_URL answered without controller_runtime_reconcile_total:"
+  printf '%s\\n' "$page" | head -n 20
+  exit 1
+fi
+echo "GET $METRICS_URL answered the manager's metrics"
+`;
 
 /** Placeholders put into objects, replaced by template text once they are YAML. */
 const blockMarker = '@@helm-block@@';

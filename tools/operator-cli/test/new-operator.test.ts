@@ -172,12 +172,12 @@ describe('ops-operator new, in a copy of the workspace', () => {
   );
 
   it(
-    'writes an image workflow that passes actionlint, calling operator-image.yml',
+    'writes a workflow that passes actionlint, calling operator-image.yml and operator-chart.yml',
     async () => {
       const { stdout } = await run(process.execPath, ['scripts/lint-workflows.mjs'], {
         cwd: workspace,
       });
-      expect(stdout).toContain('lint-workflows: 2 workflow(s) clean');
+      expect(stdout).toContain('lint-workflows: 3 workflow(s) clean');
     },
     step,
   );

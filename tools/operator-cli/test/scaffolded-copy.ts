@@ -120,6 +120,7 @@ export async function scaffoldInCopy(): Promise<ScaffoldedCopy> {
     'scripts/lint-workflows.mjs',
     '.github/workflows/operator-image.yml',
     'operators/Dockerfile',
+    '.github/workflows/operator-chart.yml',
   ]) {
     await mkdir(dirname(join(workspace, file)), { recursive: true });
     await cp(join(repoRoot, file), join(workspace, file));

@@ -107,6 +107,17 @@ describe('renderTemplates', () => {
       operator: 'backup-operator',
       'tag-prefix': 'backup-operator-v',
     });
+    // The chart test (operator-chart.yml, as kubebuilder's test-chart.yml): the sample Ready.
+    expect(parsed.on.pull_request.paths).toContain('.github/workflows/operator-chart.yml');
+    expect(parsed.jobs.chart).toEqual({
+      uses: './.github/workflows/operator-chart.yml',
+      with: {
+        operator: 'backup-operator',
+        release: 'backup-operator',
+        'sample-ready':
+          '--for=condition=Ready backuppolicies.storage.example.org/backuppolicy-sample\n',
+      },
+    });
   });
 
   it('refuses a template with a placeholder it does not know', async () => {
@@ -303,6 +314,20 @@ describe('renderOperatorTemplates for a standalone project (init)', () => {
     expect(workflow.jobs.image.steps.at(-1).with.context).toBe('.');
     const owner = ['$', '{{ github.repository_owner }}'].join('');
     expect(file(npm, '.github/workflows/image.yml')).toContain(owner);
+    // The chart test, as kubebuilder's test-chart.yml: lint, kind, install, helm test, sample.
+    const chart = workflow.jobs.chart.steps.map(
+      (step: { run?: string; uses?: string }) => step.run ?? step.uses,
+    );
+    expect(chart).toEqual(
+      expect.arrayContaining([
+        'helm lint --strict chart',
+        'helm/kind-action@v1',
+        'helm test backup-operator -n "$NAMESPACE" --logs --timeout 5m',
+      ]),
+    );
+    expect(chart.join('\n')).toContain(
+      'backuppolicies.storage.example.org/backuppolicy-sample --timeout=5m',
+    );
   });
 
   it('writes the scripts, Dockerfile and README for the package manager chosen', () => {

@@ -38,7 +38,11 @@ export async function writeHelmChart(
   }
   return syncGeneratedFiles(project.root, renderHelmChart(project, objects, selfManaged), {
     check: options.check === true,
-    staleIn: [`${chartDirectory}/templates`, `${chartDirectory}/crds`],
+    staleIn: [
+      `${chartDirectory}/templates`,
+      `${chartDirectory}/templates/tests`,
+      `${chartDirectory}/crds`,
+    ],
     header: chartHeader,
   });
 }
@@ -87,10 +91,12 @@ Renders config/default with kubectl kustomize and writes the operator's Helm cha
 chart/, as kubebuilder's helm plugin does: the CRDs in chart/crds/ (Helm installs them first
 and never deletes them), every other object as a template with the release's namespace and
 Helm's labels, and values for the image, replicas, resources, leader election, metrics
-(secure or not), webhook certificates (cert-manager, a provided Secret, or made by the
-operator itself when config/default-no-certmanager runs it with
---webhook-cert-mode=self-managed), nodeSelector,
-tolerations, affinity and the Pod's security contexts. Chart.yaml's version and appVersion
+(secure or not), webhook certificates (made by the operator itself, the default when
+config/default-no-certmanager runs it with --webhook-cert-mode=self-managed, so the chart
+installs on any cluster; cert-manager, as config/default; or a provided Secret),
+nodeSelector, tolerations, affinity and the Pod's security contexts; and a chart test
+(templates/tests: \`helm test\` runs a Pod that reads the metrics Service, 401 without a token,
+the page with a metrics-reader token). Chart.yaml's version and appVersion
 are the operator's package.json version. \`ops-operator manifests\` regenerates it;
 \`manifests --check\` fails when it is out of date.
 

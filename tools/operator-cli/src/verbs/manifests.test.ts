@@ -25,7 +25,7 @@ it('builds the operator (npm run build outside a workspace), then generates; --c
   const upToDate = capture();
   expect(await main(['manifests', '--check'], { cwd: root, ...upToDate.io })).toBe(0);
   expect(upToDate.output.stdout).toBe(
-    'ops-manifests: 4 file(s) up to date\nhelm chart: 10 file(s) up to date\nmonitoring (config/prometheus, grafana): 1 file(s) up to date\n',
+    'ops-manifests: 4 file(s) up to date\nhelm chart: 11 file(s) up to date\nmonitoring (config/prometheus, grafana): 1 file(s) up to date\n',
   );
 
   const rolePath = join(root, 'config/rbac/role.yaml');
