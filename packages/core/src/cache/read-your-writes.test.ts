@@ -197,6 +197,33 @@ describe('read-your-writes through the client and the informer cache', () => {
     transport.release();
   });
 
+  it('a metadata read waits for the metadata-only informer to show the write, then answers from it', async () => {
+    const { ns, transport, cache, client, requests } = await setup();
+    await cache.getInformer(configMaps, { namespace: ns, metadataOnly: true }).waitForSync(10_000);
+    transport.holding = true;
+    const written = await client.patch(
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', namespace: ns },
+      { metadata: { labels: { written: 'yes' } } },
+      'merge',
+    );
+    let answered = false;
+    const read = client.getMetadata('v1', 'ConfigMap', 'a', ns).finally(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered).toBe(false);
+    transport.release();
+    const metadata = await read;
+    expect(metadata).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: expect.objectContaining({ labels: { written: 'yes' } }),
+    });
+    expect(metadata.metadata.resourceVersion).toBe(versionOf(written));
+    // Served by the metadata cache: no GET reached the API server.
+    expect(requests).toEqual(['patch configmaps']);
+  });
+
   describe('a foreign write right after the own one, seen only after a relist', () => {
     // The informer never sees the own write's version: its watch expires and the relist
     // finds the foreign write's newer one (what an API server restart does to a controller).
