@@ -137,7 +137,7 @@ export function operatorAtScaleResult(
     ],
     notes: [
       note,
-      `before: the round-two runtime (FIFO queue, readYourWrites off, no reconcile timeout); after: core's defaults (priority queue, read-your-writes) with what the operator adopted. Each on a fresh server, ${runs.after.length} run(s) each, alternating which goes first; medians. 409s are the operator's writes answered Conflict or AlreadyExists; heap is the bench process's heap once all are ${state} minus before the manager started (after full collections); the first measured run is still charged some one-time cost of the process (about 4 KB per Application at 200 in development runs, whichever runtime went first), so compare heap over --operator-repeats 2 or more.`,
+      `before: the round-two runtime (FIFO queue, readYourWrites off, no reconcile timeout); after: core's defaults (priority queue, read-your-writes) with what the operator adopted. Each on a fresh server, ${runs.after.length} run(s) each, alternating which goes first; medians. 409s are the operator's writes answered Conflict or AlreadyExists; heap is the bench process's heap once all are ${state} minus before the manager started (after full collections); the first measured run is still charged some one-time cost of the process (about 4 KB per object at 200 Applications in development runs, whichever runtime went first), so compare heap over --operator-repeats 2 or more.`,
     ],
     samples: { count, before: runs.before, after: runs.after },
   };

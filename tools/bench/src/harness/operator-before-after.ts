@@ -14,18 +14,20 @@ export interface BeforeAfterRuns {
   after: OperatorAtScaleResult[];
 }
 
-/** Objects of the warm-up run (at most `count`). */
+/** Objects of each warm-up run. */
 const warmUpObjects = 20;
+/** Below this many objects (the test suite's tiny runs) there is no warm-up. */
+const warmUpFrom = 200;
 
 /**
  * An operator at scale under the round-two runtime ({@link roundTwoRuntime}) and under core's
  * defaults with what the operator adopted ({@link roundThreeRuntime}), `count` objects each,
  * `options.operatorRepeats` times each, alternating which goes first; every run on a fresh
  * local API server with its simulated cluster (stopped after the run), so neither sees the
- * other's objects. A warm-up run of 20 objects under each runtime, not measured, goes first, so
- * that the first measured run is charged less of the process's one-time costs (code compiled,
- * modules and pools initialised); it still measured about 4 KB of heap per object more than
- * later runs at 200 objects, whichever runtime went first.
+ * other's objects. From 200 objects, a warm-up run of 20 objects under each runtime, not
+ * measured, goes first, so that the first measured run is charged less of the process's
+ * one-time costs (code compiled, modules and pools initialised); it still measured about 4 KB
+ * of heap per object more than later runs at 200 objects, whichever runtime went first.
  */
 export async function runBeforeAndAfter(
   context: Pick<BenchContext, 'options' | 'startServer' | 'log'>,
@@ -33,11 +35,11 @@ export async function runBeforeAndAfter(
   count: number,
 ): Promise<BeforeAfterRuns> {
   const runs: BeforeAfterRuns = { before: [], after: [] };
-  for (const variant of [roundTwoRuntime, roundThreeRuntime]) {
+  for (const variant of count >= warmUpFrom ? [roundTwoRuntime, roundThreeRuntime] : []) {
     const warmUp = await context.startServer({ cluster: true });
     try {
       context.log(`${subject.description}: warming up (${variant.name})`);
-      await runOperatorAtScale(warmUp, subject, Math.min(count, warmUpObjects), 0, variant);
+      await runOperatorAtScale(warmUp, subject, warmUpObjects, 0, variant);
     } finally {
       await warmUp.stop();
     }
