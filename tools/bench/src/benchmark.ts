@@ -47,6 +47,12 @@ export interface BenchOptions {
   restartObjects: number;
   /** ConfigMaps the failover benchmark's standby caches (`--failover-objects`). */
   failoverObjects: number;
+  /**
+   * Runs of each runtime (before and after issue #31) in the operator benchmarks
+   * (`applications`, `balancers`, `myjobs`; `--operator-repeats`), alternating which goes
+   * first; their objects are `steadyObjects`.
+   */
+  operatorRepeats: number;
 }
 
 /** The full run of `pnpm bench` (about 3 minutes on a 2-core machine). */
@@ -70,6 +76,7 @@ export const defaultBenchOptions: BenchOptions = {
   burstPatches: 10_000,
   restartObjects: 50_000,
   failoverObjects: 10_000,
+  operatorRepeats: 2,
 };
 
 /** A run of every benchmark in a few seconds, for tests (`--tiny`). */
@@ -93,6 +100,7 @@ export const tinyBenchOptions: BenchOptions = {
   burstPatches: 300,
   restartObjects: 200,
   failoverObjects: 100,
+  operatorRepeats: 1,
 };
 
 /** One reported figure. */

@@ -43,6 +43,8 @@ Options:
   --burst-patches <n>   merge patches of one burst (default ${defaultBenchOptions.burstPatches})
   --restart-objects <n> ConfigMaps the restart-priority benchmark restarts over (default ${defaultBenchOptions.restartObjects})
   --failover-objects <n> ConfigMaps the failover-standby benchmark's standby caches (default ${defaultBenchOptions.failoverObjects})
+  --operator-repeats <n> runs of each runtime, before and after issue #31, in the operator
+                        benchmarks (applications, balancers, myjobs; default ${defaultBenchOptions.operatorRepeats})
   --out <dir>           where results go (default ./bench-results)
   -h, --help            show this help
 `;
@@ -59,6 +61,7 @@ const numericFlags = {
   'burst-patches': 'burstPatches',
   'restart-objects': 'restartObjects',
   'failover-objects': 'failoverObjects',
+  'operator-repeats': 'operatorRepeats',
 } as const satisfies Record<string, keyof BenchOptions>;
 
 async function main(): Promise<number> {
@@ -173,6 +176,7 @@ function parse() {
       'burst-patches': { type: 'string' },
       'restart-objects': { type: 'string' },
       'failover-objects': { type: 'string' },
+      'operator-repeats': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

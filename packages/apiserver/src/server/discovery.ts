@@ -2,8 +2,19 @@ import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { sortVersions } from '../registry/resource-registry.js';
 import type { ResourceType } from '../registry/resource-type.js';
 
-/** The Kubernetes version the local server reports. */
-export const serverVersion = { major: '1', minor: '33', gitVersion: 'v1.33.0-ops.0' };
+/**
+ * The Kubernetes version the local server reports (`/version`, and the OpenAPI documents'
+ * `info.version`): 1.35, the first release whose contract its resourceVersions follow. Every
+ * write takes the next integer of one cluster-wide counter (see `ObjectStore`), so they are
+ * comparable as KEP-5504 guarantees from kube-apiserver 1.35 on; clients that read `/version`
+ * for that guarantee (`@ops/core`'s read-your-writes) may then compare them, as on
+ * kube-apiserver 1.35 and later. What else differs from kube-apiserver 1.37 is measured by
+ * tools/fidelity and listed in the README's fidelity section.
+ */
+export const serverVersion = { major: '1', minor: '35', gitVersion: 'v1.35.0-ops.0' };
+
+/** `info.version` of the OpenAPI documents: the release of {@link serverVersion}. */
+export const openApiInfoVersion = serverVersion.gitVersion.replace(/-.*$/, '');
 
 /** `/version`. */
 export function versionInfo(): Record<string, string> {

@@ -55,7 +55,7 @@ describe('openApiV2ProtobufEncoder', () => {
   const encoder = openApiV2ProtobufEncoder();
   const bytes = encoder.encode({
     swagger: '2.0',
-    info: { title: 'Kubernetes', version: 'v1.33.0' },
+    info: { title: 'Kubernetes', version: 'v1.35.0' },
     paths: {},
     definitions: {
       'io.k8s.api.core.v1.ConfigMap': {
@@ -78,7 +78,7 @@ describe('openApiV2ProtobufEncoder', () => {
     expect(text(document, 1)).toBe('2.0');
     const info = fields(bytesOf(document, 2));
     expect(text(info, 1)).toBe('Kubernetes');
-    expect(text(info, 2)).toBe('v1.33.0');
+    expect(text(info, 2)).toBe('v1.35.0');
   });
 
   it("writes each definition as a NamedSchema with gnostic's Schema field numbers", () => {

@@ -5,6 +5,7 @@ import {
   builtinKindSchema,
   referencedComponents,
 } from '../schema/builtin-openapi.js';
+import { openApiInfoVersion } from './discovery.js';
 
 const objectSchema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
@@ -122,7 +123,7 @@ export function openApiV3Document(
   }
   return {
     openapi: '3.0.0',
-    info: { title: 'Kubernetes', version: 'v1.33.0' },
+    info: { title: 'Kubernetes', version: openApiInfoVersion },
     paths,
     components: { schemas },
   };
@@ -134,7 +135,7 @@ export function openApiV2(registry: ResourceRegistry): Record<string, unknown> {
   for (const type of registry.all()) definitions[definitionName(type)] = schemaOf(type);
   return {
     swagger: '2.0',
-    info: { title: 'Kubernetes', version: 'v1.33.0' },
+    info: { title: 'Kubernetes', version: openApiInfoVersion },
     paths: {},
     definitions,
   };

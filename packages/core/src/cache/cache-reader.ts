@@ -1,4 +1,4 @@
-import type { KubernetesObject, Selector } from '@ops/api';
+import type { KubernetesObject, PartialObjectMetadata, Selector } from '@ops/api';
 
 /** Filters of a cached list. */
 export interface CacheListOptions {
@@ -59,12 +59,32 @@ export interface CacheReader {
    * Read-your-writes, optional: resolves true once the cache shows every write recorded for
    * the object `name` (or, without a name, for every object of the kind in `namespace`, or
    * in all namespaces when undefined); false when it does not within its bound, and the read
-   * must go to the API server instead.
+   * must go to the API server instead. With `metadataOnly`, the writes as the metadata reads
+   * below would show them.
    */
   awaitOwnWrites?(
     apiVersion: string,
     kind: string,
     namespace: string | undefined,
     name?: string,
+    metadataOnly?: boolean,
   ): Promise<boolean>;
+  /**
+   * Metadata reads, optional: whether the kind is cached metadata-only (its metadata-only
+   * informers synced), so that {@link getMetadata} and {@link listMetadata} serve it.
+   */
+  hasMetadata?(apiVersion: string, kind: string): boolean;
+  /** A copy of the object's `PartialObjectMetadata`, or undefined when it is not cached. */
+  getMetadata?(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): PartialObjectMetadata | undefined;
+  /** Copies of the `PartialObjectMetadata` of the kind's cached objects that pass the filters. */
+  listMetadata?(
+    apiVersion: string,
+    kind: string,
+    options?: CacheListOptions,
+  ): PartialObjectMetadata[];
 }

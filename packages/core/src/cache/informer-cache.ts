@@ -4,7 +4,7 @@ import { type Clock, realClock } from '../clock/clock.js';
 import type { InformerSyncError } from '../errors/informer-sync-error.js';
 import { apiVersionOfDescriptor, type ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
-import { CacheOwnWrites } from './cache-own-writes.js';
+import { CacheOwnWrites, kindKeyOf } from './cache-own-writes.js';
 import type { CacheListOptions, CacheReader, OwnWrite } from './cache-reader.js';
 import { Informer, type InformerOptions, type InformerTransport } from './informer.js';
 import { namespaceIndex, objectKey } from './informer-store.js';
@@ -124,8 +124,8 @@ export class InformerCache implements CacheReader {
           return detected;
         },
       });
-      this.own = new CacheOwnWrites(this.ownWrites, (apiVersion, kind, namespace) => {
-        const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, false));
+      this.own = new CacheOwnWrites(this.ownWrites, (apiVersion, kind, namespace, metadataOnly) => {
+        const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, metadataOnly));
         return byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
       });
     }
@@ -177,8 +177,8 @@ export class InformerCache implements CacheReader {
       }
       byNamespace.set(namespace, informer);
       const ownWrites = this.ownWrites;
-      // Only informers of whole objects show writes to the reads that wait for them.
-      if (ownWrites !== undefined && !metadataOnly) {
+      // Each informer shows writes to the reads it serves (whole objects or metadata).
+      if (ownWrites !== undefined) {
         const observe = (object: KubernetesObject, removed: boolean) =>
           ownWrites.observe(kindKey, objectKey(object), object, removed);
         informer.addEventHandler({
@@ -426,16 +426,18 @@ export class InformerCache implements CacheReader {
   /**
    * Resolves true once the cache shows this process's recorded writes of the object
    * (`name` given) or of the kind's objects in `namespace` (all namespaces when undefined):
-   * at once when none is pending; false when one is not shown within
-   * `readYourWritesTimeoutMs` (read from the API server then). True when it is off.
+   * its informers of whole objects, or with `metadataOnly` its metadata-only ones; at once
+   * when none is pending; false when one is not shown within `readYourWritesTimeoutMs` (read
+   * from the API server then). True when it is off.
    */
   async awaitOwnWrites(
     apiVersion: string,
     kind: string,
     namespace: string | undefined,
     name?: string,
+    metadataOnly = false,
   ): Promise<boolean> {
-    return this.own?.awaitOwnWrites(apiVersion, kind, namespace, name) ?? true;
+    return this.own?.awaitOwnWrites(apiVersion, kind, namespace, name, metadataOnly) ?? true;
   }
 
   /**
@@ -508,9 +510,4 @@ function informerKey(
   metadataOnly: boolean,
 ): string {
   return `${kindKeyOf(apiVersion, kind, metadataOnly)}\n${namespace}`;
-}
-
-/** The key of a kind's informers: whole objects, or (`metadataOnly`) its metadata-only ones. */
-function kindKeyOf(apiVersion: string, kind: string, metadataOnly: boolean): string {
-  return metadataOnly ? `${apiVersion}\n${kind}\nmetadata` : `${apiVersion}\n${kind}`;
 }

@@ -1,7 +1,7 @@
 import type { InformerTransport } from './informer.js';
 import { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';
 
-/** The Accept header of a metadata-only watch: PartialObjectMetadata, else the object. */
+/** The Accept header of a metadata-only GET or watch: PartialObjectMetadata, else the object. */
 export const metadataWatchAccept =
   'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 

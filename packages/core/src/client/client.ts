@@ -1,5 +1,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { DeleteOptions as ApiDeleteOptions, KubernetesObject, LabelSelector } from '@ops/api';
+import type {
+  DeleteOptions as ApiDeleteOptions,
+  KubernetesObject,
+  LabelSelector,
+  PartialObjectMetadata,
+} from '@ops/api';
 import {
   isJsonObject,
   labelSelectorFromObject,
@@ -10,6 +15,7 @@ import {
   Selector,
 } from '@ops/api';
 import type { CacheReader } from '../cache/cache-reader.js';
+import { metadataWatchAccept } from '../cache/metadata-only.js';
 import type { ObjectKind, ObjectOf } from '../crd/object-kind.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
 import { KubeTransport } from '../transport/kube-transport.js';
@@ -22,7 +28,7 @@ import {
   fieldSelectorToString,
 } from './field-selector.js';
 import { cacheServes } from './reported-write.js';
-import { ResourceRequester, typedObject } from './resource-requester.js';
+import { partialObjectMetadata, ResourceRequester, typedObject } from './resource-requester.js';
 import { namespaceFor, writeTarget } from './write-target.js';
 
 /** The Kubernetes verb of a client call, as RBAC names it. */
@@ -198,6 +204,52 @@ function refOf(target: ObjectRef | KubernetesObject, action: string): ObjectRef 
   };
 }
 
+/** The arguments of `get` and `getMetadata`, in any of their forms (see {@link getArguments}). */
+type GetArguments = [
+  first: string | ObjectKind | ObjectRef | KubernetesObject,
+  second?: string | CallOptions,
+  third?: string | CallOptions,
+  fourth?: string | CallOptions,
+  options?: CallOptions,
+];
+
+/**
+ * The object a `get` (or `getMetadata`) names, from any of its argument forms: `(apiVersion,
+ * kind, name, namespace?, options?)`, `(kind, name, namespace?, options?)` or `(ref,
+ * options?)`, and its call options.
+ *
+ * @throws {ApiError} `BadRequest` when no name is given, or the ref lacks apiVersion or kind.
+ */
+function getArguments(...[first, second, third, fourth, options]: GetArguments): {
+  ref: ObjectRef;
+  callOptions: CallOptions | undefined;
+} {
+  let ref: ObjectRef;
+  let callOptions: CallOptions | undefined;
+  if (typeof first === 'string') {
+    ref = {
+      apiVersion: first,
+      kind: typeof second === 'string' ? second : '',
+      name: typeof third === 'string' ? third : '',
+      ...(typeof fourth === 'string' && fourth ? { namespace: fourth } : {}),
+    };
+    callOptions = options;
+  } else if (typeof second === 'string') {
+    // (kind, name, namespace?, options?)
+    const kind = first as ObjectKind;
+    ref = { apiVersion: kind.apiVersion, kind: kind.kind, name: second };
+    if (typeof third === 'string' && third) ref.namespace = third;
+    callOptions = typeof fourth === 'object' ? fourth : undefined;
+  } else {
+    return {
+      ref: refOf(first as ObjectRef | KubernetesObject, 'get'),
+      callOptions: typeof second === 'object' ? second : undefined,
+    };
+  }
+  if (!ref.name) throw badRequestError(`cannot get a ${ref.kind} without a name; pass its name`);
+  return { ref, callOptions };
+}
+
 /**
  * A client for any kind, addressed by apiVersion and kind, like controller-runtime's
  * client: reads (`get`, `list`) come from the cache for kinds it has synced and from the API
@@ -277,50 +329,73 @@ export class Client {
     ref: ObjectRef | KubernetesObject,
     options?: CallOptions,
   ): Promise<T>;
-  async get<T extends KubernetesObject>(
-    first: string | ObjectKind | ObjectRef | KubernetesObject,
-    second?: string | CallOptions,
-    third?: string | CallOptions,
-    fourth?: string | CallOptions,
+  async get<T extends KubernetesObject>(...args: GetArguments): Promise<T> {
+    return this.getOf(false, args) as Promise<T>;
+  }
+
+  /**
+   * Reads one object's metadata, as controller-runtime's client reads a
+   * `PartialObjectMetadata`: from the cache when the kind is cached metadata-only (its
+   * metadata-only informer synced: `owns`/`watches` with `{ onlyMetadata: true }`, or
+   * `informerFor(apiVersion, kind, { metadataOnly: true })`; a missing object is then a
+   * NotFound without asking the server), else from the API server, asking for
+   * `application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1` (so the server sends no
+   * spec or status; a server that ignores it sends the object, of which only the metadata is
+   * kept). Takes the same arguments as {@link Client.get}.
+   *
+   * Guarantees: the answer is `{ apiVersion, kind, metadata }` with the kind's own apiVersion
+   * and kind (not `meta.k8s.io/v1` `PartialObjectMetadata`, as controller-runtime and the
+   * metadata-only informers give it), a fresh copy; read-your-writes holds as for `get` (a
+   * cached answer waits for this process's own writes of the object to show in the
+   * metadata-only informer, or goes to the server after the bound).
+   *
+   * @throws {ApiError} `NotFound` when there is no such object; others as the server answers.
+   */
+  getMetadata<K extends ObjectKind>(
+    kind: K,
+    name: string,
+    namespace?: string,
     options?: CallOptions,
-  ): Promise<T> {
-    let ref: ObjectRef;
-    let callOptions: CallOptions | undefined;
-    if (typeof first === 'string') {
-      ref = {
-        apiVersion: first,
-        kind: typeof second === 'string' ? second : '',
-        name: typeof third === 'string' ? third : '',
-        ...(typeof fourth === 'string' && fourth ? { namespace: fourth } : {}),
-      };
-      if (!ref.name)
-        throw badRequestError(`cannot get a ${ref.kind} without a name; pass its name`);
-      callOptions = options;
-    } else if (typeof second === 'string') {
-      // get(kind, name, namespace?, options?)
-      const kind = first as ObjectKind;
-      ref = { apiVersion: kind.apiVersion, kind: kind.kind, name: second };
-      if (typeof third === 'string' && third) ref.namespace = third;
-      if (!ref.name)
-        throw badRequestError(`cannot get a ${ref.kind} without a name; pass its name`);
-      callOptions = typeof fourth === 'object' ? fourth : undefined;
-    } else {
-      ref = refOf(first as ObjectRef | KubernetesObject, 'get');
-      callOptions = typeof second === 'object' ? second : undefined;
-    }
+  ): Promise<PartialObjectMetadata>;
+  getMetadata(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace?: string,
+    options?: CallOptions,
+  ): Promise<PartialObjectMetadata>;
+  getMetadata(
+    ref: ObjectRef | KubernetesObject,
+    options?: CallOptions,
+  ): Promise<PartialObjectMetadata>;
+  async getMetadata(...args: GetArguments): Promise<PartialObjectMetadata> {
+    return this.getOf(true, args) as Promise<PartialObjectMetadata>;
+  }
+
+  private async getOf(metadataOnly: boolean, args: GetArguments): Promise<KubernetesObject> {
+    const { ref, callOptions } = getArguments(...args);
     const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
     const ns = namespaceFor(descriptor, ref.namespace, ref.name, 'get');
-    if (this.cache && (await cacheServes(this.cache, ref.apiVersion, ref.kind, ns, ref.name))) {
-      const cached = this.cache.get(ref.apiVersion, ref.kind, ns, ref.name);
+    const cache = this.cache;
+    const readCache = metadataOnly ? cache?.getMetadata?.bind(cache) : cache?.get.bind(cache);
+    if (
+      cache !== undefined &&
+      readCache !== undefined &&
+      (await cacheServes(cache, ref.apiVersion, ref.kind, ns, ref.name, metadataOnly))
+    ) {
+      const cached = readCache(ref.apiVersion, ref.kind, ns, ref.name);
       if (cached === undefined) throw notFoundError(descriptor.group, descriptor.plural, ref.name);
-      return typedObject(cached, descriptor) as T;
+      return metadataOnly
+        ? partialObjectMetadata(cached, descriptor)
+        : typedObject(cached, descriptor);
     }
     const body = await this.requests.send(descriptor, 'get', 'GET', {
       ...(ns ? { namespace: ns } : {}),
       name: ref.name,
+      ...(metadataOnly ? { accept: metadataWatchAccept } : {}),
       ...(callOptions?.signal ? { signal: callOptions.signal } : {}),
     });
-    return typedObject(body, descriptor) as T;
+    return metadataOnly ? partialObjectMetadata(body, descriptor) : typedObject(body, descriptor);
   }
 
   /**
@@ -346,6 +421,43 @@ export class Client {
     second?: string | ListOptions,
     third: ListOptions = {},
   ): Promise<ObjectList<T>> {
+    return this.listOf<T>(false, kindOrApiVersion, second, third);
+  }
+
+  /**
+   * Lists the metadata of a kind's objects, as controller-runtime's client lists
+   * `PartialObjectMetadataList`: from the cache when the kind is cached metadata-only (see
+   * {@link Client.getMetadata}; filtered as `list` filters), else from the API server asking
+   * for `application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1`, paged as `list`
+   * pages. Takes the same arguments and options as {@link Client.list}.
+   *
+   * Guarantees: every item is `{ apiVersion, kind, metadata }` with the kind's own apiVersion
+   * and kind, a fresh copy; the list's kind is `<Kind>List`; read-your-writes holds as for
+   * `list`.
+   *
+   * @throws {ApiError} as the server answers (`Gone` for an expired `continue` given by the caller).
+   * @throws {LabelSelectorError} for an invalid label selector.
+   */
+  listMetadata(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<PartialObjectMetadata>>;
+  listMetadata(
+    apiVersion: string,
+    kind: string,
+    options?: ListOptions,
+  ): Promise<ObjectList<PartialObjectMetadata>>;
+  async listMetadata(
+    kindOrApiVersion: string | ObjectKind,
+    second?: string | ListOptions,
+    third: ListOptions = {},
+  ): Promise<ObjectList<PartialObjectMetadata>> {
+    return this.listOf<PartialObjectMetadata>(true, kindOrApiVersion, second, third);
+  }
+
+  private async listOf<T extends KubernetesObject>(
+    metadataOnly: boolean,
+    kindOrApiVersion: string | ObjectKind,
+    second: string | ListOptions | undefined,
+    third: ListOptions,
+  ): Promise<ObjectList<T>> {
     const byKind = typeof kindOrApiVersion !== 'string';
     const apiVersion = byKind ? kindOrApiVersion.apiVersion : kindOrApiVersion;
     const kind = byKind ? kindOrApiVersion.kind : typeof second === 'string' ? second : '';
@@ -361,15 +473,31 @@ export class Client {
     const empty: ObjectList<T> = { apiVersion, kind: `${kind}List`, metadata: {}, items: [] };
     if (selector?.isNothing()) return empty;
     const paged = options.limit !== undefined || options.continue !== undefined;
-    if (!paged && this.cache && (await cacheServes(this.cache, apiVersion, kind, namespace))) {
+    const cache = this.cache;
+    const readCache =
+      metadataOnly && cache?.listMetadata !== undefined
+        ? cache.listMetadata.bind(cache)
+        : !metadataOnly && cache !== undefined
+          ? cache.list.bind(cache)
+          : undefined;
+    if (
+      !paged &&
+      cache !== undefined &&
+      readCache !== undefined &&
+      (await cacheServes(cache, apiVersion, kind, namespace, undefined, metadataOnly))
+    ) {
       const fields = fieldText ? fieldSelectorRequirements(fieldText) : [];
-      const items = this.cache
-        .list(apiVersion, kind, {
-          ...(namespace ? { namespace } : {}),
-          ...(selector ? { labelSelector: selector } : {}),
-        })
+      const items = readCache(apiVersion, kind, {
+        ...(namespace ? { namespace } : {}),
+        ...(selector ? { labelSelector: selector } : {}),
+      })
         .filter((item) => matchesFieldSelector(fields, item))
-        .map((item) => typedObject(item, descriptor) as T);
+        .map(
+          (item) =>
+            (metadataOnly
+              ? partialObjectMetadata(item, descriptor)
+              : typedObject(item, descriptor)) as T,
+        );
       return { ...empty, items };
     }
     const query: Record<string, string | number | undefined> = {
@@ -383,6 +511,7 @@ export class Client {
         namespace,
         { ...query, limit, continue: token },
         options.signal,
+        metadataOnly,
       );
     if (paged) return page(options.limit, options.continue);
     const first = await page(this.pageSize, undefined);

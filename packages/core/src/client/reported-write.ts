@@ -63,8 +63,9 @@ export async function sendReportedWrite(
 
 /**
  * Whether a read of the kind (the object `name`, or the kind's objects in `namespace`) is
- * served by `cache`: it has the kind, and shows this process's writes of it (waiting for them,
- * see `CacheReader.awaitOwnWrites`). False sends the read to the API server.
+ * served by `cache`: it has the kind (with `metadataOnly`, cached metadata-only:
+ * `hasMetadata`), and shows this process's writes of it (waiting for them, see
+ * `CacheReader.awaitOwnWrites`). False sends the read to the API server.
  */
 export async function cacheServes(
   cache: CacheReader,
@@ -72,8 +73,14 @@ export async function cacheServes(
   kind: string,
   namespace: string | undefined,
   name?: string,
+  metadataOnly = false,
 ): Promise<boolean> {
-  if (!cache.has(apiVersion, kind)) return false;
+  const cached = metadataOnly
+    ? cache.hasMetadata?.(apiVersion, kind) === true
+    : cache.has(apiVersion, kind);
+  if (!cached) return false;
   if (cache.awaitOwnWrites === undefined) return true;
-  return cache.awaitOwnWrites(apiVersion, kind, namespace, name);
+  return metadataOnly
+    ? cache.awaitOwnWrites(apiVersion, kind, namespace, name, true)
+    : cache.awaitOwnWrites(apiVersion, kind, namespace, name);
 }

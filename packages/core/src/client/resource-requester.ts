@@ -1,5 +1,6 @@
-import type { KubernetesObject } from '@ops/api';
+import type { KubernetesObject, PartialObjectMetadata } from '@ops/api';
 import { isJsonObject } from '@ops/api';
+import { metadataListAccept } from '../cache/metadata-only.js';
 import {
   apiVersionOfDescriptor,
   type ResourceDescriptor,
@@ -29,6 +30,24 @@ export function typedObject(body: unknown, descriptor: ResourceDescriptor): Kube
   };
 }
 
+/**
+ * The `PartialObjectMetadata` of an object as the client returns it: the object's `metadata`
+ * (from a PartialObjectMetadata answer, or from the whole object of a server that ignored the
+ * Accept header) under the resource's apiVersion and kind, as controller-runtime's metadata
+ * client and core's metadata-only informers give it.
+ */
+export function partialObjectMetadata(
+  body: unknown,
+  descriptor: ResourceDescriptor,
+): PartialObjectMetadata {
+  const metadata = (body as KubernetesObject | undefined)?.metadata;
+  return {
+    apiVersion: apiVersionOfDescriptor(descriptor),
+    kind: descriptor.kind,
+    metadata: isJsonObject(metadata) ? metadata : {},
+  };
+}
+
 /** A request for one resource: where, and what is sent. */
 export interface ResourceRequest {
   namespace?: string;
@@ -37,6 +56,8 @@ export interface ResourceRequest {
   query?: TransportRequest['query'];
   body?: unknown;
   contentType?: string;
+  /** The Accept header (default: JSON). */
+  accept?: string;
   signal?: AbortSignal;
 }
 
@@ -57,12 +78,18 @@ export class ResourceRequester {
     private readonly options: Pick<ClientOptions, 'onRequest' | 'timeoutMs' | 'cache'>,
   ) {}
 
-  /** Reads one page of a list: its items (typed), `resourceVersion`, `continue` and `remainingItemCount`. */
+  /**
+   * Reads one page of a list: its items (typed), `resourceVersion`, `continue` and
+   * `remainingItemCount`. With `metadataOnly` it asks for a PartialObjectMetadataList (plain
+   * JSON as the fallback) and gives each item as {@link partialObjectMetadata}, the list as
+   * `<Kind>List`.
+   */
   async listPage<T extends KubernetesObject>(
     descriptor: ResourceDescriptor,
     namespace: string | undefined,
     query: TransportRequest['query'],
     signal: AbortSignal | undefined,
+    metadataOnly = false,
   ): Promise<ObjectList<T>> {
     const body = await this.send(
       descriptor,
@@ -71,16 +98,22 @@ export class ResourceRequester {
       {
         ...(namespace ? { namespace } : {}),
         query,
+        ...(metadataOnly ? { accept: metadataListAccept } : {}),
         ...(signal ? { signal } : {}),
       },
       'list',
     );
     const list = body as Record<string, unknown>;
     const metadata = isJsonObject(list.metadata) ? list.metadata : {};
-    const items = (list.items as unknown[]).map((item) => typedObject(item, descriptor) as T);
+    const items = (list.items as unknown[]).map(
+      (item) =>
+        (metadataOnly
+          ? partialObjectMetadata(item, descriptor)
+          : typedObject(item, descriptor)) as T,
+    );
     const result: ObjectList<T> = {
       apiVersion: apiVersionOfDescriptor(descriptor),
-      kind: typeof list.kind === 'string' ? list.kind : `${descriptor.kind}List`,
+      kind: typeof list.kind === 'string' && !metadataOnly ? list.kind : `${descriptor.kind}List`,
       metadata: {},
       items,
     };
@@ -154,6 +187,7 @@ export class ResourceRequester {
         ...(request.query ? { query: request.query } : {}),
         ...(request.body !== undefined ? { body: request.body } : {}),
         ...(request.contentType ? { contentType: request.contentType } : {}),
+        ...(request.accept ? { accept: request.accept } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
         ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
       });

@@ -5,8 +5,8 @@ import {
 } from '../../../../operators/application-operator/src/api/v1/application.js';
 import { addApplicationController } from '../../../../operators/application-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
-import { runOperatorAtScale } from '../harness/operator-at-scale.js';
 import { operatorAtScaleResult } from '../harness/operator-at-scale-result.js';
+import { runBeforeAndAfter } from '../harness/operator-before-after.js';
 
 const namespace = 'applications';
 
@@ -24,18 +24,17 @@ export const applicationsReadyBenchmark: BenchmarkModule = {
   unsupportedOn: {
     real: "needs a cluster that runs Deployments and Pods (the local server's simulated cluster); the real server is etcd + kube-apiserver without kube-controller-manager or nodes",
   },
-  async run({ options, startServer, log }: BenchContext): Promise<BenchmarkResult> {
+  async run(context: BenchContext): Promise<BenchmarkResult> {
+    const { options } = context;
     const count = options.steadyObjects;
-    const server = await startServer({ cluster: true });
-    log(`creating ${count} Applications`);
-    const measured = await runOperatorAtScale(
-      server,
+    const runs = await runBeforeAndAfter(
+      context,
       {
         namespace,
         crd: applicationResource.crd() as unknown as KubernetesObject,
         apiVersion: applicationResource.apiVersion,
         kind: applicationResource.kind,
-        configure: (manager) => addApplicationController(manager),
+        configure: (manager, controller) => addApplicationController(manager, { controller }),
         object: (index) => ({
           apiVersion: applicationResource.apiVersion,
           kind: 'Application',
@@ -46,12 +45,11 @@ export const applicationsReadyBenchmark: BenchmarkModule = {
         description: `${count} Applications to be ready`,
       },
       count,
-      options.quietMs,
     );
     return operatorAtScaleResult(
       this,
       count,
-      measured,
+      runs,
       options.quietMs,
       { plural: 'Applications', singular: 'Application', state: 'ready' },
       `${count} Applications created in batches of 50 on a local API server with its simulated cluster (Deployments -> ReplicaSets -> Pods that start at once); ready = status.ready on every Application, read from the operator's cache. Writes are the operator's (finalizer, Deployment, status patches).`,

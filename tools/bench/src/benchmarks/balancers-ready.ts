@@ -5,8 +5,8 @@ import {
 } from '../../../../operators/balancer-operator/src/api/v1alpha1/balancer.js';
 import { addBalancerController } from '../../../../operators/balancer-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
-import { runOperatorAtScale } from '../harness/operator-at-scale.js';
 import { operatorAtScaleResult } from '../harness/operator-at-scale-result.js';
+import { runBeforeAndAfter } from '../harness/operator-before-after.js';
 
 const namespace = 'balancers';
 const backends = 3;
@@ -27,18 +27,17 @@ export const balancersReadyBenchmark: BenchmarkModule = {
   unsupportedOn: {
     real: "needs a cluster that runs Deployments (the local server's simulated cluster); the real server is etcd + kube-apiserver without kube-controller-manager or nodes",
   },
-  async run({ options, startServer, log }: BenchContext): Promise<BenchmarkResult> {
+  async run(context: BenchContext): Promise<BenchmarkResult> {
+    const { options } = context;
     const count = options.steadyObjects;
-    const server = await startServer({ cluster: true });
-    log(`creating ${count} Balancers of ${backends} backends`);
-    const measured = await runOperatorAtScale(
-      server,
+    const runs = await runBeforeAndAfter(
+      context,
       {
         namespace,
         crd: balancerResource.crd() as unknown as KubernetesObject,
         apiVersion: balancerResource.apiVersion,
         kind: balancerResource.kind,
-        configure: (manager) => addBalancerController(manager),
+        configure: (manager, controller) => addBalancerController(manager, { controller }),
         object: (index) => ({
           apiVersion: balancerResource.apiVersion,
           kind: 'Balancer',
@@ -66,12 +65,11 @@ export const balancersReadyBenchmark: BenchmarkModule = {
         description: `${count} Balancers to be ready`,
       },
       count,
-      options.quietMs,
     );
     return operatorAtScaleResult(
       this,
       count,
-      measured,
+      runs,
       options.quietMs,
       { plural: 'Balancers', singular: 'Balancer', state: 'ready' },
       `${count} Balancers of ${backends} backends and one TCP port created in batches of 50 on a local API server with its simulated cluster, which runs each proxy Deployment's Pod. Ready = activeBackendsNum ${backends}, obsoleteBackendsNum 0, observedGeneration current and Ready=True (the proxy Deployment rolled out), read from the operator's cache. Writes are the operator's (children created, status patches, Events).`,

@@ -6,8 +6,8 @@ import {
 } from '../../../../operators/myjob-operator/src/api/v1/my-job.js';
 import { addMyJobController } from '../../../../operators/myjob-operator/src/operator.js';
 import type { BenchContext, BenchmarkModule, BenchmarkResult } from '../benchmark.js';
-import { runOperatorAtScale } from '../harness/operator-at-scale.js';
 import { operatorAtScaleResult } from '../harness/operator-at-scale-result.js';
+import { runBeforeAndAfter } from '../harness/operator-before-after.js';
 
 const namespace = 'myjobs';
 
@@ -26,18 +26,17 @@ export const myJobsCompletedBenchmark: BenchmarkModule = {
   unsupportedOn: {
     real: "needs a cluster that runs Pods (the local server's simulated cluster); the real server is etcd + kube-apiserver without kube-controller-manager or nodes",
   },
-  async run({ options, startServer, log }: BenchContext): Promise<BenchmarkResult> {
+  async run(context: BenchContext): Promise<BenchmarkResult> {
+    const { options } = context;
     const count = options.steadyObjects;
-    const server = await startServer({ cluster: true });
-    log(`creating ${count} MyJobs`);
-    const measured = await runOperatorAtScale(
-      server,
+    const runs = await runBeforeAndAfter(
+      context,
       {
         namespace,
         crd: myJobResource.crd() as unknown as KubernetesObject,
         apiVersion: myJobResource.apiVersion,
         kind: myJobResource.kind,
-        configure: addMyJobController,
+        configure: (manager, controller) => addMyJobController(manager, { controller }),
         object: (index) => ({
           apiVersion: myJobResource.apiVersion,
           kind: 'MyJob',
@@ -58,12 +57,11 @@ export const myJobsCompletedBenchmark: BenchmarkModule = {
         description: `${count} MyJobs to be completed`,
       },
       count,
-      options.quietMs,
     );
     return operatorAtScaleResult(
       this,
       count,
-      measured,
+      runs,
       options.quietMs,
       { plural: 'MyJobs', singular: 'MyJob', state: 'completed' },
       `${count} MyJobs created in batches of 50 on a local API server with its simulated cluster; each Pod runs for 0s (its ops-ts.github.io/run-duration annotation) and exits 0, so the simulated kubelet finishes it Succeeded as soon as it runs. Completed = status.phase on every MyJob, read from the operator's cache. Writes are the operator's (Pod creates, status patches, Events).`,
