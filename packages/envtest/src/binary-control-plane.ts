@@ -15,8 +15,33 @@ export interface BinaryControlPlane {
    * The kube-apiserver process's id, for measuring it (its memory in /proc, say); undefined
    * if the operating system gave none.
    */
-  apiServerPid: number | undefined;
+  readonly apiServerPid: number | undefined;
+  /**
+   * Stops kube-apiserver (SIGTERM, as a rolling restart does; SIGKILL after 5 s), waits
+   * `downtimeMs`, then starts it again with the same flags, port, certificates and etcd, and
+   * resolves once it is ready again. Every watch is cut; stored objects stay (etcd keeps
+   * running), while the new process's watch cache starts from etcd's current revision.
+   *
+   * @throws Error with kube-apiserver's last log lines if it does not become ready in time.
+   */
+  restartApiServer(options?: { downtimeMs?: number }): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Sends SIGTERM, then SIGKILL after 5 s; resolves once the child has exited. */
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(undefined);
+    }, 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
 }
 
 function startProcess(binary: string, args: string[], name: string, logs: string[]): ChildProcess {
@@ -114,21 +139,7 @@ export async function startBinaryControlPlane(
   process.once('exit', killOnExit);
   const stop = async () => {
     process.removeListener('exit', killOnExit);
-    for (const child of children.reverse()) {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((resolve) => {
-          const timer = setTimeout(() => {
-            child.kill('SIGKILL');
-            resolve(undefined);
-          }, 5000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve(undefined);
-          });
-        });
-      }
-    }
+    for (const child of [...children].reverse()) await terminate(child);
     await rm(dir, { recursive: true, force: true });
   };
   try {
@@ -170,30 +181,24 @@ export async function startBinaryControlPlane(
     await writeFile(join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     await writeFile(join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
     const certDir = join(dir, 'certs');
-    children.push(
-      startProcess(
-        apiserverBinary,
-        [
-          `--etcd-servers=${etcdUrl}`,
-          `--cert-dir=${certDir}`,
-          `--secure-port=${securePort}`,
-          '--bind-address=127.0.0.1',
-          '--advertise-address=127.0.0.1',
-          '--service-cluster-ip-range=10.0.0.0/24',
-          `--token-auth-file=${join(dir, 'tokens.csv')}`,
-          `--service-account-key-file=${join(dir, 'sa.pub')}`,
-          `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
-          '--service-account-issuer=https://kubernetes.default.svc',
-          '--allow-privileged=true',
-          // No endpoint reconciler: kube-apiserver refuses a loopback advertise address for
-          // the `kubernetes` Service's endpoints, and nothing here routes to them.
-          '--endpoint-reconciler-type=none',
-          ...hardenedApiServerArgs.map(([flag, value]) => `--${flag}=${value}`),
-        ],
-        'kube-apiserver',
-        logs,
-      ),
-    );
+    const apiServerArgs = [
+      `--etcd-servers=${etcdUrl}`,
+      `--cert-dir=${certDir}`,
+      `--secure-port=${securePort}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      '--service-cluster-ip-range=10.0.0.0/24',
+      `--token-auth-file=${join(dir, 'tokens.csv')}`,
+      `--service-account-key-file=${join(dir, 'sa.pub')}`,
+      `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
+      '--service-account-issuer=https://kubernetes.default.svc',
+      '--allow-privileged=true',
+      // No endpoint reconciler: kube-apiserver refuses a loopback advertise address for
+      // the `kubernetes` Service's endpoints, and nothing here routes to them.
+      '--endpoint-reconciler-type=none',
+      ...hardenedApiServerArgs.map(([flag, value]) => `--${flag}=${value}`),
+    ];
+    children.push(startProcess(apiserverBinary, apiServerArgs, 'kube-apiserver', logs));
     const caPath = join(certDir, 'apiserver.crt');
     const readCa = async () => (existsSync(caPath) ? readFile(caPath, 'utf8') : undefined);
     await waitHealthy(
@@ -223,7 +228,21 @@ export async function startBinaryControlPlane(
       ],
       'current-context': 'envtest',
     });
-    return { kubeconfig, apiServerPid: children[1]?.pid, stop };
+    const ready = `https://127.0.0.1:${securePort}/readyz`;
+    return {
+      kubeconfig,
+      get apiServerPid() {
+        return children[1]?.pid;
+      },
+      async restartApiServer({ downtimeMs = 0 } = {}) {
+        await terminate(children[1] as ChildProcess);
+        if (downtimeMs > 0) await new Promise((resolve) => setTimeout(resolve, downtimeMs));
+        const restarted = startProcess(apiserverBinary, apiServerArgs, 'kube-apiserver', logs);
+        children[1] = restarted;
+        await waitHealthy(ready, readCa, restarted, 'kube-apiserver', logs, timeoutMs);
+      },
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

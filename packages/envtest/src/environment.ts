@@ -146,7 +146,12 @@ export class Environment {
     /** The local API server, when {@link kind} is `local` (for its fault injection). */
     readonly server: ApiServer | undefined,
     /** The processes of a real plane. */
-    private readonly processes: { stop(): Promise<void> } | undefined,
+    private readonly processes:
+      | {
+          stop(): Promise<void>;
+          restartApiServer?(options: { downtimeMs?: number }): Promise<void>;
+        }
+      | undefined,
     private readonly directory: string,
     private readonly timeoutMs: number,
   ) {}
@@ -176,7 +181,13 @@ export class Environment {
       })),
     ];
     let server: ApiServer | undefined;
-    let processes: { kubeconfig: string; stop(): Promise<void> } | undefined;
+    let processes:
+      | {
+          kubeconfig: string;
+          stop(): Promise<void>;
+          restartApiServer?(options: { downtimeMs?: number }): Promise<void>;
+        }
+      | undefined;
     if (plane !== 'local') {
       const assets =
         options.binaryAssetsDirectory ??
@@ -422,6 +433,27 @@ export class Environment {
         },
       );
     });
+  }
+
+  /**
+   * Restarts the API server as a rolling update of kube-apiserver does, for tests of what an
+   * operator does through it. Every open watch is cut and clients reconnect; stored objects
+   * stay. `local`: the in-process server stops listening for `downtimeMs` and forgets its watch
+   * history, so a client resuming from an older resourceVersion gets 410 Gone and relists.
+   * `binaries`: the kube-apiserver process is stopped (SIGTERM), and after `downtimeMs` started
+   * again with the same flags, port and certificates over the same etcd. Resolves once the
+   * server answers again.
+   *
+   * @throws Error on the `cluster` plane, whose components kwokctl runs: use `binaries` (or
+   *   `local`) for a restart test.
+   */
+  async restartApiServer(options: { downtimeMs?: number } = {}): Promise<void> {
+    if (this.server) return this.server.restartListening(options);
+    if (!this.processes?.restartApiServer)
+      throw new Error(
+        `envtest: restartApiServer() is not available on the ${this.kind} plane (kwokctl runs its kube-apiserver); run the test on the binaries or local plane (OPS_ENVTEST_CONTROL_PLANE=binaries or local)`,
+      );
+    return this.processes.restartApiServer(options);
   }
 
   /** Stops the control plane and removes its files. Safe to call twice. */

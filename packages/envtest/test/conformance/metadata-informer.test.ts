@@ -10,6 +10,7 @@ import { startCluster, type TestCluster } from '../cluster.js';
  * `onlyMetadata`, so the manager caches their PartialObjectMetadata only (no data), and their
  * changes still reconcile the owner. And metadata reads through the client (`getMetadata`,
  * `listMetadata`): from the API server as PartialObjectMetadata, or from the metadata cache.
+ * The metadata watches resume after the API server restarts (its process, on the real plane).
  */
 let cluster: TestCluster;
 beforeAll(async () => {
@@ -100,6 +101,81 @@ describe('metadata-only informers through the manager', () => {
       await running;
     }
   }, 120_000);
+});
+
+describe('metadata-only informers through an API server restart', () => {
+  it('resume after the restart: a Secret changed and one created after it reconcile the owner, the cache follows', async () => {
+    const owner = await cluster.request('POST', '/api/v1/namespaces/meta/configmaps', {
+      metadata: { name: 'restart-owner' },
+    });
+    const ownedBy = [
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        name: 'restart-owner',
+        uid: owner.body.metadata.uid,
+        controller: true,
+      },
+    ];
+    const manager = quietManager();
+    const reconciled: string[] = [];
+    manager
+      .controller('restart-owner')
+      .for({ apiVersion: 'v1', kind: 'ConfigMap' })
+      .owns({ apiVersion: 'v1', kind: 'Secret' }, { onlyMetadata: true })
+      .complete(async (request) => {
+        reconciled.push(request.name);
+        return {};
+      });
+    const stop = new AbortController();
+    const running = manager.start(stop.signal);
+    try {
+      await cluster.request('POST', '/api/v1/namespaces/meta/secrets', {
+        metadata: { name: 'kept', labels: { round: 'one' }, ownerReferences: ownedBy },
+        stringData: { password: 'secret-value' },
+      });
+      await eventually(
+        () =>
+          manager.cache.getMetadata('v1', 'Secret', 'meta', 'kept')?.metadata.labels?.round ===
+          'one',
+        { timeoutMs: 60_000, description: 'the Secret is in the metadata cache' },
+      );
+
+      await cluster.env.restartApiServer({ downtimeMs: 500 });
+
+      const before = reconciled.length;
+      const patched = await cluster.request(
+        'PATCH',
+        '/api/v1/namespaces/meta/secrets/kept',
+        { metadata: { labels: { round: 'two' } } },
+        { contentType: 'application/merge-patch+json' },
+      );
+      expect(patched.status).toBe(200);
+      await cluster.request('POST', '/api/v1/namespaces/meta/secrets', {
+        metadata: { name: 'after-restart', ownerReferences: ownedBy },
+        stringData: { password: 'secret-value' },
+      });
+      await eventually(
+        () =>
+          manager.cache.getMetadata('v1', 'Secret', 'meta', 'kept')?.metadata.labels?.round ===
+            'two' &&
+          manager.cache.getMetadata('v1', 'Secret', 'meta', 'after-restart') !== undefined,
+        {
+          timeoutMs: 60_000,
+          description: 'the metadata cache has the change and the new Secret after the restart',
+        },
+      );
+      await eventually(() => reconciled.slice(before).includes('restart-owner'), {
+        timeoutMs: 30_000,
+        description: 'a Secret changed after the restart reconciles its owner',
+      });
+      const cached = manager.cache.getMetadata('v1', 'Secret', 'meta', 'after-restart');
+      expect(Object.keys(cached ?? {}).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+    } finally {
+      stop.abort();
+      await running;
+    }
+  }, 180_000);
 });
 
 /** A transport that notes the Accept header of every request. */
