@@ -23,22 +23,22 @@ import { createBootstrapObjects } from './bootstrap-policy.js';
 import { handleControl } from './control-api.js';
 import { coreVersions, groupDocument, groupList, resourceList, versionInfo } from './discovery.js';
 import { type FaultRule, FaultRules } from './faults.js';
+import { readRequestBody } from './http/read-request-body.js';
+import { sendError, sendJson, sendText } from './http/responses.js';
+import { writerOf } from './http/writer-of.js';
 import { serveOpenApi } from './openapi-response.js';
 import { openApiV2ProtobufEncoder } from './openapi-v2-protobuf.js';
 import { listenOn } from './port-in-use-error.js';
-import { readRequestBody } from './read-request-body.js';
 import { RequestAccess } from './request-access.js';
 import { resetStore } from './reset-store.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
-import { sendError, sendJson, sendText } from './responses.js';
 import { restartListening } from './restart-listening.js';
 import { serveVerb, verbOf } from './serve-verb.js';
 import { type ServingOptions, servingOptions } from './serving-options.js';
 import { subresourceServed } from './subresource-served.js';
-import { tableRequestOf } from './table-request.js';
+import { tableRequestOf } from './tables/table-request.js';
 import { serveTokenRequest } from './token-request.js';
 import { type ActiveWatch, defaultWatchBufferBytes } from './watch-response.js';
-import { writerOf } from './writer-of.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../api/status-error.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
+import { sendJson } from './http/responses.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
 import {
   openApiV2ProtobufContentType,
   type openApiV2ProtobufEncoder,
   wantsOpenApiV2Protobuf,
 } from './openapi-v2-protobuf.js';
-import { sendJson } from './responses.js';
 
 /**
  * Answers `/openapi/v2` (JSON, or gnostic protobuf when the Accept header prefers it, as

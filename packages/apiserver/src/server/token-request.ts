@@ -5,8 +5,8 @@ import type { FieldError } from '../api/field-error.js';
 import { StatusError } from '../api/status-error.js';
 import type { BoundObject } from '../auth/service-account-token.js';
 import type { Json } from '../json/json.js';
-import { readRequestBody } from './read-request-body.js';
-import { sendJson } from './responses.js';
+import { readRequestBody } from './http/read-request-body.js';
+import { sendJson } from './http/responses.js';
 import type { CoreObjectLookup, TokenAuthenticator } from './token-authenticator.js';
 
 const tokenRequestRef = {

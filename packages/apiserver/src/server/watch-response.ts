@@ -15,8 +15,8 @@ import {
   type PartialObjectMetadataForm,
 } from './partial-object-metadata.js';
 import type { ResourceService } from './resource-service.js';
-import { toTable } from './table.js';
-import type { TableRequest } from './table-request.js';
+import { toTable } from './tables/table.js';
+import type { TableRequest } from './tables/table-request.js';
 import { tooLargeResourceVersion } from './too-large-resource-version.js';
 import { presentAt } from './version-conversion.js';
 import { watchTimeoutMs } from './watch-timeout.js';

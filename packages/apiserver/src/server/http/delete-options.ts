@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { DeleteOptions, DeletionPropagation } from '@ops/api';
 import { isJsonObject } from '@ops/api';
-import { queryBool } from '../query/query-bool.js';
+import { queryBool } from '../../query/query-bool.js';
 import { readRequestBody } from './read-request-body.js';
 
 /**

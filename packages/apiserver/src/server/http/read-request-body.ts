@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import YAML from 'yaml';
-import { StatusError } from '../api/status-error.js';
-import { maxNestingDepth, nestingDepth, nestingDepthMessage } from '../limits/nesting-depth.js';
-import { decodeKubernetesProtobuf, isProtobufContentType } from '../protobuf/index.js';
+import { StatusError } from '../../api/status-error.js';
+import { maxNestingDepth, nestingDepth, nestingDepthMessage } from '../../limits/nesting-depth.js';
+import { decodeKubernetesProtobuf, isProtobufContentType } from '../../protobuf/index.js';
 
 /**
  * The body of a request, decoded as kube-apiserver decodes it: JSON (or `+json`), YAML

@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
 import { isJsonObject } from '@ops/api';
-import type { PrinterColumn, ResourceType } from '../registry/resource-type.js';
+import type { PrinterColumn, ResourceType } from '../../registry/resource-type.js';
 import { customColumnCell } from './custom-column-cell.js';
 import { humanDuration } from './human-duration.js';
 import { type PrinterColumnPath, printerColumnPath } from './printer-column-path.js';

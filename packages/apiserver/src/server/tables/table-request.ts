@@ -1,4 +1,4 @@
-import { StatusError } from '../api/status-error.js';
+import { StatusError } from '../../api/status-error.js';
 
 /** What a row of a Table carries besides its cells (`includeObject`). */
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import { builtinResources } from '../registry/builtin-resources.js';
+import { builtinResources } from '../../registry/builtin-resources.js';
 import { toTable } from './table.js';
 
 const typeOf = (plural: string) => {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { StatusError } from '../api/status-error.js';
+import { StatusError } from '../../api/status-error.js';
 
 /** Sends `body` as JSON with `code`, each warning as a `Warning: 299 - "..."` header. */
 export function sendJson(

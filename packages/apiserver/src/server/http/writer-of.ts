@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { queryBool } from '../query/query-bool.js';
-import type { QueryOptions } from '../query/query-options.js';
+import { queryBool } from '../../query/query-bool.js';
+import type { QueryOptions } from '../../query/query-options.js';
 
 /** What a write says about its writer, for managed fields and server-side apply. */
 export interface RequestWriter {
