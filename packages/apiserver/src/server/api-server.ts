@@ -20,19 +20,25 @@ import { ObjectStore } from '../store/object-store.js';
 import { createHttpServer, type ServingCertificates } from '../tls/certificates.js';
 import { reviewAccess } from './access-review-response.js';
 import { createBootstrapObjects } from './bootstrap-policy.js';
+import { type FaultRule, FaultRules } from './control/faults.js';
+import { listenOn } from './control/port-in-use-error.js';
+import { restartListening } from './control/restart-listening.js';
 import { handleControl } from './control-api.js';
-import { coreVersions, groupDocument, groupList, resourceList, versionInfo } from './discovery.js';
-import { type FaultRule, FaultRules } from './faults.js';
+import {
+  coreVersions,
+  groupDocument,
+  groupList,
+  resourceList,
+  versionInfo,
+} from './discovery/discovery.js';
+import { serveOpenApi } from './discovery/openapi-response.js';
+import { openApiV2ProtobufEncoder } from './discovery/openapi-v2-protobuf.js';
 import { readRequestBody } from './http/read-request-body.js';
 import { sendError, sendJson, sendText } from './http/responses.js';
 import { writerOf } from './http/writer-of.js';
-import { serveOpenApi } from './openapi-response.js';
-import { openApiV2ProtobufEncoder } from './openapi-v2-protobuf.js';
-import { listenOn } from './port-in-use-error.js';
 import { RequestAccess } from './request-access.js';
 import { resetStore } from './reset-store.js';
 import { type RequestContext, ResourceService } from './resource-service.js';
-import { restartListening } from './restart-listening.js';
 import { serveVerb, verbOf } from './serve-verb.js';
 import { type ServingOptions, servingOptions } from './serving-options.js';
 import { subresourceServed } from './subresource-served.js';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../api/status-error.js';
 import type { AuthenticatedUser } from '../auth/index.js';
 import type { ApiServer } from './api-server.js';
-import type { FaultRule } from './faults.js';
+import type { FaultRule } from './control/faults.js';
 import { readRequestBody } from './http/read-request-body.js';
 import { sendJson } from './http/responses.js';
 import { restartListeningLater } from './restart-listening-later.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiServer } from './api-server.js';
+import { ApiServer } from '../api-server.js';
 
 let server: ApiServer | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '../api/status-error.js';
-import type { ResourceRegistry } from '../registry/resource-registry.js';
-import { sendJson } from './http/responses.js';
+import { StatusError } from '../../api/status-error.js';
+import type { ResourceRegistry } from '../../registry/resource-registry.js';
+import { sendJson } from '../http/responses.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.js';
 import {
   openApiV2ProtobufContentType,

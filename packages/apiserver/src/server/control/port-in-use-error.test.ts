@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ApiServer } from './api-server.js';
+import { ApiServer } from '../api-server.js';
 import { PortInUseError } from './port-in-use-error.js';
 
 describe('PortInUseError', () => {

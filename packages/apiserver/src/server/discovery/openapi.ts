@@ -1,10 +1,10 @@
-import type { ResourceRegistry } from '../registry/resource-registry.js';
-import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
+import type { ResourceRegistry } from '../../registry/resource-registry.js';
+import { apiVersionOf, type ResourceType } from '../../registry/resource-type.js';
 import {
   builtinComponents,
   builtinKindSchema,
   referencedComponents,
-} from '../schema/builtin-openapi.js';
+} from '../../schema/builtin-openapi.js';
 
 const objectSchema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 

@@ -1,6 +1,6 @@
-import type { ResourceRegistry } from '../registry/resource-registry.js';
-import { sortVersions } from '../registry/resource-registry.js';
-import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceRegistry } from '../../registry/resource-registry.js';
+import { sortVersions } from '../../registry/resource-registry.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 
 /** The Kubernetes version the local server reports. */
 export const serverVersion = { major: '1', minor: '33', gitVersion: 'v1.33.0-ops.0' };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServingCertificates, type ServingCertificates } from '../tls/certificates.js';
+import { createServingCertificates, type ServingCertificates } from '../../tls/certificates.js';
 
 /** What a server keeps across restarts in a state directory. */
 export interface ServerState {
