@@ -32,6 +32,6 @@ export { ApiServer, type ApiServerOptions } from './server/api-server.js';
 export type { FaultRule } from './server/control/faults.js';
 export { PortInUseError } from './server/control/port-in-use-error.js';
 export { loadServerState, type ServerState, stateFiles } from './server/control/state-directory.js';
-export { defaultWatchBufferBytes } from './server/watch-response.js';
-export { maxWatchTimeoutSeconds } from './server/watch-timeout.js';
+export { defaultWatchBufferBytes } from './server/handlers/watch-response.js';
+export { maxWatchTimeoutSeconds } from './server/handlers/watch-timeout.js';
 export { createServingCertificates, type ServingCertificates } from './tls/certificates.js';

@@ -1,4 +1,4 @@
-import { StatusError } from '../api/status-error.js';
+import { StatusError } from '../../api/status-error.js';
 
 /**
  * The error kube-apiserver answers when a read or watch asks for a resourceVersion newer

@@ -4,13 +4,13 @@
  * request's body, a read from storage, a list, the answer to a write).
  */
 import type { KubernetesObject } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
-import { ConversionError } from '../conversion/conversion-error.js';
+import { StatusError } from '../../api/status-error.js';
+import { ConversionError } from '../../conversion/conversion-error.js';
 import {
   apiVersionOf,
   type ConversionWebhook,
   type ResourceType,
-} from '../registry/resource-type.js';
+} from '../../registry/resource-type.js';
 
 /**
  * Where a conversion happened, which decides kube-apiserver's error: `request` (a body sent

@@ -1,9 +1,9 @@
 import type { KubernetesObject, ScaleSubresource } from '@ops/api';
 import { isJsonObject } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
-import type { Json } from '../json/json.js';
-import { applyJsonPatch, applyMergePatch } from '../patch/index.js';
-import type { ResourceType } from '../registry/resource-type.js';
+import { StatusError } from '../../api/status-error.js';
+import type { Json } from '../../json/json.js';
+import { applyJsonPatch, applyMergePatch } from '../../patch/index.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 import type { RequestContext, ResourceService } from './resource-service.js';
 
 /** Where the built-in resources with `/scale` (Deployment, ReplicaSet, StatefulSet) keep it. */

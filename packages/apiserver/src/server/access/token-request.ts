@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubernetesObject } from '@ops/api';
 import { formatRfc3339Seconds, isJsonObject } from '@ops/api';
-import type { FieldError } from '../api/field-error.js';
-import { StatusError } from '../api/status-error.js';
-import type { BoundObject } from '../auth/service-account-token.js';
-import type { Json } from '../json/json.js';
-import { readRequestBody } from './http/read-request-body.js';
-import { sendJson } from './http/responses.js';
+import type { FieldError } from '../../api/field-error.js';
+import { StatusError } from '../../api/status-error.js';
+import type { BoundObject } from '../../auth/service-account-token.js';
+import type { Json } from '../../json/json.js';
+import { readRequestBody } from '../http/read-request-body.js';
+import { sendJson } from '../http/responses.js';
 import type { CoreObjectLookup, TokenAuthenticator } from './token-authenticator.js';
 
 const tokenRequestRef = {

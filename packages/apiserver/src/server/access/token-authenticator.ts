@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { KubernetesObject } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
-import { type AuthenticatedUser, anonymousUser, serviceAccountUser } from '../auth/index.js';
+import { StatusError } from '../../api/status-error.js';
+import { type AuthenticatedUser, anonymousUser, serviceAccountUser } from '../../auth/index.js';
 import {
   type BoundObject,
   defaultTokenIssuer,
   ServiceAccountTokenSigner,
-} from '../auth/service-account-token.js';
+} from '../../auth/service-account-token.js';
 
 /** Finds a stored core object (`serviceaccounts`, `pods`, `secrets`) by namespace and name. */
 export type CoreObjectLookup = (

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PatchType } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
-import { patchOptionsInvalid } from '../apply/index.js';
-import { patchTypeFromContentType } from '../patch/index.js';
-import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
-import { readDeleteOptions } from './http/delete-options.js';
-import { readRequestBody } from './http/read-request-body.js';
-import { sendJson, sendRaw } from './http/responses.js';
+import { StatusError } from '../../api/status-error.js';
+import { patchOptionsInvalid } from '../../apply/index.js';
+import { patchTypeFromContentType } from '../../patch/index.js';
+import { apiVersionOf, type ResourceType } from '../../registry/resource-type.js';
+import { readDeleteOptions } from '../http/delete-options.js';
+import { readRequestBody } from '../http/read-request-body.js';
+import { sendJson, sendRaw } from '../http/responses.js';
+import { toTable } from '../tables/table.js';
+import type { TableRequest } from '../tables/table-request.js';
 import { listFilter, presentJson, sendList } from './list-response.js';
 import {
   asPartialObjectMetadata,
@@ -16,8 +18,6 @@ import {
 import type { RequestContext } from './resource-service.js';
 import { scaleOf, updateScale } from './scale-subresource.js';
 import { serverSideApply } from './server-side-apply.js';
-import { toTable } from './tables/table.js';
-import type { TableRequest } from './tables/table-request.js';
 import { serveWatch, type WatchServer } from './watch-response.js';
 
 /** The resource a request addresses, as the router found it. */

@@ -1,22 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubernetesObject } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
-import type { Json } from '../json/json.js';
-import { queryBool } from '../query/query-bool.js';
-import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
+import { StatusError } from '../../api/status-error.js';
+import type { Json } from '../../json/json.js';
+import { queryBool } from '../../query/query-bool.js';
+import { apiVersionOf, type ResourceType, storageKeyOf } from '../../registry/resource-type.js';
 import {
   type ObjectStore,
   type StoreEvent,
   TooOldResourceVersionError,
-} from '../store/object-store.js';
+} from '../../store/object-store.js';
+import { toTable } from '../tables/table.js';
+import type { TableRequest } from '../tables/table-request.js';
 import { listFilter, presentJson } from './list-response.js';
 import {
   asPartialObjectMetadata,
   type PartialObjectMetadataForm,
 } from './partial-object-metadata.js';
 import type { ResourceService } from './resource-service.js';
-import { toTable } from './tables/table.js';
-import type { TableRequest } from './tables/table-request.js';
 import { tooLargeResourceVersion } from './too-large-resource-version.js';
 import { presentAt } from './version-conversion.js';
 import { watchTimeoutMs } from './watch-timeout.js';

@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
+import { StatusError } from '../../api/status-error.js';
 import {
   applyToObject,
   checkAppliedConfiguration,
@@ -7,8 +7,8 @@ import {
   type ManagedFieldsEntry,
   patchOptionsInvalid,
   writeScopeOf,
-} from '../apply/index.js';
-import { objectKey, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
+} from '../../apply/index.js';
+import { objectKey, type ResourceType, storageKeyOf } from '../../registry/resource-type.js';
 import type { RequestContext, ResourceService } from './resource-service.js';
 import { presentAt } from './version-conversion.js';
 

@@ -1,8 +1,8 @@
 import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../api/status-error.js';
-import { builtinResources } from '../registry/builtin-resources.js';
-import type { ResourceType } from '../registry/resource-type.js';
+import { StatusError } from '../../api/status-error.js';
+import { builtinResources } from '../../registry/builtin-resources.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 import { scaleOf } from './scale-subresource.js';
 
 const deployments = builtinResources().find((t) => t.plural === 'deployments') as ResourceType;

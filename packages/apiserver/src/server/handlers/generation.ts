@@ -1,6 +1,6 @@
 import type { KubernetesObject, ObjectMeta } from '@ops/api';
-import { canonicalJson } from '../json/json.js';
-import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
+import { canonicalJson } from '../../json/json.js';
+import { type ResourceType, storageKeyOf } from '../../registry/resource-type.js';
 
 /**
  * The built-in kinds whose registry strategy sets `metadata.generation` (to 1 on create, +1 on

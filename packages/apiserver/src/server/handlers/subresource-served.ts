@@ -1,4 +1,4 @@
-import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 
 /**
  * Whether `type` serves `subresource`: `status` and `scale` as declared, `finalize` on

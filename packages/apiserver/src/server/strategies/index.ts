@@ -6,11 +6,11 @@ import {
   LabelSelectorError,
   labelSelectorFromObject,
 } from '@ops/api';
-import type { FieldError } from '../api/field-error.js';
-import { canonicalJson } from '../json/json.js';
-import { configMapKeyErrors, secretKeyErrors } from '../limits/data-keys.js';
-import { configMapSizeErrors, secretSizeErrors } from '../limits/data-size.js';
-import { crdValidationRuleErrors, validateStructuralSchema } from '../schema/index.js';
+import type { FieldError } from '../../api/field-error.js';
+import { canonicalJson } from '../../json/json.js';
+import { configMapKeyErrors, secretKeyErrors } from '../../limits/data-keys.js';
+import { configMapSizeErrors, secretSizeErrors } from '../../limits/data-size.js';
+import { crdValidationRuleErrors, validateStructuralSchema } from '../../schema/index.js';
 
 /** What strategies may ask of the server. */
 export interface StrategyContext {

@@ -3,7 +3,7 @@ import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiServer, type ApiServerOptions } from './api-server.js';
+import { ApiServer, type ApiServerOptions } from '../api-server.js';
 
 // Watches over real HTTP: the bounded history window, too-new resourceVersions, kube's
 // timeoutSeconds, and a stalled watcher that must not make the server hold its events.

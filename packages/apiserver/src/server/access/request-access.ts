@@ -11,12 +11,12 @@ import {
   type RequestAttributes,
   requestAttributesFrom,
   superuserGroup,
-} from '../auth/index.js';
-import type { ResourceRegistry } from '../registry/resource-registry.js';
-import type { ResourceType } from '../registry/resource-type.js';
-import type { ObjectStore } from '../store/object-store.js';
+} from '../../auth/index.js';
+import type { ResourceRegistry } from '../../registry/resource-registry.js';
+import type { ResourceType } from '../../registry/resource-type.js';
+import type { ObjectStore } from '../../store/object-store.js';
+import type { RequestContext } from '../handlers/resource-service.js';
 import { checkRbacEscalation } from './rbac-escalation-check.js';
-import type { RequestContext } from './resource-service.js';
 import { TokenAuthenticator } from './token-authenticator.js';
 
 /**

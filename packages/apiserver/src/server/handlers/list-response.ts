@@ -1,20 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import { type KubernetesObject, LabelSelectorError, parseLabelSelector } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
-import { ConversionError } from '../conversion/conversion-error.js';
-import type { Json } from '../json/json.js';
-import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
-import { fieldSelectorFromQuery } from '../store/field-selector.js';
-import type { StoredObject } from '../store/object-store.js';
-import { sendJson } from './http/responses.js';
+import { StatusError } from '../../api/status-error.js';
+import { ConversionError } from '../../conversion/conversion-error.js';
+import type { Json } from '../../json/json.js';
+import { apiVersionOf, type ResourceType } from '../../registry/resource-type.js';
+import { fieldSelectorFromQuery } from '../../store/field-selector.js';
+import type { StoredObject } from '../../store/object-store.js';
+import { sendJson } from '../http/responses.js';
+import { toTable } from '../tables/table.js';
+import type { TableRequest } from '../tables/table-request.js';
 import { checkFieldSelector } from './list-page.js';
 import {
   asPartialObjectMetadataList,
   type PartialObjectMetadataForm,
 } from './partial-object-metadata.js';
 import type { ListFilter, ResourceService } from './resource-service.js';
-import { toTable } from './tables/table.js';
-import type { TableRequest } from './tables/table-request.js';
 import { listConversionFailure, presentAt } from './version-conversion.js';
 
 /** The namespace, label and field selector of a list or watch, from its query: 400 when one does not parse. */

@@ -1,13 +1,13 @@
 import type { FieldRequirement, KubernetesObject } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
-import type { Json } from '../json/json.js';
-import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
-import type { KeyRange } from '../store/key-range.js';
+import { StatusError } from '../../api/status-error.js';
+import type { Json } from '../../json/json.js';
+import { type ResourceType, storageKeyOf } from '../../registry/resource-type.js';
+import type { KeyRange } from '../../store/key-range.js';
 import {
   type ObjectStore,
   type StoredObject,
   TooOldResourceVersionError,
-} from '../store/object-store.js';
+} from '../../store/object-store.js';
 import type { ListPage, ParsedListOptions } from './resource-service.js';
 import { tooLargeResourceVersion } from './too-large-resource-version.js';
 

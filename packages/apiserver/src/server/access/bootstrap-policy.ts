@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
-import type { ResourceType } from '../registry/resource-type.js';
-import type { ResourceService } from './resource-service.js';
+import type { ResourceType } from '../../registry/resource-type.js';
+import type { ResourceService } from '../handlers/resource-service.js';
 
 const rbac = 'rbac.authorization.k8s.io';
 const bootstrapLabels = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };

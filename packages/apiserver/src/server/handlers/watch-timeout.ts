@@ -1,4 +1,4 @@
-import { StatusError } from '../api/status-error.js';
+import { StatusError } from '../../api/status-error.js';
 
 /**
  * The longest watch timeout honoured, in seconds: Node's timers hold at most 2^31 − 1 ms

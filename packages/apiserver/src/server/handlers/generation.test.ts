@@ -1,7 +1,7 @@
 import type { KubernetesObject, ObjectMeta } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import { builtinResources } from '../registry/builtin-resources.js';
-import type { ResourceType } from '../registry/resource-type.js';
+import { builtinResources } from '../../registry/builtin-resources.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 import {
   bumpGenerationOnDeletion,
   generationOnCreate,

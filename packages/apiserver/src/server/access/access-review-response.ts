@@ -7,9 +7,9 @@ import {
   evaluateSubjectAccessReview,
   evaluateTokenReview,
   type RbacPolicy,
-} from '../auth/index.js';
-import type { Json } from '../json/json.js';
-import type { ResourceType } from '../registry/resource-type.js';
+} from '../../auth/index.js';
+import type { Json } from '../../json/json.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 import type { TokenAuthenticator } from './token-authenticator.js';
 
 /**

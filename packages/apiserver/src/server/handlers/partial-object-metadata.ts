@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
-import type { Json } from '../json/json.js';
-import type { ResourceType } from '../registry/resource-type.js';
+import { StatusError } from '../../api/status-error.js';
+import type { Json } from '../../json/json.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 
 /**
  * The metadata-only form a request asks for in its Accept header (client-go's metadata

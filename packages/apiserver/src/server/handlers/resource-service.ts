@@ -7,26 +7,27 @@ import {
   jsonEqual,
   matchesFieldSelector,
 } from '@ops/api';
-import { type Admission, noAdmission } from '../admission/admission.js';
-import { StatusError } from '../api/status-error.js';
-import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../apply/index.js';
-import type { AuthenticatedUser } from '../auth/index.js';
-import { WebhookConverter } from '../conversion/webhook-converter.js';
-import { checkStorable } from '../limits/storable-object.js';
-import { generateNameSuffix } from '../meta/object-metadata.js';
+import { type Admission, noAdmission } from '../../admission/admission.js';
+import { StatusError } from '../../api/status-error.js';
+import { type ManagedFieldsEntry, managedFieldsOnWrite, writeScopeOf } from '../../apply/index.js';
+import type { AuthenticatedUser } from '../../auth/index.js';
+import { WebhookConverter } from '../../conversion/webhook-converter.js';
+import { checkStorable } from '../../limits/storable-object.js';
+import { generateNameSuffix } from '../../meta/object-metadata.js';
 import {
   applyJsonPatch,
   applyMergePatch,
   applyStrategicMergePatch,
   strategicSchemaFor,
-} from '../patch/index.js';
+} from '../../patch/index.js';
 import {
   apiVersionOf,
   objectKey,
   type ResourceType,
   storageKeyOf,
-} from '../registry/resource-type.js';
-import type { ObjectStore, StoredObject } from '../store/object-store.js';
+} from '../../registry/resource-type.js';
+import type { ObjectStore, StoredObject } from '../../store/object-store.js';
+import { strategyFor } from '../strategies/index.js';
 import {
   bumpGenerationOnDeletion,
   generationOnCreate,
@@ -35,7 +36,6 @@ import {
 } from './generation.js';
 import { listPage } from './list-page.js';
 import { serverSideApply } from './server-side-apply.js';
-import { strategyFor } from './strategies.js';
 import {
   type ConversionPlace,
   conversionFailure,

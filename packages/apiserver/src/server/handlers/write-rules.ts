@@ -6,23 +6,23 @@
  */
 import type { KubernetesObject, ObjectMeta } from '@ops/api';
 import { isJsonObject } from '@ops/api';
-import type { AdmissionAttributes } from '../admission/admission.js';
-import type { FieldError } from '../api/field-error.js';
-import { StatusError } from '../api/status-error.js';
-import { validateObjectMeta } from '../meta/object-metadata.js';
-import { apiVersionOf, type ResourceType, storageKeyOf } from '../registry/resource-type.js';
-import { builtinKindSchema } from '../schema/builtin-openapi.js';
-import { checkBuiltinObject } from '../schema/check-builtin-object.js';
+import type { AdmissionAttributes } from '../../admission/admission.js';
+import type { FieldError } from '../../api/field-error.js';
+import { StatusError } from '../../api/status-error.js';
+import { validateObjectMeta } from '../../meta/object-metadata.js';
+import { apiVersionOf, type ResourceType, storageKeyOf } from '../../registry/resource-type.js';
+import { builtinKindSchema } from '../../schema/builtin-openapi.js';
+import { checkBuiltinObject } from '../../schema/check-builtin-object.js';
 import {
   applyDefaults,
   pruneUnknownFields,
   validateCelRules,
   validateCustomResource,
   validationRulesOf,
-} from '../schema/index.js';
-import type { ObjectStore } from '../store/object-store.js';
+} from '../../schema/index.js';
+import type { ObjectStore } from '../../store/object-store.js';
+import { strategyFor } from '../strategies/index.js';
 import type { RequestContext } from './resource-service.js';
-import { strategyFor } from './strategies.js';
 import { convertsByWebhook } from './version-conversion.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ResourceRegistry } from '../registry/resource-registry.js';
-import { ObjectStore } from '../store/object-store.js';
+import { ResourceRegistry } from '../../registry/resource-registry.js';
+import { ObjectStore } from '../../store/object-store.js';
 import { RequestAccess } from './request-access.js';
 
 const request = (headers: Record<string, string[]>): IncomingMessage =>

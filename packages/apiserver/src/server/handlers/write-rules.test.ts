@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../api/status-error.js';
-import type { ResourceType } from '../registry/resource-type.js';
+import { StatusError } from '../../api/status-error.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 import { validateObject } from './write-rules.js';
 
 const gadgets: ResourceType = {

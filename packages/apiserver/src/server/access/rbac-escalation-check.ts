@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
 import { isJsonObject, jsonEqual } from '@ops/api';
-import { StatusError } from '../api/status-error.js';
+import { StatusError } from '../../api/status-error.js';
 import {
   type AuthenticatedUser,
   type AuthorizationDecision,
@@ -10,9 +10,9 @@ import {
   type RbacPolicy,
   type RequestAttributes,
   superuserGroup,
-} from '../auth/index.js';
-import type { Json } from '../json/json.js';
-import type { ResourceType } from '../registry/resource-type.js';
+} from '../../auth/index.js';
+import type { Json } from '../../json/json.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
 const roleResources = new Set(['roles', 'clusterroles']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceType } from '../../registry/resource-type.js';
 import {
   asPartialObjectMetadata,
   asPartialObjectMetadataList,
