@@ -6,8 +6,8 @@ import {
   parsePodRunDuration,
 } from './cluster/pod-lifecycle-annotations.js';
 import { ApiServer } from './server/api-server.js';
-import { PortInUseError } from './server/port-in-use-error.js';
-import { loadServerState, type ServerState } from './server/state-directory.js';
+import { PortInUseError } from './server/control/port-in-use-error.js';
+import { loadServerState, type ServerState } from './server/control/state-directory.js';
 import { servingHosts } from './tls/certificates.js';
 
 const usage = `Usage: local-cluster [options]

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { StatusError } from '../api/status-error.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { ApiServer } from '../server/api-server.js';
-import type { RequestContext } from '../server/resource-service.js';
+import type { RequestContext } from '../server/handlers/resource-service.js';
 import { createServingCertificates, type ServingCertificates } from '../tls/certificates.js';
 import type { AdmissionAttributes } from './admission.js';
 import { WebhookAdmission } from './webhook-admission.js';

@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
 import { objectKey } from '../registry/resource-type.js';
 import { ApiServer } from '../server/api-server.js';
-import type { RequestContext } from '../server/resource-service.js';
+import type { RequestContext } from '../server/handlers/resource-service.js';
 import type { ClusterOptions } from './cluster-options.js';
 import type { SimulatedCluster } from './simulated-cluster.js';
 

@@ -18,27 +18,33 @@ import { ResourceRegistry } from '../registry/resource-registry.js';
 import { type ResourceType, storageKeyOf } from '../registry/resource-type.js';
 import { ObjectStore } from '../store/object-store.js';
 import { createHttpServer, type ServingCertificates } from '../tls/certificates.js';
-import { reviewAccess } from './access-review-response.js';
-import { createBootstrapObjects } from './bootstrap-policy.js';
+import { reviewAccess } from './access/access-review-response.js';
+import { createBootstrapObjects } from './access/bootstrap-policy.js';
+import { RequestAccess } from './access/request-access.js';
+import { serveTokenRequest } from './access/token-request.js';
+import { type FaultRule, FaultRules } from './control/faults.js';
+import { listenOn } from './control/port-in-use-error.js';
+import { restartListening } from './control/restart-listening.js';
 import { handleControl } from './control-api.js';
-import { coreVersions, groupDocument, groupList, resourceList, versionInfo } from './discovery.js';
-import { type FaultRule, FaultRules } from './faults.js';
-import { serveOpenApi } from './openapi-response.js';
-import { openApiV2ProtobufEncoder } from './openapi-v2-protobuf.js';
-import { listenOn } from './port-in-use-error.js';
-import { readRequestBody } from './read-request-body.js';
-import { RequestAccess } from './request-access.js';
+import {
+  coreVersions,
+  groupDocument,
+  groupList,
+  resourceList,
+  versionInfo,
+} from './discovery/discovery.js';
+import { serveOpenApi } from './discovery/openapi-response.js';
+import { openApiV2ProtobufEncoder } from './discovery/openapi-v2-protobuf.js';
+import { type RequestContext, ResourceService } from './handlers/resource-service.js';
+import { serveVerb, verbOf } from './handlers/serve-verb.js';
+import { subresourceServed } from './handlers/subresource-served.js';
+import { type ActiveWatch, defaultWatchBufferBytes } from './handlers/watch-response.js';
+import { readRequestBody } from './http/read-request-body.js';
+import { sendError, sendJson, sendText } from './http/responses.js';
+import { writerOf } from './http/writer-of.js';
 import { resetStore } from './reset-store.js';
-import { type RequestContext, ResourceService } from './resource-service.js';
-import { sendError, sendJson, sendText } from './responses.js';
-import { restartListening } from './restart-listening.js';
-import { serveVerb, verbOf } from './serve-verb.js';
 import { type ServingOptions, servingOptions } from './serving-options.js';
-import { subresourceServed } from './subresource-served.js';
-import { tableRequestOf } from './table-request.js';
-import { serveTokenRequest } from './token-request.js';
-import { type ActiveWatch, defaultWatchBufferBytes } from './watch-response.js';
-import { writerOf } from './writer-of.js';
+import { tableRequestOf } from './tables/table-request.js';
 
 type Json = Record<string, unknown>;
 

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../api/status-error.js';
 import type { AuthenticatedUser } from '../auth/index.js';
 import type { ApiServer } from './api-server.js';
-import type { FaultRule } from './faults.js';
-import { readRequestBody } from './read-request-body.js';
-import { sendJson } from './responses.js';
+import type { FaultRule } from './control/faults.js';
+import { readRequestBody } from './http/read-request-body.js';
+import { sendJson } from './http/responses.js';
 import { restartListeningLater } from './restart-listening-later.js';
 
 type Json = Record<string, unknown>;

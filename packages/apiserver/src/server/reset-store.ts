@@ -1,6 +1,6 @@
 import { storageKeyOf } from '../registry/resource-type.js';
+import { createBootstrapObjects } from './access/bootstrap-policy.js';
 import type { ApiServer } from './api-server.js';
-import { createBootstrapObjects } from './bootstrap-policy.js';
 
 const crdKey = 'apiextensions.k8s.io/customresourcedefinitions';
 

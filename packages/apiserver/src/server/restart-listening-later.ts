@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { StatusError } from '../api/status-error.js';
 import type { ApiServer } from './api-server.js';
-import { sendJson } from './responses.js';
+import { sendJson } from './http/responses.js';
 
 /** The longest downtime `POST /__ops/restart-listening` accepts, in milliseconds. */
 export const maxRestartDowntimeMs = 60_000;

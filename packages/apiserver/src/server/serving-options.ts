@@ -2,7 +2,7 @@ import {
   defaultTooLargeResourceVersionWaitMs,
   defaultWatchBufferBytes,
   type WatchServer,
-} from './watch-response.js';
+} from './handlers/watch-response.js';
 
 /** The settings of how requests are served, with their defaults applied. */
 export interface ServingOptions
