@@ -464,7 +464,7 @@ export class InformerCache implements CacheReader {
     const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, metadataOnly));
     const informer = byNamespace?.get('') ?? (namespace ? byNamespace?.get(namespace) : undefined);
     if (informer === undefined)
-      throw this.notCovered(apiVersion, kind, namespace, byNamespace, metadataOnly);
+      throw notCovered(apiVersion, kind, namespace, byNamespace, metadataOnly);
     return informer;
   }
 
@@ -478,28 +478,10 @@ export class InformerCache implements CacheReader {
     if (namespace !== undefined) return [this.covering(apiVersion, kind, namespace, metadataOnly)];
     const byNamespace = this.informersByKind.get(kindKeyOf(apiVersion, kind, metadataOnly));
     if (byNamespace === undefined || byNamespace.size === 0) {
-      throw this.notCovered(apiVersion, kind, '', byNamespace, metadataOnly);
+      throw notCovered(apiVersion, kind, '', byNamespace, metadataOnly);
     }
     const all = byNamespace.get('');
     return all !== undefined ? [all] : [...byNamespace.values()];
-  }
-
-  private notCovered(
-    apiVersion: string,
-    kind: string,
-    namespace: string,
-    byNamespace: Map<string, Informer> | undefined,
-    metadataOnly = false,
-  ): Error {
-    const what = metadataOnly ? 'metadata-only informer' : 'informer';
-    if (byNamespace === undefined || byNamespace.size === 0) {
-      return new Error(
-        `the cache has no ${what} for ${kind} (${apiVersion}); start one with informerFor("${apiVersion}", "${kind}"${metadataOnly ? ', { metadataOnly: true }' : ''}) and wait for it to sync (${metadataOnly ? 'hasMetadata' : 'has'}() tells whether reads are served)`,
-      );
-    }
-    return new Error(
-      `the cache has no ${what} for ${kind} (${apiVersion}) covering namespace "${namespace}" (it watches namespaces ${[...byNamespace.keys()].map((n) => `"${n}"`).join(', ')}); start one for that namespace or for all namespaces`,
-    );
   }
 }
 
@@ -510,4 +492,23 @@ function informerKey(
   metadataOnly: boolean,
 ): string {
   return `${kindKeyOf(apiVersion, kind, metadataOnly)}\n${namespace}`;
+}
+
+/** Why a read of the kind finds no informer covering the namespace, and what to do. */
+function notCovered(
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  byNamespace: Map<string, Informer> | undefined,
+  metadataOnly = false,
+): Error {
+  const what = metadataOnly ? 'metadata-only informer' : 'informer';
+  if (byNamespace === undefined || byNamespace.size === 0) {
+    return new Error(
+      `the cache has no ${what} for ${kind} (${apiVersion}); start one with informerFor("${apiVersion}", "${kind}"${metadataOnly ? ', { metadataOnly: true }' : ''}) and wait for it to sync (${metadataOnly ? 'hasMetadata' : 'has'}() tells whether reads are served)`,
+    );
+  }
+  return new Error(
+    `the cache has no ${what} for ${kind} (${apiVersion}) covering namespace "${namespace}" (it watches namespaces ${[...byNamespace.keys()].map((n) => `"${n}"`).join(', ')}); start one for that namespace or for all namespaces`,
+  );
 }

@@ -5,30 +5,16 @@ import type {
   LabelSelector,
   PartialObjectMetadata,
 } from '@ops/api';
-import {
-  isJsonObject,
-  labelSelectorFromObject,
-  matchesFieldSelector,
-  type PatchType,
-  parseLabelSelector,
-  patchContentTypes,
-  Selector,
-} from '@ops/api';
+import { isJsonObject, type PatchType, patchContentTypes, type Selector } from '@ops/api';
 import type { CacheReader } from '../cache/cache-reader.js';
-import { metadataWatchAccept } from '../cache/metadata-only.js';
 import type { ObjectKind, ObjectOf } from '../crd/object-kind.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
 import { KubeTransport } from '../transport/kube-transport.js';
-import { badRequestError, notFoundError } from './api-error-from-response.js';
-import { isGone } from './api-error-helpers.js';
+import { badRequestError } from './api-error-from-response.js';
+import { CachedReads, toSelector } from './cached-reads.js';
 import { DiscoveryRestMapper } from './discovery-rest-mapper.js';
-import {
-  type FieldSelectorInput,
-  fieldSelectorRequirements,
-  fieldSelectorToString,
-} from './field-selector.js';
-import { cacheServes } from './reported-write.js';
-import { partialObjectMetadata, ResourceRequester, typedObject } from './resource-requester.js';
+import { type FieldSelectorInput, fieldSelectorToString } from './field-selector.js';
+import { ResourceRequester, typedObject } from './resource-requester.js';
 import { namespaceFor, writeTarget } from './write-target.js';
 
 /** The Kubernetes verb of a client call, as RBAC names it. */
@@ -171,11 +157,6 @@ export interface DeleteAllOfOptions extends ClientDeleteOptions {
 }
 
 /** The label selector as a compiled Selector. @throws {LabelSelectorError} when invalid. */
-function toSelector(selector: string | Selector | LabelSelector): Selector {
-  if (typeof selector === 'string') return parseLabelSelector(selector);
-  if (selector instanceof Selector) return selector;
-  return labelSelectorFromObject(selector);
-}
 
 function refOf(target: ObjectRef | KubernetesObject, action: string): ObjectRef {
   if (
@@ -277,11 +258,10 @@ export class Client {
   readonly transport: KubeTransport;
   /** The REST mapper resolving kinds. */
   readonly restMapper: RestMapper;
-  private readonly cache: CacheReader | undefined;
   private readonly ownsTransport: boolean;
   private readonly fieldManager: string | undefined;
   private readonly requests: ResourceRequester;
-  private readonly pageSize: number;
+  private readonly reads: CachedReads;
 
   /**
    * @throws Error when neither `kubeConfig` nor `transport` is given, or the kubeconfig has
@@ -300,10 +280,14 @@ export class Client {
       );
     }
     this.restMapper = options.restMapper ?? new DiscoveryRestMapper(this.transport);
-    this.cache = options.cache;
     this.fieldManager = options.fieldManager;
     this.requests = new ResourceRequester(this.transport, options);
-    this.pageSize = options.listPageSize ?? 500;
+    this.reads = new CachedReads(
+      this.restMapper,
+      options.cache,
+      this.requests,
+      options.listPageSize ?? 500,
+    );
   }
 
   /**
@@ -372,30 +356,9 @@ export class Client {
     return this.getOf(true, args) as Promise<PartialObjectMetadata>;
   }
 
-  private async getOf(metadataOnly: boolean, args: GetArguments): Promise<KubernetesObject> {
+  private getOf(metadataOnly: boolean, args: GetArguments): Promise<KubernetesObject> {
     const { ref, callOptions } = getArguments(...args);
-    const descriptor = await this.restMapper.resourceFor(ref.apiVersion, ref.kind);
-    const ns = namespaceFor(descriptor, ref.namespace, ref.name, 'get');
-    const cache = this.cache;
-    const readCache = metadataOnly ? cache?.getMetadata?.bind(cache) : cache?.get.bind(cache);
-    if (
-      cache !== undefined &&
-      readCache !== undefined &&
-      (await cacheServes(cache, ref.apiVersion, ref.kind, ns, ref.name, metadataOnly))
-    ) {
-      const cached = readCache(ref.apiVersion, ref.kind, ns, ref.name);
-      if (cached === undefined) throw notFoundError(descriptor.group, descriptor.plural, ref.name);
-      return metadataOnly
-        ? partialObjectMetadata(cached, descriptor)
-        : typedObject(cached, descriptor);
-    }
-    const body = await this.requests.send(descriptor, 'get', 'GET', {
-      ...(ns ? { namespace: ns } : {}),
-      name: ref.name,
-      ...(metadataOnly ? { accept: metadataWatchAccept } : {}),
-      ...(callOptions?.signal ? { signal: callOptions.signal } : {}),
-    });
-    return metadataOnly ? partialObjectMetadata(body, descriptor) : typedObject(body, descriptor);
+    return this.reads.get(metadataOnly, ref, callOptions);
   }
 
   /**
@@ -452,7 +415,7 @@ export class Client {
     return this.listOf<PartialObjectMetadata>(true, kindOrApiVersion, second, third);
   }
 
-  private async listOf<T extends KubernetesObject>(
+  private listOf<T extends KubernetesObject>(
     metadataOnly: boolean,
     kindOrApiVersion: string | ObjectKind,
     second: string | ListOptions | undefined,
@@ -462,76 +425,7 @@ export class Client {
     const apiVersion = byKind ? kindOrApiVersion.apiVersion : kindOrApiVersion;
     const kind = byKind ? kindOrApiVersion.kind : typeof second === 'string' ? second : '';
     const options = byKind ? (typeof second === 'object' ? second : {}) : third;
-    const descriptor = await this.restMapper.resourceFor(apiVersion, kind);
-    const namespace = descriptor.namespaced && options.namespace ? options.namespace : undefined;
-    const selector =
-      options.labelSelector === undefined ? undefined : toSelector(options.labelSelector);
-    const fieldText =
-      options.fieldSelector === undefined
-        ? undefined
-        : fieldSelectorToString(options.fieldSelector);
-    const empty: ObjectList<T> = { apiVersion, kind: `${kind}List`, metadata: {}, items: [] };
-    if (selector?.isNothing()) return empty;
-    const paged = options.limit !== undefined || options.continue !== undefined;
-    const cache = this.cache;
-    const readCache =
-      metadataOnly && cache?.listMetadata !== undefined
-        ? cache.listMetadata.bind(cache)
-        : !metadataOnly && cache !== undefined
-          ? cache.list.bind(cache)
-          : undefined;
-    if (
-      !paged &&
-      cache !== undefined &&
-      readCache !== undefined &&
-      (await cacheServes(cache, apiVersion, kind, namespace, undefined, metadataOnly))
-    ) {
-      const fields = fieldText ? fieldSelectorRequirements(fieldText) : [];
-      const items = readCache(apiVersion, kind, {
-        ...(namespace ? { namespace } : {}),
-        ...(selector ? { labelSelector: selector } : {}),
-      })
-        .filter((item) => matchesFieldSelector(fields, item))
-        .map(
-          (item) =>
-            (metadataOnly
-              ? partialObjectMetadata(item, descriptor)
-              : typedObject(item, descriptor)) as T,
-        );
-      return { ...empty, items };
-    }
-    const query: Record<string, string | number | undefined> = {
-      labelSelector: selector && !selector.isEverything() ? selector.toString() : undefined,
-      fieldSelector: fieldText || undefined,
-      resourceVersion: options.resourceVersion,
-    };
-    const page = (limit: number | undefined, token: string | undefined) =>
-      this.requests.listPage<T>(
-        descriptor,
-        namespace,
-        { ...query, limit, continue: token },
-        options.signal,
-        metadataOnly,
-      );
-    if (paged) return page(options.limit, options.continue);
-    const first = await page(this.pageSize, undefined);
-    const items = [...first.items];
-    let token = first.metadata.continue;
-    while (token) {
-      let next: ObjectList<T>;
-      try {
-        next = await page(this.pageSize, token);
-      } catch (error) {
-        // The snapshot the pages came from expired: list everything in one go instead.
-        if (!isGone(error)) throw error;
-        const whole = await page(undefined, undefined);
-        return { ...whole, metadata: { ...whole.metadata, continue: undefined } };
-      }
-      items.push(...next.items);
-      token = next.metadata.continue;
-    }
-    const resourceVersion = first.metadata.resourceVersion;
-    return { ...first, metadata: resourceVersion ? { resourceVersion } : {}, items };
+    return this.reads.list<T>(metadataOnly, apiVersion, kind, options);
   }
 
   /**
