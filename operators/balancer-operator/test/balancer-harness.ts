@@ -1,24 +1,13 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import {
-  Client,
-  type configMaps,
-  events,
-  type KubernetesObject,
-  Manager,
-  type services,
-} from '@ops/core';
-import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
-import { eventually, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
+import { type configMaps, events, type KubernetesObject, Manager, type services } from '@ops/core';
+import { eventually, OperatorHarness, startOperatorEnvironment } from '@ops/envtest';
 import pino from 'pino';
 import YAML from 'yaml';
 import { type Balancer, balancerResource } from '../src/api/v1alpha1/balancer.js';
 import { addBalancerController } from '../src/operator.js';
 
-const run = promisify(execFile);
 /** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
 const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -43,38 +32,13 @@ export async function sampleDocuments(file: string): Promise<KubernetesObject[]>
  * ServiceAccount under the RBAC `kubectl kustomize config/default` renders, so the API
  * server's authorizer checks the generated role.
  */
-export class BalancerHarness {
-  readonly admin: Client;
-  /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
-  readonly writes: string[] = [];
-  private operator: RunningOperatorManager<Manager> | undefined;
-
-  private constructor(
-    readonly env: Environment,
-    readonly identity: ServiceAccountIdentity,
-  ) {
-    this.admin = new Client({ kubeConfig: env.kubeConfig });
-  }
-
+export class BalancerHarness extends OperatorHarness<Manager> {
   static async start(): Promise<BalancerHarness> {
-    const { env, identity } = await startOperatorEnvironment(operatorRoot, { requires: 'pods' });
-    return new BalancerHarness(env, identity);
-  }
-
-  /** Starts (or restarts) the operator's manager as its ServiceAccount; resolves once it leads. */
-  async startOperator(): Promise<void> {
-    this.operator = await startOperatorManager({
-      identity: this.identity,
+    return new BalancerHarness(await startOperatorEnvironment(operatorRoot, { requires: 'pods' }), {
       createManager: (settings) => new Manager({ ...settings, logger }),
       // Name conflicts are looked at again every second, not every 30 s, to keep the suite short.
       setup: (manager) => addBalancerController(manager, { conflictRecheckMs: 1000 }),
-      writes: this.writes,
     });
-  }
-
-  /** Stops the operator's manager (as SIGTERM would). */
-  async stopOperator(): Promise<void> {
-    await this.operator?.stop();
   }
 
   balancer(name: string): Promise<Balancer> {
@@ -124,31 +88,8 @@ export class BalancerHarness {
     return list.items.map((event) => `${event.reason ?? ''}: ${event.message ?? ''}`);
   }
 
-  /** Waits for the operator's queue to drain: its writes stop for a moment. */
-  async settle(): Promise<void> {
-    let count = -1;
-    while (count !== this.writes.length) {
-      count = this.writes.length;
-      await new Promise((resolve) => setTimeout(resolve, 750));
-    }
-  }
-
-  /** Runs the real kubectl as the admin user; resolves with stdout, or rejects with stderr. */
-  async kubectl(args: string[], input?: string): Promise<string> {
-    const kubectl = process.env.KUBECTL || 'kubectl';
-    const argv = ['--kubeconfig', this.env.kubeconfigPath, ...args];
-    if (input === undefined) return (await run(kubectl, argv)).stdout;
-    return new Promise((resolve, reject) => {
-      const child = execFile(kubectl, argv, (error, stdout, stderr) =>
-        error ? reject(new Error(`${stderr}`)) : resolve(stdout),
-      );
-      child.stdin?.end(input);
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.stopOperator();
-    this.admin.close();
-    await this.env.stop();
+  /** Waits for the operator's queue to drain: its writes stop for 750 ms. */
+  override settle(quietMs = 750): Promise<void> {
+    return super.settle(quietMs);
   }
 }

@@ -1,25 +1,20 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { createServingCertificates } from '@ops/apiserver';
-import { Client, events, type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
+import { events, type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
-import type { RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
 import {
   Environment,
   eventually,
+  type OperatorEnvironment,
+  OperatorHarness,
+  type OperatorHarnessOptions,
   startOperatorEnvironment,
-  startOperatorManager,
 } from '@ops/envtest';
 import pino from 'pino';
 import { type MyJob, myJobResource } from '../src/api/v1/my-job.js';
 import { addMyJobController } from '../src/operator.js';
 import { myJobConversion } from '../src/webhook/my-job-conversion.js';
 
-const run = promisify(execFile);
 /** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
 const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -48,6 +43,12 @@ export const completedCondition = (job: MyJob) =>
 export const readyCondition = (job: MyJob) =>
   job.status?.conditions?.find((condition) => condition.type === 'Ready');
 
+/** The manager of the myjob-operator, as its entry point sets it up. */
+const manager: OperatorHarnessOptions<Manager> = {
+  createManager: (settings) => new Manager({ ...settings, logger }),
+  setup: (created) => addMyJobController(created),
+};
+
 /**
  * The myjob-operator as it runs in a cluster, on the control plane `@ops/envtest` starts for a
  * suite that needs Pods (`requires: 'pods'`: the local API server's simulated cluster, or with
@@ -59,26 +60,16 @@ export const readyCondition = (job: MyJob) =>
  * it) and the CRD's conversion points at it by URL, as envtest does; every request in
  * v1beta1 goes through it. Every object lives in `default`.
  */
-export class MyJobHarness {
-  readonly admin: Client;
-  /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
-  readonly writes: string[] = [];
-  private operator: RunningOperatorManager<Manager> | undefined;
-
-  /** The webhook server of the conversion webhook and its certificates' directory, once served. */
-  private webhooks: { server: WebhookServer; certDir: string } | undefined;
-
-  private constructor(
-    readonly env: Environment,
-    readonly identity: ServiceAccountIdentity,
-  ) {
-    this.admin = new Client({ kubeConfig: env.kubeConfig });
+export class MyJobHarness extends OperatorHarness<Manager> {
+  private constructor(started: OperatorEnvironment) {
+    super(started, manager);
   }
 
   /** The control plane with the CRD of config/crd/bases, its conversion webhook served. */
   static async start(): Promise<MyJobHarness> {
-    const { env, identity } = await startOperatorEnvironment(operatorRoot, { requires: 'pods' });
-    const harness = new MyJobHarness(env, identity);
+    const harness = new MyJobHarness(
+      await startOperatorEnvironment(operatorRoot, { requires: 'pods' }),
+    );
     try {
       await harness.serveConversion();
     } catch (error) {
@@ -96,10 +87,10 @@ export class MyJobHarness {
   static async startWith(crds: KubernetesObject[]): Promise<MyJobHarness> {
     const env = await Environment.start({ requires: 'pods', apiServer: { rbac: true }, crds });
     try {
-      const { identity } = await env.operatorServiceAccount(
+      const { identity, rendered } = await env.operatorServiceAccount(
         join(operatorRoot, 'config', 'default'),
       );
-      return new MyJobHarness(env, identity);
+      return new MyJobHarness({ env, identity, rendered });
     } catch (error) {
       await env.stop();
       throw error;
@@ -112,21 +103,11 @@ export class MyJobHarness {
    * through it.
    */
   async serveConversion(): Promise<void> {
-    const certDir = await mkdtemp(join(tmpdir(), 'myjob-operator-certs-'));
-    const server = new WebhookServer({ port: 0, host: '127.0.0.1', certDir });
-    this.webhooks = { server, certDir };
     // The API server calls https://127.0.0.1:<port>/convert: the certificate is for that address.
-    const certificates = await createServingCertificates(['127.0.0.1']);
-    await writeFile(join(certDir, 'tls.crt'), certificates.cert);
-    await writeFile(join(certDir, 'tls.key'), certificates.key);
+    const { certDir, caCert } = await this.servingCertificates('myjob-operator-certs-');
+    const server = new WebhookServer({ port: 0, host: '127.0.0.1', certDir });
     server.register(myJobConversion);
-    await server.start();
-    const port = server.port;
-    if (port === undefined) throw new Error('the webhook server started without a port');
-    await this.env.installWebhooks([myJobResource.crd() as unknown as KubernetesObject], {
-      port,
-      caCert: certificates.caCert,
-    });
+    await this.serveWebhooks(server, [myJobResource.crd() as unknown as KubernetesObject], caCert);
     await this.conversionServed();
   }
 
@@ -158,21 +139,6 @@ export class MyJobHarness {
       kind: 'MyJob',
       metadata: { name: probe, namespace },
     });
-  }
-
-  /** Starts (or restarts) the operator's manager as its ServiceAccount; resolves once it leads. */
-  async startOperator(): Promise<void> {
-    this.operator = await startOperatorManager({
-      identity: this.identity,
-      createManager: (settings) => new Manager({ ...settings, logger }),
-      setup: (manager) => addMyJobController(manager),
-      writes: this.writes,
-    });
-  }
-
-  /** Stops the operator's manager (as SIGTERM would). */
-  async stopOperator(): Promise<void> {
-    await this.operator?.stop();
   }
 
   createMyJob(name: string, template: Record<string, unknown>): Promise<KubernetesObject> {
@@ -218,33 +184,5 @@ export class MyJobHarness {
       fieldSelector: `involvedObject.name=${name}`,
     });
     return list.items.map((event) => event.reason ?? '');
-  }
-
-  /** Waits for the operator's queue to drain: its writes stop for a moment. */
-  async settle(): Promise<void> {
-    let count = -1;
-    while (count !== this.writes.length) {
-      count = this.writes.length;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-
-  /** Runs the real kubectl as the admin user, with `input` on its stdin when given. */
-  async kubectl(args: string[], input?: string): Promise<string> {
-    const child = run(process.env.KUBECTL || 'kubectl', [
-      '--kubeconfig',
-      this.env.kubeconfigPath,
-      ...args,
-    ]);
-    if (input !== undefined) child.child.stdin?.end(input);
-    return (await child).stdout;
-  }
-
-  async stop(): Promise<void> {
-    await this.stopOperator();
-    this.admin.close();
-    await this.env.stop();
-    await this.webhooks?.server.stop();
-    if (this.webhooks) await rm(this.webhooks.certDir, { recursive: true, force: true });
   }
 }

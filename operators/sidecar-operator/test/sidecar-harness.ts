@@ -1,19 +1,21 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { Client, type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
+import { type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
-import type { Environment, RunningOperatorManager, ServiceAccountIdentity } from '@ops/envtest';
-import { eventually, freePort, startOperatorEnvironment, startOperatorManager } from '@ops/envtest';
+import {
+  eventually,
+  freePort,
+  type OperatorEnvironment,
+  OperatorHarness,
+  startOperatorEnvironment,
+} from '@ops/envtest';
 import { readOperatorProject, routeWebhooksForTest } from '@ops/operator-cli';
 import pino from 'pino';
 import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
 import { createSidecarOperator, registerWebhooks } from '../src/operator.js';
 
-const run = promisify(execFile);
 /** The operator's logs: silent unless OPERATOR_LOG_LEVEL names a level. */
 const logger = pino({ level: process.env.OPERATOR_LOG_LEVEL ?? 'silent' });
 export const operatorRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -35,62 +37,60 @@ export const mutatingConfiguration = 'sidecar-operator-mutating-webhook-configur
  * has no kube-proxy to reach it, by URL on the loopback address (`env.installWebhooks`, as
  * controller-runtime's envtest), with the same certificates.
  */
-export class SidecarHarness {
-  readonly admin: Client;
-  /** Writes (create/update/patch/delete) the operator has sent, as `verb resource`. */
-  readonly writes: string[] = [];
-  private operator: RunningOperatorManager<Manager> | undefined;
-
+export class SidecarHarness extends OperatorHarness<Manager> {
   private constructor(
-    readonly env: Environment,
-    readonly identity: ServiceAccountIdentity,
+    started: OperatorEnvironment,
     /** The port the webhook server listens on, the same across operator restarts. */
     readonly webhookPort: number,
-    private readonly certDir: string,
+    certDir: string,
   ) {
-    this.admin = new Client({ kubeConfig: env.kubeConfig });
+    // Each start is the operator as `runOperator` runs it: a new manager as its
+    // ServiceAccount, the SidecarSet controller, and the webhook server on the same port
+    // reading the SidecarSets from that manager's cache.
+    const operator = () => {
+      const sidecar = createSidecarOperator();
+      const webhookServer = new WebhookServer({ port: webhookPort, host: '127.0.0.1', certDir });
+      registerWebhooks(sidecar, webhookServer);
+      return { sidecar, webhookServer };
+    };
+    let current: ReturnType<typeof operator> | undefined;
+    super(started, {
+      createManager: (settings) => {
+        current = operator();
+        return new Manager({ ...settings, logger, webhookServer: current.webhookServer });
+      },
+      setup: (manager) => {
+        if (current === undefined) throw new Error('the sidecar-operator was set up before made');
+        return current.sidecar.setup(manager);
+      },
+    });
+    this.onStop(() => rm(certDir, { recursive: true, force: true }));
   }
 
   static async start(): Promise<SidecarHarness> {
-    const { env, identity, rendered } = await startOperatorEnvironment(operatorRoot, {
-      requires: 'pods',
-    });
+    const started = await startOperatorEnvironment(operatorRoot, { requires: 'pods' });
     const certDir = await mkdtemp(join(tmpdir(), 'sidecar-operator-certs-'));
     try {
       const port = await freePort();
-      await routeWebhooksForTest(readOperatorProject(operatorRoot), env, {
+      await routeWebhooksForTest(readOperatorProject(operatorRoot), started.env, {
         port,
         certDir,
-        rendered,
+        rendered: started.rendered,
       });
-      return new SidecarHarness(env, identity, port, certDir);
+      return new SidecarHarness(started, port, certDir);
     } catch (error) {
-      await env.stop();
+      await started.env.stop();
       await rm(certDir, { recursive: true, force: true });
       throw error;
     }
   }
 
   /**
-   * Starts (or restarts) the operator as `runOperator` would: a new manager as its
-   * ServiceAccount, the SidecarSet controller, and the webhook server on {@link webhookPort}
-   * reading the SidecarSets from that manager's cache. Resolves once it leads and the API
-   * server reaches the validating webhook.
+   * Starts (or restarts) the operator (see the constructor); resolves with its manager once
+   * it leads and the API server reaches the validating webhook.
    */
-  async startOperator(): Promise<void> {
-    const operator = createSidecarOperator();
-    const webhookServer = new WebhookServer({
-      port: this.webhookPort,
-      host: '127.0.0.1',
-      certDir: this.certDir,
-    });
-    registerWebhooks(operator, webhookServer);
-    this.operator = await startOperatorManager({
-      identity: this.identity,
-      createManager: (settings) => new Manager({ ...settings, logger, webhookServer }),
-      setup: (manager) => operator.setup(manager),
-      writes: this.writes,
-    });
+  override async startOperator(): Promise<Manager> {
+    const manager = await super.startOperator();
     await eventually(
       () =>
         this.admin
@@ -109,12 +109,7 @@ export class SidecarHarness {
           ),
       { description: 'the API server calls the validating webhook' },
     );
-  }
-
-  /** Stops the operator: its manager and webhook server (as SIGTERM would). */
-  async stopOperator(): Promise<void> {
-    await this.operator?.stop();
-    this.operator = undefined;
+    return manager;
   }
 
   /** SidecarSet `name`, as the admin reads it. */
@@ -143,34 +138,5 @@ export class SidecarHarness {
         },
       },
     });
-  }
-
-  /** Runs the real kubectl as the admin user; resolves to stdout, rejects with its stderr. */
-  async kubectl(args: string[], input?: string): Promise<string> {
-    return (await this.kubectlOutput(args, input)).stdout;
-  }
-
-  /** {@link kubectl}, resolving to stdout and stderr (where kubectl prints `Warning:` lines). */
-  async kubectlOutput(args: string[], input?: string): Promise<{ stdout: string; stderr: string }> {
-    const child = run(process.env.KUBECTL || 'kubectl', [
-      '--kubeconfig',
-      this.env.kubeconfigPath,
-      ...args,
-    ]);
-    if (input !== undefined) child.child.stdin?.end(input);
-    try {
-      const { stdout, stderr } = await child;
-      return { stdout, stderr };
-    } catch (error) {
-      const failure = error as { stderr?: string; message: string };
-      throw new Error(failure.stderr?.replace(/\n$/, '') || failure.message);
-    }
-  }
-
-  async stop(): Promise<void> {
-    await this.stopOperator();
-    this.admin.close();
-    await this.env.stop();
-    await rm(this.certDir, { recursive: true, force: true });
   }
 }

@@ -62,6 +62,12 @@ export { type KwokStage, type KwokStagesOptions, kwokStages } from './kwok-stage
 export { loadManifests, parseManifests } from './load-manifests.js';
 export { type OperatorEnvironment, startOperatorEnvironment } from './operator-environment.js';
 export {
+  OperatorHarness,
+  type OperatorHarnessOptions,
+  type ServingCertificateDirectory,
+  type WebhookServerLike,
+} from './operator-harness.js';
+export {
   type OperatorManagerLike,
   type OperatorManagerOptions,
   type OperatorManagerSettings,
