@@ -74,9 +74,13 @@ describe('config/: the MyJob conversion webhook', () => {
     expect(manager?.volumes?.map((volume) => volume.name)).toEqual(['tmp']);
   });
 
-  it('ops-operator sees the webhook Service, so `run` serves the conversion webhook with local certificates', () => {
+  it('ops-operator sees the webhook Service and the conversion CRD, so `run` serves the conversion webhook with local certificates and `webhook-certs` sets its CA', () => {
     const project = readOperatorProject(operatorRoot);
-    expect(project.webhooks).toEqual({ service: service.name, secret: 'webhook-server-cert' });
+    expect(project.webhooks).toEqual({
+      service: service.name,
+      secret: 'webhook-server-cert',
+      conversionCrds: ['myjobs.myjob.github.com'],
+    });
     expect(localWebhookHosts(project)).toContain(`${service.name}.${service.namespace}.svc`);
   });
 
