@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { events, type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
+import { events, isNotFound, type KubernetesObject, Manager, type Pod, pods } from '@ops/core';
 import { WebhookServer } from '@ops/core/webhook';
 import {
   Environment,
@@ -114,8 +114,8 @@ export class MyJobHarness extends OperatorHarness<Manager> {
   /**
    * Resolves once the API server converts through the webhook: kube-apiserver picks up a
    * CRD's new conversion a moment after it is stored, so the create of a MyJob in v1beta1
-   * (stored in v1, so converted) is retried until it succeeds; the MyJob is deleted again
-   * before the operator starts.
+   * (stored in v1, so converted) is retried until it succeeds; the MyJob is deleted again,
+   * through v1 once discovery serves it, before the operator starts.
    */
   private async conversionServed(): Promise<void> {
     const probe = 'conversion-webhook-probe';
@@ -134,11 +134,23 @@ export class MyJobHarness extends OperatorHarness<Manager> {
         timeoutMs: 60_000,
       },
     );
-    await this.admin.delete({
-      apiVersion: 'myjob.github.com/v1',
-      kind: 'MyJob',
-      metadata: { name: probe, namespace },
-    });
+    // Deleted through v1, which kube-apiserver's discovery lists a moment after the CRD is
+    // stored, possibly after v1beta1 already converts (a CI run's NoKindMatch): the client's
+    // REST mapper reads discovery afresh on each miss, so this also waits until v1 is served.
+    await eventually(
+      () =>
+        this.admin
+          .delete({
+            apiVersion: 'myjob.github.com/v1',
+            kind: 'MyJob',
+            metadata: { name: probe, namespace },
+          })
+          // An earlier attempt deleted it, its answer lost.
+          .catch((error: unknown) => {
+            if (!isNotFound(error)) throw error;
+          }),
+      { description: 'the probe MyJob deleted through v1', timeoutMs: 30_000 },
+    );
   }
 
   createMyJob(name: string, template: Record<string, unknown>): Promise<KubernetesObject> {
