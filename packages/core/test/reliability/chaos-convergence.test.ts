@@ -17,6 +17,7 @@ import {
   type FaultyApiServer,
   sleep,
   startFaultyApiServer,
+  untilNoneRemain,
 } from './faulty-api-server.js';
 
 /**
@@ -256,9 +257,11 @@ describe('chaos convergence', () => {
       await cluster.clearFaults();
       const chaosMs = Date.now() - started;
 
-      // Every derived ConfigMap holds its Widget's final size (read from the server).
+      // Every derived ConfigMap holds its Widget's final size (read from the server). Waited
+      // for while the number still wrong goes down (a CI run's Node.js 22 pass, on a loaded
+      // machine, had 626 left after 90 s and was still converging); 30 s without progress fails.
       let wrong: string[] = [];
-      await eventually(
+      await untilNoneRemain(
         async () => {
           const derived = (
             await admin.list<ConfigMapObject>('v1', 'ConfigMap', {
@@ -273,11 +276,11 @@ describe('chaos convergence', () => {
             if (size !== String(sizeIn(rounds, i)))
               wrong.push(`${widgetName(i)}: ${size ?? 'missing'}`);
           }
-          return wrong.length === 0 && derived.length === widgetCount;
+          return wrong.length + Math.abs(derived.length - widgetCount);
         },
         () =>
           `${wrong.length} derived ConfigMaps are not at their final spec, e.g. ${wrong.slice(0, 5).join(', ')}`,
-        90_000,
+        30_000,
       );
 
       // The cache holds exactly what a fresh LIST returns: same names, same resourceVersions.
@@ -321,7 +324,7 @@ describe('chaos convergence', () => {
     // Alone it takes about 10 s; in CI's test phase, every package's suite at once on 2
     // cores, it once took more than 80 s. What it checks is convergence, not speed: the
     // deadlines above are generous for the same reason.
-  }, 240_000);
+  }, 600_000); // progress-bound waits inside; this only ends a run that hangs
 });
 
 /** The differences between a fresh LIST and the cached objects, by name and resourceVersion. */

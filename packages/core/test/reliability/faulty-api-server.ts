@@ -108,4 +108,38 @@ export async function eventually(
   }
 }
 
+/**
+ * Polls `remaining` every 50 ms until it returns 0. Fails only when the count has not gone
+ * down for `stallMs`, naming the last state by `explain`: a loaded machine gets the time it
+ * needs, while work that stopped making progress still fails within `stallMs`. A check that
+ * throws counts as no progress.
+ */
+export async function untilNoneRemain(
+  remaining: () => Promise<number>,
+  explain: () => string,
+  stallMs: number,
+): Promise<void> {
+  let fewest = Number.POSITIVE_INFINITY;
+  let progressed = Date.now();
+  for (;;) {
+    let error: unknown;
+    try {
+      const left = await remaining();
+      if (left === 0) return;
+      if (left < fewest) {
+        fewest = left;
+        progressed = Date.now();
+      }
+    } catch (caught) {
+      error = caught;
+    }
+    if (Date.now() - progressed > stallMs) {
+      throw new Error(
+        `no progress for ${stallMs} ms: ${explain()}${error === undefined ? '' : ` (last check threw: ${String(error)})`}`,
+      );
+    }
+    await sleep(50);
+  }
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
