@@ -5,13 +5,20 @@ import { realServerSource } from '../../src/harness/server-source.js';
 import { markdownTables } from '../../src/report/table.js';
 import { runBenchmarks } from '../../src/runner.js';
 
+/**
+ * The tiny sizes with one size of the cold-sync matrix: the matrix's walk through sizes is
+ * the same code on either server (sync-matrix.test.ts runs it with two), and each cell on
+ * kube-apiserver costs a fresh control plane and its seeding (half of this run's minutes).
+ */
+const options = { ...tinyBenchOptions, shapeSizes: [tinyBenchOptions.shapeSizes[0] ?? 100] };
+
 describe('pnpm bench --server real', () => {
   it('measures every library on kube-apiserver, names it and skips what needs the local server', async () => {
     const source = await realServerSource({ log: () => undefined });
     // Every benchmark but throughput, which talks to no server.
     const modules = benchmarks.filter((module) => module.id !== 'throughput');
     const messages: string[] = [];
-    const report = await runBenchmarks(modules, tinyBenchOptions, (m) => messages.push(m), source);
+    const report = await runBenchmarks(modules, options, (m) => messages.push(m), source);
 
     expect(report.server.kind).toBe('real');
     expect(report.server.name).toMatch(/^kube-apiserver v1\.\d+\.\d+\S* \(etcd \d+\.\d+\.\d+/);
@@ -53,33 +60,25 @@ describe('pnpm bench --server real', () => {
     };
     expect(coldSync.failed).toEqual({});
     expect(Object.keys(coldSync.ms).sort()).toEqual(
-      [
-        'bare-http',
-        'client-node',
-        'floor',
-        'fluent',
-        'ops',
-        `ops-page-${tinyBenchOptions.objects}`,
-      ].sort(),
+      ['bare-http', 'client-node', 'floor', 'fluent', 'ops', `ops-page-${options.objects}`].sort(),
     );
-    for (const values of Object.values(coldSync.ms))
-      expect(values).toHaveLength(tinyBenchOptions.repeats);
+    for (const values of Object.values(coldSync.ms)) expect(values).toHaveLength(options.repeats);
     for (const metric of result('cold-sync')?.metrics ?? [])
       expect(Number.isFinite(metric.value)).toBe(true);
     // Pods as kube-apiserver serves them, managedFields included: larger than the local ones.
-    expect(coldSync.listBytes / tinyBenchOptions.objects).toBeGreaterThan(2_000);
+    expect(coldSync.listBytes / options.objects).toBeGreaterThan(2_000);
 
     // Heap: ops, client-node and the floor, once per repeat.
     const heap = result('heap')?.samples as { bytesPerObject: Record<string, number[]> };
     expect(Object.keys(heap.bytesPerObject).sort()).toEqual(['client-node', 'ops', 'parsed']);
     for (const values of Object.values(heap.bytesPerObject))
-      expect(values).toHaveLength(tinyBenchOptions.repeats);
+      expect(values).toHaveLength(options.repeats);
 
     // Events: every write reconciled.
     const latency = result('latency')?.samples as { fromResponseMs: number[]; missed: number };
     expect(latency.missed).toBe(0);
     expect(latency.fromResponseMs).toHaveLength(
-      (tinyBenchOptions.latencyRate * tinyBenchOptions.latencyDurationMs) / 1000,
+      (options.latencyRate * options.latencyDurationMs) / 1000,
     );
 
     // Zero writes at rest, counted by kube-apiserver too.
@@ -91,15 +90,15 @@ describe('pnpm bench --server real', () => {
 
     // The server's own LIST and fan-out were measured.
     const apiserver = result('apiserver')?.samples as { listMs: number[]; fanoutMs: number[] };
-    expect(apiserver.listMs).toHaveLength(tinyBenchOptions.repeats);
-    expect(apiserver.fanoutMs).toHaveLength(tinyBenchOptions.fanoutChanges);
+    expect(apiserver.listMs).toHaveLength(options.repeats);
+    expect(apiserver.fanoutMs).toHaveLength(options.fanoutChanges);
 
     // Seeding was timed for every benchmark that seeded.
     expect(report.seedings).toContainEqual(
       expect.objectContaining({
         benchmark: 'cold-sync',
         kind: 'Pods',
-        objects: tinyBenchOptions.objects,
+        objects: options.objects,
       }),
     );
     for (const seeding of report.seedings) expect(seeding.ms).toBeGreaterThan(0);
