@@ -16,6 +16,8 @@ const fixture = fileURLToPath(new URL('./memory-server.mjs', import.meta.url));
 interface Measure {
   rss: number;
   heapUsed: number;
+  /** heapUsed plus the Buffers JavaScript holds (process.memoryUsage().external). */
+  held: number;
   watches: number;
   storeListeners: number;
 }
@@ -66,7 +68,7 @@ async function startChild(options: Record<string, unknown>) {
 
 const collection = '/api/v1/namespaces/default/configmaps';
 
-describe('the server process memory (RSS)', () => {
+describe('the server process memory (a process of its own)', () => {
   it('does not grow with the number of short watches (open, first event, close)', async () => {
     const { url, headers, agent, measure, send } = await startChild({});
     await send('POST', collection, { metadata: { name: 'one' }, data: { a: '1' } });
@@ -118,14 +120,15 @@ describe('the server process memory (RSS)', () => {
     expect(after.rss - before.rss).toBeLessThan(24 * MiB);
   }, 180_000);
 
-  // Against a control run without the stalled watcher: the writes themselves (100 MB of
-  // request bodies parsed, stored, encoded) grow the heap's pools whether anyone stalls.
+  // Against a control run without the stalled watcher. What is judged is the memory
+  // JavaScript still holds (heap and Buffers) once the reader has every event, not the resident
+  // size: the process keeps its peak resident pages, and that peak depends on how far the
+  // reader lagged behind the writes, which is the machine's load (RSS is printed, not judged).
   it('does not buffer a stalled watcher beyond watchBufferBytes, while a reader gets everything', async () => {
     const watchBufferBytes = 8 * MiB;
-    // 100 MB of events, twelve times the bound. With the bound lifted the stalled run measured
-    // 116 (Node.js 24) and 153 MiB (Node.js 22) above the control run; with it, -10 to +30 MiB
-    // (Node.js 22 keeps more of the writes' memory from one process to another). The limit,
-    // 60% of the events' bytes, sits between the two.
+    // 100 MB of events, twelve times the bound: a stalled watcher that is never cut off holds
+    // them all until it is closed. The limit, 60% of the events' bytes, is far above what the
+    // bounded one leaves (the watch is closed, its queue released) and far below that.
     const updates = 1000;
     const payloadBytes = 100 * 1024;
     const run = async (stall: boolean) => {
@@ -173,13 +176,14 @@ describe('the server process memory (RSS)', () => {
       reader.destroy();
       child?.disconnect();
       child = undefined;
-      return after.rss - before.rss;
+      return { rss: after.rss - before.rss, held: after.held - before.held };
     };
     const control = await run(false);
     const withStalled = await run(true);
+    const mib = (bytes: number) => (bytes / MiB).toFixed(1);
     console.info(
-      `${updates} events of 100 KiB: rss +${(control / MiB).toFixed(1)} MiB with a reader, +${(withStalled / MiB).toFixed(1)} MiB with a reader and a stalled watcher (bound ${watchBufferBytes / MiB} MiB)`,
+      `${updates} events of 100 KiB: held +${mib(control.held)} MiB (rss +${mib(control.rss)}) with a reader, held +${mib(withStalled.held)} MiB (rss +${mib(withStalled.rss)}) with a reader and a stalled watcher (bound ${watchBufferBytes / MiB} MiB)`,
     );
-    expect(withStalled - control).toBeLessThan(updates * payloadBytes * 0.6);
+    expect(withStalled.held - control.held).toBeLessThan(updates * payloadBytes * 0.6);
   }, 360_000);
 });
