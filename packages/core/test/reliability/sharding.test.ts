@@ -128,7 +128,13 @@ function startReplica(
   who: string,
   namespace: string,
   ring: string,
-  options: { reconcileMs?: number; work?: Work } = {},
+  options: {
+    reconcileMs?: number;
+    work?: Work;
+    /** Leader election for the manager's unsharded controllers (added by `configure`). */
+    leaderElection?: boolean;
+    configure?: (manager: Manager) => void;
+  } = {},
 ): Replica {
   const manager = new Manager({
     kubeConfig: cluster.server.kubeConfig,
@@ -138,8 +144,10 @@ function startReplica(
     namespace,
     leaderElectionNamespace: namespace,
     leaderElectionIdentity: who,
+    ...(options.leaderElection ? { leaderElection: true, leaderElectionId: `${ring}-leader` } : {}),
     ...timing,
   });
+  options.configure?.(manager);
   const work: Work = options.work ?? { ms: options.reconcileMs ?? 2, honoursAbort: true };
   manager
     .controller('copier')
@@ -493,6 +501,46 @@ describe('a controller sharded across three replicas', () => {
     expect(drains.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(tracker.violations).toEqual([]);
   }, 180_000);
+});
+
+describe('sharding beside leader election', () => {
+  it('runs the sharded controller on every replica and the singleton on the leader only', async () => {
+    const { namespace, ring } = await freshCase();
+    await cluster.admin.create({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'singleton', namespace },
+    });
+    const singletonRuns = new Map<string, number>();
+    const replicas = ['r1', 'r2'].map((who) => {
+      const replica = startReplica(who, namespace, ring, {
+        leaderElection: true,
+        configure: (manager) =>
+          manager
+            .controller('singleton')
+            .for({ apiVersion: 'v1', kind: 'ServiceAccount' })
+            .complete(() => {
+              singletonRuns.set(who, (singletonRuns.get(who) ?? 0) + 1);
+              return { requeueAfterMs: 20 };
+            }),
+      });
+      return replica;
+    });
+    await converge(namespace, ring, ['r1', 'r2'], 'v1');
+    const owners = [...(await ownersOf(namespace, ring)).values()];
+    expect(owners).toContain('r1');
+    expect(owners).toContain('r2');
+    await eventually(
+      () => [...singletonRuns.values()].some((runs) => runs >= 5),
+      () => `the singleton ran ${JSON.stringify([...singletonRuns])}`,
+      stallMs,
+    );
+    // Exactly one replica leads: the other never ran the singleton.
+    expect(singletonRuns.size).toBe(1);
+    const leader = replicas.find((replica) => replica.manager.isLeader());
+    expect(leader?.who).toBe([...singletonRuns.keys()][0]);
+    expect(tracker.violations).toEqual([]);
+  }, 120_000);
 });
 
 describe('sharding options', () => {
