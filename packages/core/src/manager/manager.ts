@@ -347,10 +347,22 @@ export class Manager {
       throw new Error(
         `controller ${controller} is sharded, which needs warm caches: leave enableWarmup on (a sharded replica reconciles its share whether or not it leads)`,
       );
+    const sameKind = (a: WatchSpec, b: WatchSpec) =>
+      a.kind.apiVersion === b.kind.apiVersion &&
+      a.kind.kind === b.kind.kind &&
+      (a.onlyMetadata ?? false) === (b.onlyMetadata ?? false);
+    const mapped = watches.filter((watch) => watch.source === 'watches');
+    const primary = watches.find((watch) => watch.source === 'for');
+    if (primary && mapped.some((watch) => sameKind(watch, primary)))
+      throw new Error(
+        `controller ${controller} is sharded and also watches() its for() kind ${kinds.for.kind}: each replica sees only its own ${kinds.for.kind} objects, so map other objects to requests instead`,
+      );
     const identity = this.shardIdentity();
     const selector = `${shardLabel(ring)}=${identity}`;
+    // The for() kind, and owned kinds no watches() also needs whole, are cached per shard.
     const restricted = watches.map((watch) =>
-      watch.source === 'for' || watch.source === 'owns'
+      watch.source === 'for' ||
+      (watch.source === 'owns' && !mapped.some((other) => sameKind(other, watch)))
         ? { ...watch, labelSelector: selector }
         : watch,
     );

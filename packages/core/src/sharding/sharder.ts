@@ -8,7 +8,7 @@ import { abortableSleep } from '../controller/abortable-sleep.js';
 import { Controller } from '../controller/controller.js';
 import { enqueueForOwner } from '../controller/event-handlers.js';
 import type { KindRef } from '../crd/owner-reference-permissions.js';
-import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
+import { apiVersionOfDescriptor, type ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
 import { microTime } from '../manager/leader-election.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
@@ -298,12 +298,7 @@ export class Sharder {
     descriptor?: ResourceDescriptor,
   ): Promise<void> {
     const kind = descriptor
-      ? {
-          apiVersion: descriptor.group
-            ? `${descriptor.group}/${descriptor.version}`
-            : descriptor.version,
-          kind: descriptor.kind,
-        }
+      ? { apiVersion: apiVersionOfDescriptor(descriptor), kind: descriptor.kind }
       : this.options.forKind;
     const namespace = object.metadata?.namespace;
     try {

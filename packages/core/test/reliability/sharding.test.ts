@@ -582,6 +582,15 @@ describe('sharding options', () => {
         .complete(() => undefined),
     ).toThrow(/needs warm caches/);
 
+    expect(() =>
+      quietManager()
+        .controller('e')
+        .for(configMaps)
+        .watches(configMaps, () => [])
+        .withOptions({ sharding: {} })
+        .complete(() => undefined),
+    ).toThrow(/is sharded and also watches\(\) its for\(\) kind ConfigMap/);
+
     // The same kind watched sharded and unsharded by one manager: refused at start.
     const mixed = quietManager();
     mixed
