@@ -490,6 +490,21 @@ describe('a controller sharded across three replicas', () => {
       await converge(namespace, ring, alive, `v${i + 2}`);
     }
     expect(alive).toEqual(['r4', 'r5', 'r6']);
+    // The stopped replicas' Leases are deleted once no object names them.
+    let leaseNames: string[] = [];
+    await eventually(
+      async () => {
+        const leases = await cluster.admin.list(
+          { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
+          { namespace, labelSelector: `${ringLabel}=${ring}` },
+        );
+        leaseNames = leases.items.map((lease) => lease.metadata?.name ?? '').sort();
+        return leaseNames.length === 3;
+      },
+      () => `the ring's Leases are ${leaseNames.join(', ')}`,
+      stallMs,
+    );
+    expect(leaseNames).toEqual(['r4', 'r5', 'r6'].map((who) => shardLeaseName(ring, who)));
     const drains = await Promise.all(
       running.map(async (replica) =>
         metricSum(await replica.manager.metrics.metrics(), 'ops_sharding_reassignments_total', {
