@@ -162,6 +162,11 @@ const inClusterNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/na
  * reverse order, within the graceful shutdown timeout. `/readyz` is ready once caches have
  * synced (and the webhook server is serving).
  *
+ * A sharded controller (`withOptions({ sharding })`, see the README's "Sharding") does not
+ * follow leader election: every replica runs it, on its share of the objects, while it holds
+ * its own shard Lease; losing that Lease stops everything and `start` rejects, as losing
+ * leadership does.
+ *
  * No globals: two managers in one process do not share anything.
  */
 export class Manager {
