@@ -180,6 +180,49 @@ describe('InformerCache against the local API server', () => {
     expect(() => cache.list('v1', 'Secret')).toThrow(/no informer for Secret/);
   });
 
+  it('caches only the objects a label selector picks, and refuses a second selector', async () => {
+    const ns = await freshNamespace();
+    await local.cluster.createConfigMap(ns, 'mine', { labels: { shard: 'a' } });
+    await local.cluster.createConfigMap(ns, 'theirs', { labels: { shard: 'b' } });
+    await local.cluster.createConfigMap(ns, 'unlabelled');
+    const { cache } = newCache();
+    const informer = await cache.informerFor('v1', 'ConfigMap', {
+      namespace: ns,
+      labelSelector: 'shard=a',
+    });
+    expect(
+      await cache.informerFor('v1', 'ConfigMap', { namespace: ns, labelSelector: 'shard=a' }),
+    ).toBe(informer);
+    await cache.waitForSync(5_000);
+    expect(namesOf(cache.list('v1', 'ConfigMap', { namespace: ns }))).toEqual(['mine']);
+    expect(cache.get('v1', 'ConfigMap', ns, 'theirs')).toBeUndefined();
+
+    // Relabelled into the selection: it appears; out of it: it goes.
+    await local.cluster.transport.request({
+      method: 'PATCH',
+      path: `/api/v1/namespaces/${ns}/configmaps/theirs`,
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { labels: { shard: 'a' } } },
+    });
+    await local.cluster.transport.request({
+      method: 'PATCH',
+      path: `/api/v1/namespaces/${ns}/configmaps/mine`,
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { labels: { shard: null } } },
+    });
+    await eventually(
+      () => namesOf(cache.list('v1', 'ConfigMap', { namespace: ns })).join() === 'theirs',
+      () => `the cache holds ${namesOf(cache.list('v1', 'ConfigMap', { namespace: ns })).join()}`,
+    );
+
+    await expect(cache.informerFor('v1', 'ConfigMap', { namespace: ns })).rejects.toThrow(
+      /with label selector "shard=a", not ""/,
+    );
+    expect(() =>
+      cache.getInformer(configMaps, { namespace: ns, labelSelector: 'shard=b' }),
+    ).toThrow(/every watch of it must ask for the same selector/);
+  });
+
   it('removes informers, counts objects, and stops everything', async () => {
     const ns = await freshNamespace();
     await local.cluster.createConfigMaps(ns, 'cm', 5);

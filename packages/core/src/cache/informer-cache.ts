@@ -64,6 +64,14 @@ export interface InformerScope {
    * {@link InformerCache.get} or {@link InformerCache.list}.
    */
   metadataOnly?: boolean;
+  /**
+   * Only objects whose labels match this selector (string form, e.g.
+   * `shard.sharding.ops.dev/app=replica-1`): the informer lists and watches with it, so the
+   * cache holds only those objects and reads of the kind see only them. A kind and namespace
+   * has one informer of whole objects (and one of metadata): asking for it again with another
+   * selector throws.
+   */
+  labelSelector?: string;
 }
 
 /** The size of one informer, for the cache's object-count gauge. */
@@ -101,6 +109,8 @@ export interface InformerObjectCount {
  */
 export class InformerCache implements CacheReader {
   private readonly informersByKey = new Map<string, Informer>();
+  /** Informer key → its label selector, for informers that have one. */
+  private readonly selectors = new Map<string, string>();
   /** `apiVersion\nkind` → namespace → informer. */
   private readonly informersByKind = new Map<string, Map<string, Informer>>();
   private readonly log: Logger;
@@ -157,10 +167,17 @@ export class InformerCache implements CacheReader {
     const metadataOnly = scope.metadataOnly === true;
     const key = informerKey(apiVersion, descriptor.kind, namespace, metadataOnly);
     let informer = this.informersByKey.get(key);
+    const selector = scope.labelSelector ?? '';
+    if (informer !== undefined && (this.selectors.get(key) ?? '') !== selector) {
+      throw new Error(
+        `the cache already has an informer for ${descriptor.kind} (${apiVersion})${namespace ? ` in namespace "${namespace}"` : ''} with label selector "${this.selectors.get(key) ?? ''}", not "${selector}"; a kind has one informer per namespace, so every watch of it must ask for the same selector (a sharded controller's kinds cannot also be watched unsharded by the same manager)`,
+      );
+    }
     if (informer === undefined) {
       informer = new Informer({
         ...this.options.informerDefaults,
         ...(metadataOnly ? { metadataOnly } : {}),
+        ...(selector ? { labelSelector: selector } : {}),
         transport: this.options.transport,
         descriptor,
         namespace,
@@ -169,6 +186,7 @@ export class InformerCache implements CacheReader {
         ...(this.options.random ? { random: this.options.random } : {}),
       });
       this.informersByKey.set(key, informer);
+      if (selector) this.selectors.set(key, selector);
       const kindKey = kindKeyOf(apiVersion, descriptor.kind, metadataOnly);
       let byNamespace = this.informersByKind.get(kindKey);
       if (byNamespace === undefined) {
@@ -203,10 +221,10 @@ export class InformerCache implements CacheReader {
     kind: string,
     scope: InformerScope = {},
   ): Promise<Informer> {
-    const existing = this.informersByKey.get(
-      informerKey(apiVersion, kind, scope.namespace ?? '', scope.metadataOnly === true),
-    );
-    if (existing !== undefined) return existing;
+    const key = informerKey(apiVersion, kind, scope.namespace ?? '', scope.metadataOnly === true);
+    const existing = this.informersByKey.get(key);
+    if (existing !== undefined && (this.selectors.get(key) ?? '') === (scope.labelSelector ?? ''))
+      return existing;
     const descriptor = await this.options.restMapper.resourceFor(apiVersion, kind);
     return this.getInformer(descriptor, scope);
   }
@@ -227,6 +245,7 @@ export class InformerCache implements CacheReader {
     const informer = this.informersByKey.get(key);
     if (informer === undefined) return false;
     this.informersByKey.delete(key);
+    this.selectors.delete(key);
     const kindKey = kindKeyOf(apiVersion, descriptor.kind, metadataOnly);
     const byNamespace = this.informersByKind.get(kindKey);
     byNamespace?.delete(namespace);

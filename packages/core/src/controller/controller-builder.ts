@@ -22,6 +22,10 @@ export interface WatchSpec {
   namespace?: string;
   /** Watch metadata only (`OnlyMetadata`): the kind's metadata-only informer. */
   onlyMetadata?: boolean;
+  /** What declared the watch: `for()`, `owns()` or `watches()`. */
+  source?: 'for' | 'owns' | 'watches';
+  /** Only objects matching this label selector (a sharded controller's share). */
+  labelSelector?: string;
 }
 
 /** What the builder needs from the manager. */
@@ -30,7 +34,7 @@ export interface ControllerHost {
   informerFor(
     apiVersion: string,
     kind: string,
-    scope?: { namespace?: string; metadataOnly?: boolean },
+    scope?: { namespace?: string; metadataOnly?: boolean; labelSelector?: string },
   ): Promise<Informer>;
   /**
    * Creates the controller with the manager's metrics and logger, and registers it; `kinds`
@@ -40,7 +44,23 @@ export interface ControllerHost {
     options: Omit<ControllerOptions, 'metrics' | 'workqueueMetrics' | 'logger'>,
     watches: WatchSpec[],
     kinds: ControllerKinds,
+    sharding?: ShardingOptions,
   ): Controller;
+}
+
+/**
+ * Sharding of one controller across the replicas of an operator (see the README's
+ * "Sharding"): each replica holds a Lease in the ring, objects of the `for` kind are assigned
+ * to replicas by consistent hashing through a label, and each replica watches, caches and
+ * reconciles only its own objects and their children.
+ */
+export interface ShardingOptions {
+  /**
+   * The ring's name (default: the controller's name): a DNS label of at most 50
+   * characters; it names the Leases (`<ring>-<identity>`, `<ring>-sharder`) and the labels
+   * (`shard.sharding.ops.dev/<ring>`, `drain.sharding.ops.dev/<ring>`).
+   */
+  ring?: string;
 }
 
 /** Options of {@link ControllerBuilder.withOptions}: see {@link ControllerOptions}. */
@@ -51,6 +71,11 @@ export interface BuilderOptions {
   usePriorityQueue?: boolean;
   /** controller-runtime's `ReconciliationTimeout`, in milliseconds (default: none). */
   reconciliationTimeoutMs?: number;
+  /**
+   * Shard this controller across the operator's replicas (default: not sharded, every
+   * replica that runs controllers reconciles every object); see {@link ShardingOptions}.
+   */
+  sharding?: ShardingOptions;
 }
 
 /**
@@ -113,6 +138,7 @@ export class ControllerBuilder {
     this.forKind = {
       kind: { apiVersion: kind.apiVersion, kind: kind.kind },
       handler: enqueueForObject,
+      source: 'for',
       predicates: anyObjectPredicates(options.predicates),
       ...(options.namespace ? { namespace: options.namespace } : {}),
     };
@@ -193,6 +219,7 @@ export class ControllerBuilder {
       // The watch of `kind` only delivers objects of `kind` (or their metadata, with
       // onlyMetadata): the map sees what it declared.
       handler: enqueueMapped(map as (object: KubernetesObject) => Request[]),
+      source: 'watches',
       predicates: (options.predicates ?? []) as Predicate[],
       ...(options.namespace ? { namespace: options.namespace } : {}),
       ...(options.onlyMetadata ? { onlyMetadata: true } : {}),
@@ -221,6 +248,7 @@ export class ControllerBuilder {
     const owned: WatchSpec[] = this.owned.map((entry) => ({
       kind: entry.kind,
       ...(entry.onlyMetadata ? { onlyMetadata: true } : {}),
+      source: 'owns' as const,
       predicates: entry.predicates,
       handler: enqueueForOwner(primary.kind.apiVersion, primary.kind.kind, {
         onlyController: entry.onlyController,
@@ -254,6 +282,7 @@ export class ControllerBuilder {
           onlyController: entry.onlyController,
         })),
       },
+      this.options.sharding,
     );
   }
 }

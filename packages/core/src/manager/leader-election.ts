@@ -22,6 +22,12 @@ export interface LeaderElectionOptions {
   retryPeriodMs?: number;
   /** Hand the lease back on graceful shutdown so a successor takes over at once (default true). */
   releaseOnCancel?: boolean;
+  /**
+   * Labels the Lease carries (default none): set when this candidate creates it and added
+   * when it acquires or renews it, e.g. the ring label of a shard Lease, so that
+   * `kubectl get leases -l <label>` finds it.
+   */
+  labels?: Record<string, string>;
   logger?: Logger;
   clock?: Clock;
 }
@@ -47,12 +53,17 @@ interface LeaseSpec {
 interface Lease {
   apiVersion: 'coordination.k8s.io/v1';
   kind: 'Lease';
-  metadata: { name: string; namespace: string; resourceVersion?: string };
+  metadata: {
+    name: string;
+    namespace: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+  };
   spec: LeaseSpec;
 }
 
 /** RFC 3339 with microseconds, as `metav1.MicroTime` serialises. */
-function microTime(epochMs: number): string {
+export function microTime(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
@@ -68,7 +79,8 @@ function microTime(epochMs: number): string {
  * 1 s duration) so another candidate takes over within one retry period.
  */
 export class LeaderElector {
-  private readonly options: Required<Omit<LeaderElectionOptions, 'logger' | 'clock'>>;
+  private readonly options: Required<Omit<LeaderElectionOptions, 'logger' | 'clock' | 'labels'>>;
+  private readonly labels: Record<string, string> | undefined;
   private readonly log: Logger;
   private readonly clock: Clock;
   private observed: { spec: string; at: number; lease?: Lease } = { spec: '', at: 0 };
@@ -93,6 +105,7 @@ export class LeaderElector {
       identity: options.identity,
     });
     this.clock = options.clock ?? realClock;
+    this.labels = options.labels;
   }
 
   /** Whether this candidate currently holds the lease. */
@@ -187,7 +200,7 @@ export class LeaderElector {
           body: {
             apiVersion: 'coordination.k8s.io/v1',
             kind: 'Lease',
-            metadata: { name, namespace },
+            metadata: { name, namespace, ...(this.labels ? { labels: this.labels } : {}) },
             spec: desired,
           },
           timeoutMs: this.options.retryPeriodMs * 2,
@@ -220,7 +233,13 @@ export class LeaderElector {
       const updated = await transport.request({
         method: 'PUT',
         path: this.path(name),
-        body: { ...lease, spec },
+        body: {
+          ...lease,
+          metadata: this.labels
+            ? { ...lease.metadata, labels: { ...lease.metadata.labels, ...this.labels } }
+            : lease.metadata,
+          spec,
+        },
         timeoutMs: this.options.retryPeriodMs * 2,
       });
       if (updated.status !== 200) return false;

@@ -10,7 +10,11 @@ import { Client } from '../client/client.js';
 import { DiscoveryRestMapper } from '../client/discovery-rest-mapper.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
-import { ControllerBuilder, type WatchSpec } from '../controller/controller-builder.js';
+import {
+  ControllerBuilder,
+  type ShardingOptions,
+  type WatchSpec,
+} from '../controller/controller-builder.js';
 import type { ObjectEvent } from '../controller/predicates.js';
 import type { ControllerKinds } from '../crd/owner-reference-permissions.js';
 import type { EventSink } from '../events/core-event.js';
@@ -23,6 +27,15 @@ import {
   certDirServingCertificate,
   selfSignedServingCertificate,
 } from '../metrics/metrics-serving-certificate.js';
+import {
+  checkRingName,
+  checkShardIdentity,
+  drainLabel,
+  shardIdentityFrom,
+  shardLabel,
+} from '../sharding/shard-labels.js';
+import { ShardMember, shardedReconciler } from '../sharding/shard-member.js';
+import { ShardingMetrics } from '../sharding/sharding-metrics.js';
 import { KubeTransport } from '../transport/kube-transport.js';
 import type { WebhookServer } from '../webhook/webhook-server.js';
 import { LeaderElector } from './leader-election.js';
@@ -63,7 +76,12 @@ export interface ManagerOptions {
   leaderElectionId?: string;
   /** Namespace of the Lease (default: the pod's namespace in-cluster, else `default`). */
   leaderElectionNamespace?: string;
-  /** Identity in the Lease (default: host name + random suffix). */
+  /**
+   * Identity in the Lease (default: host name + random suffix). With sharded controllers it
+   * is also this replica's name in their rings (the value of their shard label), so it must
+   * be a label value: lower-case letters, digits, '-' and '.', at most 63 characters (the
+   * pod name is a good choice; the default is made to fit).
+   */
   leaderElectionIdentity?: string;
   /**
    * Warm standby (controller-runtime's `EnableWarmup`), with leader election: default true,
@@ -74,7 +92,11 @@ export interface ManagerOptions {
    * nothing.
    */
   enableWarmup?: boolean;
-  /** Lease timing (defaults 15 s / 10 s / 2 s, as controller-runtime). */
+  /**
+   * Lease timing (defaults 15 s / 10 s / 2 s, as controller-runtime), for leader election
+   * and for the shard Leases of sharded controllers (see `withOptions({ sharding })`), which
+   * live in `leaderElectionNamespace`.
+   */
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
@@ -120,6 +142,8 @@ interface RegisteredController {
   controller: Controller;
   watches: WatchSpec[];
   kinds: ControllerKinds;
+  /** The ring of a sharded controller (it runs under its shard Lease, not leader election). */
+  ring?: string;
 }
 
 const inClusterNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -138,6 +162,11 @@ const inClusterNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/na
  * reverse order, within the graceful shutdown timeout. `/readyz` is ready once caches have
  * synced (and the webhook server is serving).
  *
+ * A sharded controller (`withOptions({ sharding })`, see the README's "Sharding") does not
+ * follow leader election: every replica runs it, on its share of the objects, while it holds
+ * its own shard Lease; losing that Lease stops everything and `start` rejects, as losing
+ * leadership does.
+ *
  * No globals: two managers in one process do not share anything.
  */
 export class Manager {
@@ -152,6 +181,10 @@ export class Manager {
   /** The `/metrics` server, absent with `metricsBindAddress: false`. */
   readonly metricsServer: MetricsServer | undefined;
   private readonly controllers: RegisteredController[] = [];
+  /** The rings of sharded controllers, by name. */
+  private readonly rings = new Map<string, ShardMember>();
+  private shardIdentityValue: string | undefined;
+  private shardingMetricsValue: ShardingMetrics | undefined;
   private readonly runnables: Runnable[] = [];
   private readonly recorders: EventRecorder[] = [];
   private readonly options: ManagerOptions;
@@ -247,8 +280,8 @@ export class Manager {
                 ? { namespace: this.options.namespace }
                 : {},
           ),
-        registerController: (options, watches, kinds) =>
-          this.registerController(options, watches, kinds),
+        registerController: (options, watches, kinds, sharding) =>
+          this.registerController(options, watches, kinds, sharding),
       },
       name,
     );
@@ -258,6 +291,7 @@ export class Manager {
     options: Omit<ControllerOptions, 'metrics' | 'workqueueMetrics' | 'logger'>,
     watches: WatchSpec[],
     kinds: ControllerKinds,
+    sharding?: ShardingOptions,
   ): Controller {
     if (this.started)
       throw new Error(
@@ -268,6 +302,24 @@ export class Manager {
         `a controller named ${options.name} already exists; give each controller a unique name with named()`,
       );
     }
+    let ring: string | undefined;
+    if (sharding !== undefined) {
+      ring = sharding.ring ?? options.name;
+      const sharded = this.shard(ring, options.name, watches, kinds);
+      watches = sharded.watches;
+      options = {
+        ...options,
+        reconciler: shardedReconciler({
+          ring,
+          identity: sharded.identity,
+          forKind: kinds.for,
+          cache: this.cache,
+          client: this.client,
+          metrics: this.shardingMetrics(),
+          reconciler: options.reconciler,
+        }),
+      };
+    }
     const controller = new Controller({
       ...options,
       metrics: this.metrics.controller(options.name, {
@@ -276,8 +328,110 @@ export class Manager {
       workqueueMetrics: this.metrics.workqueueMetrics,
       logger: this.log,
     });
-    this.controllers.push({ controller, watches, kinds });
+    this.controllers.push({ controller, watches, kinds, ...(ring ? { ring } : {}) });
     return controller;
+  }
+
+  /**
+   * Sets up the ring of a sharded controller: checks its name and this replica's identity,
+   * restricts the watches of its `for` and `owns` kinds to this replica's shard label, and
+   * creates the replica's {@link ShardMember}.
+   */
+  private shard(
+    ring: string,
+    controller: string,
+    watches: WatchSpec[],
+    kinds: ControllerKinds,
+  ): { watches: WatchSpec[]; identity: string } {
+    checkRingName(ring);
+    if (this.rings.has(ring))
+      throw new Error(
+        `controller ${controller} uses sharding ring "${ring}", which another controller of this manager uses; a ring shards one controller: give it its own ring name`,
+      );
+    if (this.coldStandby())
+      throw new Error(
+        `controller ${controller} is sharded, which needs warm caches: leave enableWarmup on (a sharded replica reconciles its share whether or not it leads)`,
+      );
+    const sameKind = (a: WatchSpec, b: WatchSpec) =>
+      a.kind.apiVersion === b.kind.apiVersion &&
+      a.kind.kind === b.kind.kind &&
+      (a.onlyMetadata ?? false) === (b.onlyMetadata ?? false);
+    const mapped = watches.filter((watch) => watch.source === 'watches');
+    const primary = watches.find((watch) => watch.source === 'for');
+    if (primary && mapped.some((watch) => sameKind(watch, primary)))
+      throw new Error(
+        `controller ${controller} is sharded and also watches() its for() kind ${kinds.for.kind}: each replica sees only its own ${kinds.for.kind} objects, so map other objects to requests instead`,
+      );
+    const identity = this.shardIdentity();
+    const selector = `${shardLabel(ring)}=${identity}`;
+    // The for() kind, and owned kinds no watches() also needs whole, are cached per shard.
+    const restricted = watches.map((watch) =>
+      watch.source === 'for' ||
+      (watch.source === 'owns' && !mapped.some((other) => sameKind(other, watch)))
+        ? { ...watch, labelSelector: selector }
+        : watch,
+    );
+    const metrics = this.shardingMetrics();
+    this.rings.set(
+      ring,
+      new ShardMember({
+        ring,
+        identity,
+        leaseNamespace: this.leaseNamespace(),
+        transport: this.transport,
+        restMapper: this.restMapper,
+        sharderClient: new Client({ transport: this.transport, restMapper: this.restMapper }),
+        ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
+        forKind: kinds.for,
+        ownedKinds: kinds.owns.map((owned) => owned.kind),
+        timing: {
+          leaseDurationMs: this.options.leaseDurationMs ?? 15_000,
+          renewDeadlineMs: this.options.renewDeadlineMs ?? 10_000,
+          retryPeriodMs: this.options.retryPeriodMs ?? 2_000,
+        },
+        metrics,
+        logger: this.log,
+        startControllers: () => {
+          for (const entry of this.controllers) if (entry.ring === ring) entry.controller.start();
+        },
+        stopControllers: () =>
+          this.stopControllers(this.controllers.filter((entry) => entry.ring === ring)),
+      }),
+    );
+    const { apiVersion, kind } = kinds.for;
+    metrics.ownedObjects(ring, identity, () =>
+      this.cache
+        .objectCounts()
+        .filter((entry) => entry.apiVersion === apiVersion && entry.kind === kind)
+        .reduce((sum, entry) => sum + entry.count, 0),
+    );
+    return { watches: restricted, identity };
+  }
+
+  /** This replica's identity in its rings (checked once, made once when not given). */
+  private shardIdentity(): string {
+    if (this.shardIdentityValue === undefined) {
+      const given = this.options.leaderElectionIdentity;
+      if (given !== undefined) checkShardIdentity(given);
+      this.shardIdentityValue =
+        given ?? shardIdentityFrom(hostname(), randomBytes(4).toString('hex'));
+    }
+    return this.shardIdentityValue;
+  }
+
+  private shardingMetrics(): ShardingMetrics {
+    this.shardingMetricsValue ??= new ShardingMetrics(this.metrics);
+    return this.shardingMetricsValue;
+  }
+
+  /** Namespace of the Leases: the option, else the pod's namespace in-cluster, else `default`. */
+  private leaseNamespace(): string {
+    return (
+      this.options.leaderElectionNamespace ??
+      (existsSync(inClusterNamespaceFile)
+        ? readFileSync(inClusterNamespaceFile, 'utf8').trim()
+        : 'default')
+    );
   }
 
   /**
@@ -370,11 +524,7 @@ export class Manager {
       stops.push(async () => {
         await Promise.allSettled(runningUnelected);
       });
-      if (this.options.leaderElection) {
-        await this.runElected(signal, warm);
-      } else {
-        await this.runLeader(signal);
-      }
+      await this.runWithRings(signal, warm);
     } catch (error) {
       this.log.error({ err: error }, 'manager failed to start');
       await stopAll();
@@ -383,6 +533,33 @@ export class Manager {
     await stopAll();
     for (const recorder of this.recorders) await recorder.flush();
     this.log.info('manager stopped');
+  }
+
+  /**
+   * Runs the unsharded controllers (elected or not) and, beside them, each ring's
+   * {@link ShardMember}, until `signal` aborts. When a ring's shard Lease is lost, or
+   * leadership is, everything stops and the loss is thrown.
+   */
+  private async runWithRings(signal: AbortSignal, warm: boolean): Promise<void> {
+    const inner = new AbortController();
+    const onAbort = () => inner.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    let ringFailure: unknown;
+    const rings = [...this.rings.values()].map((member) =>
+      member.run(inner.signal).catch((error: unknown) => {
+        ringFailure ??= error;
+        inner.abort();
+      }),
+    );
+    try {
+      if (this.options.leaderElection) await this.runElected(inner.signal, warm);
+      else await this.runLeader(inner.signal);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      inner.abort();
+      await Promise.all(rings);
+    }
+    if (ringFailure !== undefined) throw ringFailure;
   }
 
   /** Whether this manager is a cold standby: elected, with warm-up turned off. */
@@ -402,22 +579,35 @@ export class Manager {
 
   private async startSources(): Promise<Informer[]> {
     const informers: Informer[] = [];
-    for (const { controller, watches } of this.controllers) {
+    for (const entry of this.controllers) {
+      const { controller, watches } = entry;
       for (const watch of watches) {
         const scope = watch.namespace
           ? { namespace: watch.namespace }
           : this.options.namespace
             ? { namespace: this.options.namespace }
             : {};
-        const informer = await this.cache.informerFor(
-          watch.kind.apiVersion,
-          watch.kind.kind,
-          watch.onlyMetadata ? { ...scope, metadataOnly: true } : scope,
-        );
+        const informer = await this.cache.informerFor(watch.kind.apiVersion, watch.kind.kind, {
+          ...scope,
+          ...(watch.onlyMetadata ? { metadataOnly: true } : {}),
+          ...(watch.labelSelector ? { labelSelector: watch.labelSelector } : {}),
+        });
+        // A sharded controller hears of a drain whatever its predicates say: it must hand
+        // the object back.
+        const drain =
+          watch.source === 'for' && entry.ring !== undefined ? drainLabel(entry.ring) : undefined;
+        const predicates =
+          drain === undefined
+            ? watch.predicates
+            : [
+                (event: ObjectEvent) =>
+                  drain in (event.object.metadata?.labels ?? {}) ||
+                  watch.predicates.every((predicate) => predicate(event)),
+              ];
         const skipOwn = this.options.skipOwnWriteEvents !== false;
         const { apiVersion, kind } = watch.kind;
         const route = (event: ObjectEvent) => {
-          if (!skipOwn) return controller.handle(event, watch.handler, watch.predicates);
+          if (!skipOwn) return controller.handle(event, watch.handler, predicates);
           // The controller's own write, and nothing else, changed the object: it knows.
           if (this.cache.isOwnWriteEvent(controller.name, apiVersion, kind, event.object)) return;
           // The event came before the answer of the controller's write of the object: decide
@@ -428,10 +618,9 @@ export class Manager {
             kind,
             event.object,
           );
-          if (inFlight === undefined)
-            return controller.handle(event, watch.handler, watch.predicates);
+          if (inFlight === undefined) return controller.handle(event, watch.handler, predicates);
           void inFlight.then((own) => {
-            if (!own) controller.handle(event, watch.handler, watch.predicates);
+            if (!own) controller.handle(event, watch.handler, predicates);
           });
         };
         informer.addEventHandler({
@@ -447,7 +636,7 @@ export class Manager {
 
   /** Runs the controllers and elected runnables until `signal` aborts, then stops them. */
   private async runLeader(signal: AbortSignal): Promise<void> {
-    for (const { controller } of this.controllers) controller.start();
+    for (const { controller, ring } of this.controllers) if (ring === undefined) controller.start();
     this.leading = true;
     const runnables = this.runnables
       .filter((runnable) => runnable.needLeaderElection !== false)
@@ -457,17 +646,17 @@ export class Manager {
         signal.addEventListener('abort', () => resolve(), { once: true }),
       );
     this.leading = false;
-    await this.stopControllers();
+    await this.stopControllers(this.controllers.filter((entry) => entry.ring === undefined));
     await Promise.allSettled(runnables);
   }
 
-  private async stopControllers(): Promise<void> {
+  private async stopControllers(entries: RegisteredController[]): Promise<void> {
     const timeoutMs = this.options.gracefulShutdownTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
-    const stopped = Promise.all(this.controllers.map(({ controller }) => controller.stop())).then(
+    const stopped = Promise.all(entries.map(({ controller }) => controller.stop())).then(
       () => 'stopped' as const,
     );
     const outcome = await Promise.race([stopped, timeout]);
@@ -481,11 +670,7 @@ export class Manager {
 
   /** Runs for the lease; `warm`: caches are synced already, else they are synced on winning it. */
   private async runElected(signal: AbortSignal, warm: boolean): Promise<void> {
-    const namespace =
-      this.options.leaderElectionNamespace ??
-      (existsSync(inClusterNamespaceFile)
-        ? readFileSync(inClusterNamespaceFile, 'utf8').trim()
-        : 'default');
+    const namespace = this.leaseNamespace();
     const identity =
       this.options.leaderElectionIdentity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;
     const elector = new LeaderElector({

@@ -1,0 +1,219 @@
+import {
+  Client,
+  configMaps,
+  ignoreNotFound,
+  Manager,
+  secrets,
+  setControllerReference,
+} from '@ops/core';
+import { ringLabel, shardLabel, shardLeaseName, shardNameLabel } from '@ops/core/controller';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Environment, eventually } from '../../src/index.js';
+
+// Runs with pnpm test:binaries, on real etcd + kube-apiserver (issue #35): a controller
+// sharded across replicas, where the label-selected watches, the conditional label patches
+// of the drain handshake and the shard Leases meet the real API server. A replica that
+// crashed holding objects (its Lease left behind, never renewed) loses them only once its
+// Lease lapsed; then a rolling restart replaces every replica. Every reconcile is logged as
+// an interval per object and replica; no two replicas' intervals of one object may overlap.
+
+const namespace = 'sharding';
+const ring = 'copier';
+const parents = 200;
+const crashedObjects = 40;
+const timing = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250 };
+const generous = { timeoutMs: 90_000, intervalMs: 100 };
+
+let env: Environment;
+let admin: Client;
+beforeAll(async () => {
+  env = await Environment.start({ controlPlane: 'binaries' });
+  admin = new Client({ kubeConfig: env.kubeConfig });
+}, 240_000);
+afterAll(async () => {
+  admin?.close();
+  await env?.stop();
+});
+
+/** Reconcile intervals: object → replica, start, end (undefined while in flight). */
+const intervals: Array<{ key: string; who: string; start: number; end?: number }> = [];
+
+/** Pairs of different replicas' reconciles of one object that overlapped in time. */
+function overlaps(): string[] {
+  const found: string[] = [];
+  const byKey = new Map<string, typeof intervals>();
+  for (const interval of intervals) {
+    const list = byKey.get(interval.key) ?? [];
+    list.push(interval);
+    byKey.set(interval.key, list);
+  }
+  for (const [key, list] of byKey) {
+    for (const a of list)
+      for (const b of list)
+        if (a.who < b.who && a.start < (b.end ?? Date.now()) && b.start < (a.end ?? Date.now()))
+          found.push(`${key}: ${a.who} and ${b.who}`);
+  }
+  return found;
+}
+
+function replica(who: string): { stop(): Promise<void> } {
+  const manager = new Manager({
+    kubeConfig: env.kubeConfig,
+    logger: pino({ level: 'silent' }),
+    metricsBindAddress: false,
+    healthProbeBindAddress: false,
+    namespace,
+    leaderElectionNamespace: namespace,
+    leaderElectionIdentity: who,
+    ...timing,
+  });
+  manager
+    .controller('copier')
+    .for(configMaps)
+    .owns(secrets)
+    .withOptions({ maxConcurrentReconciles: 4, sharding: { ring } })
+    .complete(async (request) => {
+      const interval = { key: request.name, who, start: Date.now() } as (typeof intervals)[0];
+      intervals.push(interval);
+      try {
+        const parent = await ignoreNotFound(
+          manager.client.get(configMaps, request.name, request.namespace),
+        );
+        if (parent === undefined) return {};
+        // Server-side apply of the child, owned by the parent and carrying its shard label.
+        const shard = parent.metadata?.labels?.[shardLabel(ring)] ?? '';
+        await manager.client.apply(
+          setControllerReference(parent, {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: {
+              name: `${request.name}-copy`,
+              namespace,
+              labels: { [shardLabel(ring)]: shard },
+            },
+            data: { value: Buffer.from(parent.data?.value ?? '').toString('base64') },
+          }),
+          { fieldManager: 'copier', force: true },
+        );
+        return {};
+      } finally {
+        interval.end = Date.now();
+      }
+    });
+  const abort = new AbortController();
+  const done = manager.start(abort.signal);
+  done.catch(() => undefined);
+  return {
+    stop: async () => {
+      abort.abort();
+      await done;
+    },
+  };
+}
+
+/** Parents not assigned to one of `owners` with a child of the same shard holding `value`. */
+async function unconverged(owners: string[], value: string): Promise<string[]> {
+  const encoded = Buffer.from(value).toString('base64');
+  const [parentList, childList] = await Promise.all([
+    admin.list(configMaps, { namespace, labelSelector: 'role=parent' }),
+    admin.list(secrets, { namespace }),
+  ]);
+  const children = new Map(childList.items.map((child) => [child.metadata?.name, child]));
+  return parentList.items
+    .filter((parent) => {
+      const shard = parent.metadata?.labels?.[shardLabel(ring)] ?? '';
+      const child = children.get(`${parent.metadata?.name}-copy`);
+      return !(
+        owners.includes(shard) &&
+        child?.data?.value === encoded &&
+        child.metadata?.labels?.[shardLabel(ring)] === shard
+      );
+    })
+    .map((parent) => parent.metadata?.name ?? '');
+}
+
+async function converge(owners: string[], value: string): Promise<void> {
+  await eventually(async () => (await unconverged(owners, value)).length === 0, {
+    ...generous,
+    description: `every parent reconciled on ${owners.join(', ')} with ${value}`,
+  });
+}
+
+async function setAllValues(value: string): Promise<void> {
+  for (let i = 0; i < parents; i++)
+    await admin.patch(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `parent-${i}`, namespace } },
+      { data: { value } },
+      'merge',
+    );
+}
+
+describe('a sharded controller on kube-apiserver', () => {
+  it('takes a crashed replica’s objects only after its lease lapsed, and survives a rolling restart', async () => {
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    for (let i = 0; i < parents; i++) {
+      await admin.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: `parent-${i}`,
+          namespace,
+          labels: {
+            role: 'parent',
+            // The first ones belong to a replica that crashed: its Lease is never renewed.
+            ...(i < crashedObjects ? { [shardLabel(ring)]: 'crashed' } : {}),
+          },
+        },
+        data: { value: 'v1' },
+      });
+    }
+    const now = new Date().toISOString().replace('Z', '000Z');
+    await admin.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: shardLeaseName(ring, 'crashed'),
+        namespace,
+        labels: { [ringLabel]: ring, [shardNameLabel]: 'crashed' },
+      },
+      spec: { holderIdentity: 'crashed', leaseDurationSeconds: 2, renewTime: now },
+    });
+
+    const startedAt = Date.now();
+    const replicas = new Map(['r1', 'r2', 'r3'].map((who) => [who, replica(who)]));
+    await converge(['r1', 'r2', 'r3'], 'v1');
+    // The crashed replica's objects moved only after its Lease lapsed: two lease durations
+    // after the sharder first saw it, which was after the replicas started.
+    const firstCrashedReconcile = Math.min(
+      ...intervals
+        .filter((interval) => Number(interval.key.slice('parent-'.length)) < crashedObjects)
+        .map((interval) => interval.start),
+    );
+    expect(firstCrashedReconcile - startedAt).toBeGreaterThanOrEqual(2 * timing.leaseDurationMs);
+
+    // Rolling restart: each new replica joins (taking its share by drain), then an old one stops.
+    const alive = ['r1', 'r2', 'r3'];
+    for (const [i, old] of ['r1', 'r2', 'r3'].entries()) {
+      const newcomer = `r${i + 4}`;
+      replicas.set(newcomer, replica(newcomer));
+      alive.push(newcomer);
+      await eventually(
+        async () => {
+          const list = await admin.list(configMaps, {
+            namespace,
+            labelSelector: `${shardLabel(ring)}=${newcomer}`,
+          });
+          return list.items.length > 0;
+        },
+        { ...generous, description: `${newcomer} owns objects` },
+      );
+      await replicas.get(old)?.stop();
+      alive.splice(alive.indexOf(old), 1);
+      await setAllValues(`v${i + 2}`);
+      await converge(alive, `v${i + 2}`);
+    }
+    expect(overlaps()).toEqual([]);
+    await Promise.all(['r4', 'r5', 'r6'].map((who) => replicas.get(who)?.stop()));
+  }, 300_000);
+});
