@@ -176,6 +176,18 @@ describe('renderOperatorTemplates with --webhooks', () => {
     expect(new Set(files.map((f) => f.path)).size).toBe(files.length);
   });
 
+  // The README is written once: what it says of webhooks holds with them, without them and
+  // after a later `create webhook` (the admission or the conversion kind).
+  it('writes a README whose webhook paragraph holds whichever webhooks the operator has', () => {
+    const readme = file('README.md');
+    expect(readme).not.toMatch(/has no\s+admission\s+webhooks/);
+    expect(readme).toContain('ops-operator create webhook --version v1beta1 --kind BackupPolicy');
+    expect(readme).toContain('`create webhook --conversion`');
+    expect(readme.replace(/\s+/g, ' ')).toContain(
+      'An operator without any runs its manager with `--disable-webhooks`',
+    );
+  });
+
   it('serves the webhooks instead of disabling them, with the certificate mounted', () => {
     const manager = YAML.parseAllDocuments(file('config/manager/manager.yaml'))
       .map((document) => document.toJS())
