@@ -1,6 +1,6 @@
 import { ApiError, type KubernetesObject } from '@ops/core';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type Application, applicationFinalizer } from '../api/v1/application.js';
 import { type ApplicationReconcilerDeps, applicationReconciler } from './application.js';
 
@@ -20,8 +20,11 @@ const application = (name: string, status?: Application['status']): Application 
     ...(status ? { status } : {}),
   }) as Application;
 
-/** A reconciler over one stored Application; records every write and event. */
-function harness(stored: Application) {
+/**
+ * A reconciler over one stored Application; records every write and event. With
+ * `createHangs`, a create never answers: it ends only when the signal it was given aborts.
+ */
+function harness(stored: Application, { createHangs = false } = {}) {
   const writes: string[] = [];
   const patches: unknown[] = [];
   const events: string[] = [];
@@ -37,9 +40,12 @@ function harness(stored: Application) {
           message: 'not found',
         });
       },
-      create: async (object: KubernetesObject) => {
+      create: async (object: KubernetesObject, options?: { signal?: AbortSignal }) => {
         writes.push(`create ${object.kind}`);
-        return object;
+        if (!createHangs) return object;
+        return new Promise((_resolve, reject) =>
+          options?.signal?.addEventListener('abort', () => reject(options.signal?.reason)),
+        );
       },
       update: async (object: KubernetesObject) => {
         writes.push(`update ${object.kind}`);
@@ -61,14 +67,27 @@ function harness(stored: Application) {
     now: () => new Date('2026-01-01T00:00:00Z'),
   } as unknown as ApplicationReconcilerDeps;
   const reconcile = applicationReconciler(deps);
-  const context = { log: pino({ level: 'silent' }), signal: new AbortController().signal };
+  const aborter = new AbortController();
+  const context = { log: pino({ level: 'silent' }), signal: aborter.signal };
   return {
     writes,
     patches,
     events,
+    abort: (reason: Error) => aborter.abort(reason),
     run: () => reconcile({ namespace: 'default', name: stored.metadata.name ?? '' }, context),
   };
 }
+
+describe('applicationReconciler, the reconcile timeout', () => {
+  it("gives its writes the reconcile's signal: a create that hangs ends when the reconcile is aborted", async () => {
+    const h = harness(application('demo'), { createHangs: true });
+    const reconcile = h.run();
+    const timeout = new Error('reconcile of default/demo ran past 30000 ms');
+    await vi.waitFor(() => expect(h.writes).toEqual(['create Deployment']));
+    h.abort(timeout);
+    await expect(reconcile).rejects.toBe(timeout);
+  });
+});
 
 describe('applicationReconciler, child-name budget', () => {
   const name = `a${'b'.repeat(63)}`; // 64 characters: a valid name, an invalid label value

@@ -144,7 +144,10 @@ export interface ApplicationReconcilerDeps {
 export function applicationReconciler(deps: ApplicationReconcilerDeps) {
   const { client, recorder } = deps;
   const now = deps.now ?? (() => new Date());
-  return async (request: Request, { log }: ReconcileContext): Promise<Result | undefined> => {
+  return async (
+    request: Request,
+    { log, signal }: ReconcileContext,
+  ): Promise<Result | undefined> => {
     const found = await ignoreNotFound(
       client.get(applicationResource, request.name, request.namespace),
     );
@@ -152,104 +155,115 @@ export function applicationReconciler(deps: ApplicationReconcilerDeps) {
     const name = deploymentName(request.name);
     const getDeployment = () => ignoreNotFound(client.get(deployments, name, request.namespace));
 
-    return withFinalizer(client, found, applicationFinalizer, {
-      // Deletion: delete the Deployment we control and wait until it is gone.
-      cleanup: async (application) => {
-        const deployment = await getDeployment();
-        if (!deployment || !isControlledBy(deployment, application)) {
-          log.info('Deployment gone; removing the finalizer');
-          return undefined;
-        }
-        if (!deployment.metadata.deletionTimestamp) {
-          await ignoreNotFound(client.delete(deployment, { propagationPolicy: 'Background' }));
-          recorder.event(
-            application,
-            'Normal',
-            'DeletingDeployment',
-            `Deleting Deployment ${name}`,
+    return withFinalizer(
+      client,
+      found,
+      applicationFinalizer,
+      {
+        // Deletion: delete the Deployment we control and wait until it is gone.
+        cleanup: async (application) => {
+          const deployment = await getDeployment();
+          if (!deployment || !isControlledBy(deployment, application)) {
+            log.info('Deployment gone; removing the finalizer');
+            return undefined;
+          }
+          if (!deployment.metadata.deletionTimestamp) {
+            await ignoreNotFound(
+              client.delete(deployment, { propagationPolicy: 'Background', signal }),
+            );
+            recorder.event(
+              application,
+              'Normal',
+              'DeletingDeployment',
+              `Deleting Deployment ${name}`,
+            );
+            log.info({ deployment: name }, 'deleting the Deployment before removing the finalizer');
+          }
+          return { requeueAfterMs: 1000 };
+        },
+        apply: async (application) => {
+          const [nameProblem] = applicationNameProblems(request.name);
+          if (nameProblem !== undefined) {
+            if (await writeStatus(client, application, false, 'InvalidName', nameProblem, now)) {
+              recorder.event(application, 'Warning', 'InvalidName', nameProblem);
+              log.warn({ reason: nameProblem }, 'the name cannot be served; not retrying');
+            }
+            return undefined;
+          }
+          const badImage = imageProblem(application, name);
+          if (badImage !== undefined) {
+            const [reason, message] = badImage;
+            if (await writeStatus(client, application, false, reason, message, now)) {
+              recorder.event(application, 'Warning', reason, message);
+              log.warn(
+                { reason, image: application.spec.image },
+                'cannot run the image; waiting for a new spec',
+              );
+            }
+            return undefined;
+          }
+          const existing = await getDeployment();
+          if (existing && !isControlledBy(existing, application)) {
+            const message = `Deployment ${name} exists and is not controlled by Application ${request.name}; delete or rename that Deployment, and the Application will create its own`;
+            if (await writeStatus(client, application, false, 'DeploymentConflict', message, now)) {
+              recorder.event(application, 'Warning', 'DeploymentConflict', message);
+              log.warn(
+                { deployment: name },
+                'a Deployment of that name is not ours; leaving it alone',
+              );
+            }
+            return undefined;
+          }
+          const desired: Deployment = existing ?? {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            metadata: { name, namespace: request.namespace },
+          };
+          const image = application.spec.image ?? '';
+          const { result, object: deployment } = await createOrUpdate(
+            client,
+            desired,
+            (d) => shapeDeployment(d, application, image),
+            { signal },
           );
-          log.info({ deployment: name }, 'deleting the Deployment before removing the finalizer');
-        }
-        return { requeueAfterMs: 1000 };
-      },
-      apply: async (application) => {
-        const [nameProblem] = applicationNameProblems(request.name);
-        if (nameProblem !== undefined) {
-          if (await writeStatus(client, application, false, 'InvalidName', nameProblem, now)) {
-            recorder.event(application, 'Warning', 'InvalidName', nameProblem);
-            log.warn({ reason: nameProblem }, 'the name cannot be served; not retrying');
+          const enabled = application.spec.enabled !== false;
+          if (result !== 'unchanged') {
+            const [reason, note] =
+              result === 'created'
+                ? ['CreatedDeployment', `Created Deployment ${name} running ${image}`]
+                : [
+                    'UpdatedDeployment',
+                    `Updated Deployment ${name}: image ${image}, ${enabled ? 'enabled' : 'disabled'}`,
+                  ];
+            recorder.event(application, 'Normal', reason, note);
+            log.info({ deployment: name, image, enabled }, `${result} the Deployment`);
           }
-          return undefined;
-        }
-        const badImage = imageProblem(application, name);
-        if (badImage !== undefined) {
-          const [reason, message] = badImage;
-          if (await writeStatus(client, application, false, reason, message, now)) {
-            recorder.event(application, 'Warning', reason, message);
-            log.warn(
-              { reason, image: application.spec.image },
-              'cannot run the image; waiting for a new spec',
-            );
-          }
-          return undefined;
-        }
-        const existing = await getDeployment();
-        if (existing && !isControlledBy(existing, application)) {
-          const message = `Deployment ${name} exists and is not controlled by Application ${request.name}; delete or rename that Deployment, and the Application will create its own`;
-          if (await writeStatus(client, application, false, 'DeploymentConflict', message, now)) {
-            recorder.event(application, 'Warning', 'DeploymentConflict', message);
-            log.warn(
-              { deployment: name },
-              'a Deployment of that name is not ours; leaving it alone',
-            );
-          }
-          return undefined;
-        }
-        const desired: Deployment = existing ?? {
-          apiVersion: 'apps/v1',
-          kind: 'Deployment',
-          metadata: { name, namespace: request.namespace },
-        };
-        const image = application.spec.image ?? '';
-        const { result, object: deployment } = await createOrUpdate(client, desired, (d) =>
-          shapeDeployment(d, application, image),
-        );
-        const enabled = application.spec.enabled !== false;
-        if (result !== 'unchanged') {
-          const [reason, note] =
-            result === 'created'
-              ? ['CreatedDeployment', `Created Deployment ${name} running ${image}`]
-              : [
-                  'UpdatedDeployment',
-                  `Updated Deployment ${name}: image ${image}, ${enabled ? 'enabled' : 'disabled'}`,
-                ];
-          recorder.event(application, 'Normal', reason, note);
-          log.info({ deployment: name, image, enabled }, `${result} the Deployment`);
-        }
 
-        const desiredReplicas = enabled ? 1 : 0;
-        // Ready as `kubectl rollout status` sees it: the Deployment controller has seen this
-        // spec, and the new Pods are all updated and available.
-        const status = deployment.status ?? {};
-        const available = status.availableReplicas ?? 0;
-        const rolledOut =
-          result !== 'updated' &&
-          (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 1) &&
-          (status.updatedReplicas ?? 0) >= desiredReplicas &&
-          (status.replicas ?? 0) <= desiredReplicas;
-        const ready = desiredReplicas > 0 && rolledOut && available >= desiredReplicas;
-        const progress = `${available}/${desiredReplicas} replicas available`;
-        const [reason, message] = !enabled
-          ? ['Disabled', 'spec.enabled is false: the Deployment is scaled to zero']
-          : ready
-            ? ['DeploymentAvailable', `Deployment ${name} has ${progress}`]
-            : ['DeploymentProgressing', `waiting for Deployment ${name}: ${progress}`];
-        if (await writeStatus(client, application, ready, reason, message, now)) {
-          log.info({ ready, reason }, 'updated the status');
-        }
-        return undefined;
+          const desiredReplicas = enabled ? 1 : 0;
+          // Ready as `kubectl rollout status` sees it: the Deployment controller has seen this
+          // spec, and the new Pods are all updated and available.
+          const status = deployment.status ?? {};
+          const available = status.availableReplicas ?? 0;
+          const rolledOut =
+            result !== 'updated' &&
+            (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 1) &&
+            (status.updatedReplicas ?? 0) >= desiredReplicas &&
+            (status.replicas ?? 0) <= desiredReplicas;
+          const ready = desiredReplicas > 0 && rolledOut && available >= desiredReplicas;
+          const progress = `${available}/${desiredReplicas} replicas available`;
+          const [reason, message] = !enabled
+            ? ['Disabled', 'spec.enabled is false: the Deployment is scaled to zero']
+            : ready
+              ? ['DeploymentAvailable', `Deployment ${name} has ${progress}`]
+              : ['DeploymentProgressing', `waiting for Deployment ${name}: ${progress}`];
+          if (await writeStatus(client, application, ready, reason, message, now)) {
+            log.info({ ready, reason }, 'updated the status');
+          }
+          return undefined;
+        },
       },
-    });
+      { signal },
+    );
   };
 }
 

@@ -123,18 +123,23 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
     child: Child<T>,
     conflicts: Conflicts,
     changes: Changes,
-    log: ReconcileContext['log'],
+    { log, signal }: ReconcileContext,
   ): Promise<T | undefined> {
     const { desired } = child;
-    const existing = await ignoreNotFound(client.get<T>(desired));
+    const existing = await ignoreNotFound(client.get<T>(desired, { signal }));
     if (existing && !isControlledBy(existing, balancer)) {
       conflicts.push(kindAndName(desired));
       return undefined;
     }
-    const { result, object } = await createOrUpdate(client, existing ?? desired, (live) => {
-      child.shape(live);
-      setControllerReference(balancer, live);
-    });
+    const { result, object } = await createOrUpdate(
+      client,
+      existing ?? desired,
+      (live) => {
+        child.shape(live);
+        setControllerReference(balancer, live);
+      },
+      { signal },
+    );
     if (result !== 'unchanged') {
       changes[result].push(kindAndName(desired));
       log.info({ kind: desired.kind, name: desired.metadata?.name }, `${result} ${desired.kind}`);
@@ -142,7 +147,8 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
     return object;
   }
 
-  return async (request: Request, { log }: ReconcileContext): Promise<Result | undefined> => {
+  return async (request: Request, context: ReconcileContext): Promise<Result | undefined> => {
+    const { log } = context;
     const balancer = await ignoreNotFound(
       client.get(balancerResource, request.name, request.namespace),
     );
@@ -183,7 +189,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
           },
           conflicts,
           backendChanges[index] ?? changes,
-          log,
+          context,
         );
       }),
     );
@@ -204,7 +210,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
       },
       conflicts,
       changes,
-      log,
+      context,
     );
     const deployment = proxyDeployment(balancer, conf);
     const proxy = await ensure(
@@ -218,7 +224,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
       },
       conflicts,
       changes,
-      log,
+      context,
     );
     const front = frontService(balancer);
     await ensure(
@@ -229,7 +235,7 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
       },
       conflicts,
       changes,
-      log,
+      context,
     );
 
     // One Event for what this reconcile created and one for what it updated.

@@ -59,7 +59,10 @@ function transitionEvent(decision: MyJobDecision, name: string): [string, string
 export function myJobReconciler(deps: MyJobReconcilerDeps) {
   const { client, apiReader, recorder } = deps;
   const now = deps.now ?? (() => new Date());
-  return async (request: Request, { log }: ReconcileContext): Promise<Result | undefined> => {
+  return async (
+    request: Request,
+    { log, signal }: ReconcileContext,
+  ): Promise<Result | undefined> => {
     const myJob = await ignoreNotFound(client.get(myJobResource, request.name, request.namespace));
     if (myJob === undefined || myJob.metadata.deletionTimestamp) return undefined;
     let pod =
@@ -68,13 +71,13 @@ export function myJobReconciler(deps: MyJobReconcilerDeps) {
         : await ignoreNotFound(client.get(pods, request.name, request.namespace));
     // A Pod this MyJob made that the cache does not hold: deleted, or not seen yet?
     if (!pod && myJob.status?.podUID && myJob.status.phase !== 'completed') {
-      pod = await ignoreNotFound(apiReader.get(pods, request.name, request.namespace));
+      pod = await ignoreNotFound(apiReader.get(pods, request.name, request.namespace, { signal }));
     }
     const owned = pod !== undefined && isControlledBy(pod, myJob);
     let decision = nextMyJobStatus({ myJob, pod, owned, now: now() });
     if (decision.createPod) {
       try {
-        const created = await client.create(podForMyJob(myJob));
+        const created = await client.create(podForMyJob(myJob), { signal });
         log.info({ pod: request.name }, 'created the Pod');
         recorder.event(myJob, 'Normal', 'CreatedPod', `Created Pod ${request.name}`);
         decision = nextMyJobStatus({ myJob, pod: created, owned: true, now: now() });

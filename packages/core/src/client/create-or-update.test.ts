@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors/api-error.js';
 import { notFoundError } from './api-error-from-response.js';
 import type { ConfigMap } from './built-in-kinds.js';
-import type { ObjectRef } from './client.js';
+import type { CallOptions, ObjectRef } from './client.js';
 import { type CreateOrUpdateClient, createOrUpdate } from './create-or-update.js';
 
 /** An in-memory client that counts every write. */
@@ -13,16 +13,20 @@ function countingClient(initial: KubernetesObject[] = []) {
     `${o.namespace ?? ''}/${o.name ?? ''}`;
   for (const object of initial) store.set(keyOf(object.metadata ?? {}), structuredClone(object));
   const writes: string[] = [];
+  /** The signal each call was given, in order: `get`, then the write. */
+  const signals: (AbortSignal | undefined)[] = [];
   let version = 1;
   const client: CreateOrUpdateClient = {
-    get: (async (target: ObjectRef | KubernetesObject) => {
+    get: (async (target: ObjectRef | KubernetesObject, options?: CallOptions) => {
+      signals.push(options?.signal);
       const meta =
         'metadata' in target && target.metadata ? target.metadata : (target as ObjectRef);
       const found = store.get(keyOf(meta));
       if (!found) throw notFoundError('', 'configmaps', meta.name ?? '');
       return structuredClone(found);
     }) as CreateOrUpdateClient['get'],
-    create: async <T extends KubernetesObject>(obj: T) => {
+    create: async <T extends KubernetesObject>(obj: T, options?: CallOptions) => {
+      signals.push(options?.signal);
       writes.push('create');
       const stored = {
         ...structuredClone(obj),
@@ -31,7 +35,8 @@ function countingClient(initial: KubernetesObject[] = []) {
       store.set(keyOf(stored.metadata), stored);
       return structuredClone(stored) as T;
     },
-    update: async <T extends KubernetesObject>(obj: T) => {
+    update: async <T extends KubernetesObject>(obj: T, options?: CallOptions) => {
+      signals.push(options?.signal);
       writes.push('update');
       const stored = {
         ...structuredClone(obj),
@@ -41,7 +46,7 @@ function countingClient(initial: KubernetesObject[] = []) {
       return structuredClone(stored) as T;
     },
   };
-  return { client, writes, store };
+  return { client, writes, store, signals };
 }
 
 const desired = (): ConfigMap => ({
@@ -51,6 +56,21 @@ const desired = (): ConfigMap => ({
 });
 
 describe('createOrUpdate', () => {
+  it("gives the read and the write the caller's signal (a reconcile's, aborted on its timeout)", async () => {
+    const { client, signals } = countingClient();
+    const { signal } = new AbortController();
+    const setData = (value: string) => (cm: ConfigMap) => {
+      cm.data = { a: value };
+    };
+    await createOrUpdate(client, desired(), setData('1'), { signal });
+    await createOrUpdate(client, desired(), setData('2'), { signal });
+    expect(signals).toEqual([signal, signal, signal, signal]);
+    // Without one, no call gets a signal.
+    signals.length = 0;
+    await createOrUpdate(client, desired(), setData('3'));
+    expect(signals).toEqual([undefined, undefined]);
+  });
+
   it('creates a missing object after mutating a copy', async () => {
     const { client, writes } = countingClient();
     const obj = desired();

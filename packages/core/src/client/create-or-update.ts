@@ -2,7 +2,7 @@ import type { KubernetesObject } from '@ops/api';
 import { jsonEqual } from '@ops/api';
 import { badRequestError } from './api-error-from-response.js';
 import { isNotFound } from './api-error-helpers.js';
-import type { Client } from './client.js';
+import type { CallOptions, Client } from './client.js';
 
 /** What {@link createOrUpdate} did. */
 export type OperationResult = 'created' | 'updated' | 'unchanged';
@@ -26,7 +26,8 @@ const identity = (obj: KubernetesObject) =>
  * A reconcile that finds everything in place thus sends no write at all. `mutate` must only
  * set the fields it manages (keeping what the server defaulted), and must not change the
  * apiVersion, kind, name or namespace. `obj` itself is not changed. Resolves with the result
- * and the object as stored (the live object when unchanged).
+ * and the object as stored (the live object when unchanged). `options.signal` (a reconcile's
+ * `signal`) aborts the read and the write: an aborted call rejects, and nothing is sent after.
  *
  * @throws {ApiError} from the read or the write (`Conflict` when the object changed between
  *   read and update: retry with `retryOnConflict`; `AlreadyExists` when a cached read missed a
@@ -36,7 +37,9 @@ export async function createOrUpdate<T extends KubernetesObject>(
   client: CreateOrUpdateClient,
   obj: T,
   mutate: (obj: T) => void | Promise<void>,
+  options: CallOptions = {},
 ): Promise<{ result: OperationResult; object: T }> {
+  const call: CallOptions = options.signal ? { signal: options.signal } : {};
   const key = identity(obj);
   const checkIdentity = (changed: T) => {
     if (identity(changed) !== key) {
@@ -47,17 +50,17 @@ export async function createOrUpdate<T extends KubernetesObject>(
   };
   let live: T;
   try {
-    live = await client.get<T>(obj);
+    live = await client.get<T>(obj, call);
   } catch (error) {
     if (!isNotFound(error)) throw error;
     const desired = structuredClone(obj);
     await mutate(desired);
     checkIdentity(desired);
-    return { result: 'created', object: await client.create(desired) };
+    return { result: 'created', object: await client.create(desired, call) };
   }
   const before = structuredClone(live);
   await mutate(live);
   checkIdentity(live);
   if (jsonEqual(before, live)) return { result: 'unchanged', object: live };
-  return { result: 'updated', object: await client.update(live) };
+  return { result: 'updated', object: await client.update(live, call) };
 }

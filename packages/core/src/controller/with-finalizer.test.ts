@@ -134,6 +134,18 @@ describe('withFinalizer', () => {
     expect(calls).toEqual([]);
   });
 
+  it("stops at the caller's signal: an aborted reconcile adds no finalizer and applies nothing", async () => {
+    const created = await createConfigMap([theirs]);
+    const { calls, handlers } = recording();
+    const aborted = new AbortController();
+    aborted.abort(new Error('the reconcile ran past its timeout'));
+    await expect(
+      withFinalizer(client, created, ours, handlers, { signal: aborted.signal }),
+    ).rejects.toMatchObject({ reason: 'ConnectionFailed' });
+    expect(calls).toEqual([]);
+    expect((await client.get<ConfigMap>(created)).metadata?.finalizers).toEqual([theirs]);
+  });
+
   it('rejects a finalizer name Kubernetes would refuse, naming a valid form', async () => {
     const created = await createConfigMap();
     const { calls, handlers } = recording();

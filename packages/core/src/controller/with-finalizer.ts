@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
 import { ignoreNotFound, isConflict, isInvalid } from '../client/api-error-helpers.js';
-import type { Client } from '../client/client.js';
+import type { CallOptions, Client } from '../client/client.js';
 import { retryOnError } from '../client/retry-on-conflict.js';
 import {
   addFinalizerPatch,
@@ -54,6 +54,8 @@ const rejectedGuard = (error: unknown): boolean => isConflict(error) || isInvali
  *
  * Resolves with the handler's result; `{ requeue: true }` when the object started being
  * deleted while the finalizer was being added (the next reconcile runs `cleanup`).
+ * `options.signal` (a reconcile's `signal`) aborts the reads, the patches and the waits
+ * between attempts; the handlers get their own signal from the reconcile.
  *
  * @throws {FinalizerError} `InvalidFinalizer` when `finalizer` is not a qualified name.
  * @throws {ApiError} from the reads and patches; whatever the handlers throw.
@@ -63,19 +65,29 @@ export async function withFinalizer<T extends KubernetesObject>(
   object: T,
   finalizer: string,
   handlers: FinalizerHandlers<T>,
+  options: CallOptions = {},
 ): Promise<Result | undefined> {
   checkFinalizerName(finalizer);
   if (object.metadata?.deletionTimestamp) {
     if (!hasFinalizer(object, finalizer)) return undefined;
     const result = (await handlers.cleanup(object)) ?? undefined;
     if (result?.requeue || result?.requeueAfterMs !== undefined) return result;
-    await patchGuarded(client, object, (current) => removeFinalizerPatch(current, finalizer));
+    await patchGuarded(
+      client,
+      object,
+      (current) => removeFinalizerPatch(current, finalizer),
+      options,
+    );
     return result;
   }
   let live: T | undefined = object;
   if (!hasFinalizer(object, finalizer)) {
-    live = await patchGuarded(client, object, (current) =>
-      current.metadata?.deletionTimestamp ? undefined : addFinalizerPatch(current, finalizer),
+    live = await patchGuarded(
+      client,
+      object,
+      (current) =>
+        current.metadata?.deletionTimestamp ? undefined : addFinalizerPatch(current, finalizer),
+      options,
     );
     if (live === undefined) return undefined;
     if (live.metadata?.deletionTimestamp) return { requeue: true };
@@ -92,15 +104,21 @@ async function patchGuarded<T extends KubernetesObject>(
   client: FinalizerClient,
   object: T,
   build: (current: T) => ReturnType<typeof addFinalizerPatch> | undefined,
+  options: CallOptions,
 ): Promise<T | undefined> {
+  const call: CallOptions = options.signal ? { signal: options.signal } : {};
   let current: T | undefined = object;
   let first = true;
-  return retryOnError(rejectedGuard, async () => {
-    if (!first) current = await ignoreNotFound(client.get<T>(object));
-    first = false;
-    if (current === undefined) return undefined;
-    const patch = build(current);
-    if (patch === undefined || patch.length === 0) return current;
-    return ignoreNotFound(client.patch(current, patch, 'json'));
-  });
+  return retryOnError(
+    rejectedGuard,
+    async () => {
+      if (!first) current = await ignoreNotFound(client.get<T>(object, call));
+      first = false;
+      if (current === undefined) return undefined;
+      const patch = build(current);
+      if (patch === undefined || patch.length === 0) return current;
+      return ignoreNotFound(client.patch(current, patch, 'json', call));
+    },
+    call,
+  );
 }
