@@ -14,6 +14,7 @@ const subpaths = [
   'metrics',
   'operator',
   'queue',
+  'sharding',
   'webhook',
 ] as const;
 

@@ -2,22 +2,6 @@ export type { ControllerKinds, KindRef } from '../crd/owner-reference-permission
 export { ReconcileTimeoutError } from '../errors/reconcile-timeout-error.js';
 export { TerminalError } from '../errors/terminal-error.js';
 export { LowPriority } from '../queue/controller-queue.js';
-export { defaultVirtualNodes, HashRing } from '../sharding/hash-ring.js';
-export { type ShardState, shardingKey } from '../sharding/ring-membership.js';
-export {
-  drainLabel,
-  ringLabel,
-  sharderLeaseName,
-  shardLabel,
-  shardLeaseName,
-  shardNameLabel,
-} from '../sharding/shard-labels.js';
-export {
-  ringMembersMetricName,
-  shardDrainsMetricName,
-  shardObjectsMetricName,
-  shardReassignmentsMetricName,
-} from '../sharding/sharding-metrics.js';
 export { Controller, type ControllerOptions } from './controller.js';
 export {
   type BuilderOptions,

@@ -1,8 +1,11 @@
 export {
+  defaultLeaseTiming,
   type LeaderCallbacks,
   type LeaderElectionOptions,
   LeaderElector,
-} from './leader-election.js';
+  type LeaseTiming,
+  leaseTiming,
+} from '../leader-election/leader-election.js';
 export {
   type BindAddress,
   Manager,

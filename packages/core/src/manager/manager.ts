@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { KubernetesObject } from '@ops/api';
 import pino, { type Logger } from 'pino';
 import type { Informer } from '../cache/informer.js';
 import { InformerCache, type InformerDefaults } from '../cache/informer-cache.js';
 import { Client } from '../client/client.js';
 import { DiscoveryRestMapper } from '../client/discovery-rest-mapper.js';
+import { inClusterNamespace } from '../client/in-cluster-namespace.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
 import {
@@ -15,30 +14,22 @@ import {
   type ShardingOptions,
   type WatchSpec,
 } from '../controller/controller-builder.js';
-import type { ObjectEvent } from '../controller/predicates.js';
 import type { ControllerKinds } from '../crd/owner-reference-permissions.js';
-import type { EventSink } from '../events/core-event.js';
+import { clientEventSink } from '../events/client-event-sink.js';
 import { EventRecorder } from '../events/event-recorder.js';
-import { HealthServer } from '../health/health-server.js';
-import { DelegatingMetricsAuthorizer } from '../metrics/metrics-authorizer.js';
+import type { HealthServer } from '../health/health-server.js';
+import { managerHealthServer } from '../health/manager-health-server.js';
+import { LeaderElector, leaseTiming } from '../leader-election/leader-election.js';
+import {
+  type MetricsSecureServing,
+  managerMetricsServer,
+} from '../metrics/manager-metrics-server.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
-import { MetricsServer } from '../metrics/metrics-server.js';
-import {
-  certDirServingCertificate,
-  selfSignedServingCertificate,
-} from '../metrics/metrics-serving-certificate.js';
-import {
-  checkRingName,
-  checkShardIdentity,
-  drainLabel,
-  shardIdentityFrom,
-  shardLabel,
-} from '../sharding/shard-labels.js';
-import { ShardMember, shardedReconciler } from '../sharding/shard-member.js';
-import { ShardingMetrics } from '../sharding/sharding-metrics.js';
+import type { MetricsServer } from '../metrics/metrics-server.js';
 import { KubeTransport } from '../transport/kube-transport.js';
 import type { WebhookServer } from '../webhook/webhook-server.js';
-import { LeaderElector } from './leader-election.js';
+import { ownWriteRouter } from './own-write-router.js';
+import { ShardRings } from './shard-rings.js';
 
 /** A bind address: `{ port, host? }`, or false to not serve at all. */
 export type BindAddress = { port: number; host?: string } | false;
@@ -61,7 +52,7 @@ export interface ManagerOptions {
    * `subjectaccessreviews`. Default `false`: plain HTTP to anyone (controller-runtime's
    * default; `runOperator` turns it on unless `--metrics-secure=false`).
    */
-  metricsSecureServing?: boolean | { certDir?: string; certName?: string; keyName?: string };
+  metricsSecureServing?: MetricsSecureServing;
   /** `/healthz` and `/readyz` (default `{ port: 8081 }`). */
   healthProbeBindAddress?: BindAddress;
   /**
@@ -146,8 +137,6 @@ interface RegisteredController {
   ring?: string;
 }
 
-const inClusterNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
-
 /**
  * Runs controllers and everything around them, as controller-runtime's manager does: one
  * transport, REST mapper, shared informer cache, client (reads from the cache, writes to the
@@ -181,10 +170,8 @@ export class Manager {
   /** The `/metrics` server, absent with `metricsBindAddress: false`. */
   readonly metricsServer: MetricsServer | undefined;
   private readonly controllers: RegisteredController[] = [];
-  /** The rings of sharded controllers, by name. */
-  private readonly rings = new Map<string, ShardMember>();
-  private shardIdentityValue: string | undefined;
-  private shardingMetricsValue: ShardingMetrics | undefined;
+  /** The rings of sharded controllers. */
+  private readonly shardRings: ShardRings;
   private readonly runnables: Runnable[] = [];
   private readonly recorders: EventRecorder[] = [];
   private readonly options: ManagerOptions;
@@ -216,45 +203,36 @@ export class Manager {
       cache: this.cache,
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     });
+    this.shardRings = new ShardRings(this, {
+      namespace: options.namespace,
+      leaseNamespace: () => this.leaseNamespace(),
+      identity: options.leaderElectionIdentity,
+      timing: leaseTiming(options),
+      startControllers: (ring) => {
+        for (const entry of this.controllers) if (entry.ring === ring) entry.controller.start();
+      },
+      stopControllers: (ring) =>
+        this.stopControllers(this.controllers.filter((entry) => entry.ring === ring)),
+    });
     const metricsAddress = options.metricsBindAddress ?? { port: 8080 };
     if (metricsAddress) {
-      const logger = this.log.child({ component: 'metrics' });
-      const secure = options.metricsSecureServing ?? false;
-      const certificate = secure === false ? undefined : secure === true ? {} : secure;
-      this.metricsServer = new MetricsServer({
+      this.metricsServer = managerMetricsServer({
+        address: metricsAddress,
+        secure: options.metricsSecureServing ?? false,
         metrics: this.metrics,
-        port: metricsAddress.port,
-        ...(metricsAddress.host ? { host: metricsAddress.host } : {}),
-        logger,
-        ...(certificate === undefined
-          ? {}
-          : {
-              tls: certificate.certDir
-                ? certDirServingCertificate({
-                    ...certificate,
-                    certDir: certificate.certDir,
-                    logger,
-                  })
-                : selfSignedServingCertificate(),
-              authorizer: new DelegatingMetricsAuthorizer({ transport: this.transport }),
-            }),
+        transport: this.transport,
+        logger: this.log.child({ component: 'metrics' }),
       });
     }
     const healthAddress = options.healthProbeBindAddress ?? { port: 8081 };
     if (healthAddress) {
-      this.health = new HealthServer({
-        port: healthAddress.port,
-        ...(healthAddress.host ? { host: healthAddress.host } : {}),
+      this.health = managerHealthServer({
+        address: healthAddress,
         logger: this.log.child({ component: 'health' }),
-      });
-      this.health.addHealthzCheck('ping', () => undefined);
-      this.health.addReadyzCheck('informers', () => {
         // A cold standby syncs nothing until it leads: it is ready to take over meanwhile.
-        if (!this.cachesSynced && !(this.coldStandby() && !this.leading))
-          throw new Error('caches have not synced yet');
+        cachesReady: () => this.cachesSynced || (this.coldStandby() && !this.leading),
+        ...(options.webhookServer ? { webhookServer: options.webhookServer } : {}),
       });
-      if (options.webhookServer)
-        this.health.addReadyzCheck('webhook', options.webhookServer.readinessCheck);
     }
     if (options.leaderElection && !options.leaderElectionId) {
       throw new Error(
@@ -305,20 +283,16 @@ export class Manager {
     let ring: string | undefined;
     if (sharding !== undefined) {
       ring = sharding.ring ?? options.name;
-      const sharded = this.shard(ring, options.name, watches, kinds);
+      const sharded = this.shardRings.shard(
+        ring,
+        options.name,
+        watches,
+        kinds,
+        options.reconciler,
+        this.coldStandby(),
+      );
       watches = sharded.watches;
-      options = {
-        ...options,
-        reconciler: shardedReconciler({
-          ring,
-          identity: sharded.identity,
-          forKind: kinds.for,
-          cache: this.cache,
-          client: this.client,
-          metrics: this.shardingMetrics(),
-          reconciler: options.reconciler,
-        }),
-      };
+      options = { ...options, reconciler: sharded.reconciler };
     }
     const controller = new Controller({
       ...options,
@@ -332,106 +306,9 @@ export class Manager {
     return controller;
   }
 
-  /**
-   * Sets up the ring of a sharded controller: checks its name and this replica's identity,
-   * restricts the watches of its `for` and `owns` kinds to this replica's shard label, and
-   * creates the replica's {@link ShardMember}.
-   */
-  private shard(
-    ring: string,
-    controller: string,
-    watches: WatchSpec[],
-    kinds: ControllerKinds,
-  ): { watches: WatchSpec[]; identity: string } {
-    checkRingName(ring);
-    if (this.rings.has(ring))
-      throw new Error(
-        `controller ${controller} uses sharding ring "${ring}", which another controller of this manager uses; a ring shards one controller: give it its own ring name`,
-      );
-    if (this.coldStandby())
-      throw new Error(
-        `controller ${controller} is sharded, which needs warm caches: leave enableWarmup on (a sharded replica reconciles its share whether or not it leads)`,
-      );
-    const sameKind = (a: WatchSpec, b: WatchSpec) =>
-      a.kind.apiVersion === b.kind.apiVersion &&
-      a.kind.kind === b.kind.kind &&
-      (a.onlyMetadata ?? false) === (b.onlyMetadata ?? false);
-    const mapped = watches.filter((watch) => watch.source === 'watches');
-    const primary = watches.find((watch) => watch.source === 'for');
-    if (primary && mapped.some((watch) => sameKind(watch, primary)))
-      throw new Error(
-        `controller ${controller} is sharded and also watches() its for() kind ${kinds.for.kind}: each replica sees only its own ${kinds.for.kind} objects, so map other objects to requests instead`,
-      );
-    const identity = this.shardIdentity();
-    const selector = `${shardLabel(ring)}=${identity}`;
-    // The for() kind, and owned kinds no watches() also needs whole, are cached per shard.
-    const restricted = watches.map((watch) =>
-      watch.source === 'for' ||
-      (watch.source === 'owns' && !mapped.some((other) => sameKind(other, watch)))
-        ? { ...watch, labelSelector: selector }
-        : watch,
-    );
-    const metrics = this.shardingMetrics();
-    this.rings.set(
-      ring,
-      new ShardMember({
-        ring,
-        identity,
-        leaseNamespace: this.leaseNamespace(),
-        transport: this.transport,
-        restMapper: this.restMapper,
-        sharderClient: new Client({ transport: this.transport, restMapper: this.restMapper }),
-        ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
-        forKind: kinds.for,
-        ownedKinds: kinds.owns.map((owned) => owned.kind),
-        timing: {
-          leaseDurationMs: this.options.leaseDurationMs ?? 15_000,
-          renewDeadlineMs: this.options.renewDeadlineMs ?? 10_000,
-          retryPeriodMs: this.options.retryPeriodMs ?? 2_000,
-        },
-        metrics,
-        logger: this.log,
-        startControllers: () => {
-          for (const entry of this.controllers) if (entry.ring === ring) entry.controller.start();
-        },
-        stopControllers: () =>
-          this.stopControllers(this.controllers.filter((entry) => entry.ring === ring)),
-      }),
-    );
-    const { apiVersion, kind } = kinds.for;
-    metrics.ownedObjects(ring, identity, () =>
-      this.cache
-        .objectCounts()
-        .filter((entry) => entry.apiVersion === apiVersion && entry.kind === kind)
-        .reduce((sum, entry) => sum + entry.count, 0),
-    );
-    return { watches: restricted, identity };
-  }
-
-  /** This replica's identity in its rings (checked once, made once when not given). */
-  private shardIdentity(): string {
-    if (this.shardIdentityValue === undefined) {
-      const given = this.options.leaderElectionIdentity;
-      if (given !== undefined) checkShardIdentity(given);
-      this.shardIdentityValue =
-        given ?? shardIdentityFrom(hostname(), randomBytes(4).toString('hex'));
-    }
-    return this.shardIdentityValue;
-  }
-
-  private shardingMetrics(): ShardingMetrics {
-    this.shardingMetricsValue ??= new ShardingMetrics(this.metrics);
-    return this.shardingMetricsValue;
-  }
-
   /** Namespace of the Leases: the option, else the pod's namespace in-cluster, else `default`. */
   private leaseNamespace(): string {
-    return (
-      this.options.leaderElectionNamespace ??
-      (existsSync(inClusterNamespaceFile)
-        ? readFileSync(inClusterNamespaceFile, 'utf8').trim()
-        : 'default')
-    );
+    return this.options.leaderElectionNamespace ?? inClusterNamespace() ?? 'default';
   }
 
   /**
@@ -457,18 +334,8 @@ export class Manager {
 
   /** An event recorder writing Kubernetes Events as `component` through the manager's client. */
   eventRecorder(component: string): EventRecorder {
-    const client = this.client;
-    const sink: EventSink = {
-      create: (event) => client.create(event as unknown as KubernetesObject),
-      patch: (namespace, name, patch) =>
-        client.patch(
-          { apiVersion: 'v1', kind: 'Event', metadata: { namespace, name } },
-          patch,
-          'merge',
-        ),
-    };
     const recorder = new EventRecorder({
-      sink,
+      sink: clientEventSink(this.client),
       component,
       logger: this.log.child({ component: 'events' }),
     });
@@ -536,28 +403,24 @@ export class Manager {
   }
 
   /**
-   * Runs the unsharded controllers (elected or not) and, beside them, each ring's
-   * {@link ShardMember}, until `signal` aborts. When a ring's shard Lease is lost, or
+   * Runs the unsharded controllers (elected or not) and, beside them, each ring's member (see
+   * {@link ShardRings}), until `signal` aborts. When a ring's shard Lease is lost, or
    * leadership is, everything stops and the loss is thrown.
    */
   private async runWithRings(signal: AbortSignal, warm: boolean): Promise<void> {
-    const inner = new AbortController();
-    const onAbort = () => inner.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const ringLost = new AbortController();
+    const running = AbortSignal.any([signal, ringLost.signal]);
     let ringFailure: unknown;
-    const rings = [...this.rings.values()].map((member) =>
-      member.run(inner.signal).catch((error: unknown) => {
-        ringFailure ??= error;
-        inner.abort();
-      }),
-    );
+    const rings = this.shardRings.run(running, (error) => {
+      ringFailure ??= error;
+      ringLost.abort();
+    });
     try {
-      if (this.options.leaderElection) await this.runElected(inner.signal, warm);
-      else await this.runLeader(inner.signal);
+      if (this.options.leaderElection) await this.runElected(running, warm);
+      else await this.runLeader(running);
     } finally {
-      signal.removeEventListener('abort', onAbort);
-      inner.abort();
-      await Promise.all(rings);
+      ringLost.abort();
+      await rings;
     }
     if (ringFailure !== undefined) throw ringFailure;
   }
@@ -592,37 +455,15 @@ export class Manager {
           ...(watch.onlyMetadata ? { metadataOnly: true } : {}),
           ...(watch.labelSelector ? { labelSelector: watch.labelSelector } : {}),
         });
-        // A sharded controller hears of a drain whatever its predicates say: it must hand
-        // the object back.
-        const drain =
-          watch.source === 'for' && entry.ring !== undefined ? drainLabel(entry.ring) : undefined;
-        const predicates =
-          drain === undefined
-            ? watch.predicates
-            : [
-                (event: ObjectEvent) =>
-                  drain in (event.object.metadata?.labels ?? {}) ||
-                  watch.predicates.every((predicate) => predicate(event)),
-              ];
-        const skipOwn = this.options.skipOwnWriteEvents !== false;
-        const { apiVersion, kind } = watch.kind;
-        const route = (event: ObjectEvent) => {
-          if (!skipOwn) return controller.handle(event, watch.handler, predicates);
-          // The controller's own write, and nothing else, changed the object: it knows.
-          if (this.cache.isOwnWriteEvent(controller.name, apiVersion, kind, event.object)) return;
-          // The event came before the answer of the controller's write of the object: decide
-          // once that answer says which resourceVersion the write made.
-          const inFlight = this.cache.ownWriteInFlight(
-            controller.name,
-            apiVersion,
-            kind,
-            event.object,
-          );
-          if (inFlight === undefined) return controller.handle(event, watch.handler, predicates);
-          void inFlight.then((own) => {
-            if (!own) controller.handle(event, watch.handler, predicates);
-          });
-        };
+        // A sharded controller hears of a drain whatever its predicates say.
+        const predicates = ShardRings.predicates(entry.ring, watch);
+        const route = ownWriteRouter(
+          this.cache,
+          controller,
+          watch,
+          predicates,
+          this.options.skipOwnWriteEvents !== false,
+        );
         informer.addEventHandler({
           onAdd: (object, isInInitialList) => route({ type: 'create', object, isInInitialList }),
           onUpdate: (old, object) => route({ type: 'update', object, old }),
@@ -678,15 +519,7 @@ export class Manager {
       namespace,
       name: this.options.leaderElectionId as string,
       identity,
-      ...(this.options.leaseDurationMs !== undefined
-        ? { leaseDurationMs: this.options.leaseDurationMs }
-        : {}),
-      ...(this.options.renewDeadlineMs !== undefined
-        ? { renewDeadlineMs: this.options.renewDeadlineMs }
-        : {}),
-      ...(this.options.retryPeriodMs !== undefined
-        ? { retryPeriodMs: this.options.retryPeriodMs }
-        : {}),
+      ...leaseTiming(this.options),
       logger: this.log,
     });
     // Aborted with `signal`, or by a cold standby whose caches failed to sync once it led.

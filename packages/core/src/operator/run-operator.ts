@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { Client } from '../client/client.js';
+import { inClusterNamespace } from '../client/in-cluster-namespace.js';
 import { loadKubeConfig } from '../client/load-kube-config.js';
 import { isConversionDeclaration } from '../crd/conversion.js';
 import { CustomResourceDefinitionError } from '../errors/custom-resource-definition-error.js';
@@ -232,14 +232,4 @@ function certificateProblem(
     'Or run without the webhooks: --disable-webhooks (ENABLE_WEBHOOKS=false).';
   if (error.reason === 'InvalidCertificate') return `${error.message} ${ways}`;
   return `no webhook serving certificate in ${error.certDir} (tls.crt and tls.key), and the operator declares webhooks (${names}), served over HTTPS. ${ways}`;
-}
-
-const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
-
-function inClusterNamespace(): string | undefined {
-  try {
-    return readFileSync(serviceAccountNamespaceFile, 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -7,7 +7,7 @@ import { abortableSleep } from '../controller/abortable-sleep.js';
 import type { Reconciler } from '../controller/reconcile.js';
 import type { KindRef } from '../crd/owner-reference-permissions.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
-import { LeaderElector } from '../manager/leader-election.js';
+import { LeaderElector, type LeaseTiming } from '../leader-election/leader-election.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
 import {
   drainLabel,
@@ -19,13 +19,6 @@ import {
 } from './shard-labels.js';
 import { Sharder } from './sharder.js';
 import type { ShardingMetrics } from './sharding-metrics.js';
-
-/** Lease timing of a ring (the manager's leader-election timing). */
-export interface RingTiming {
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-}
 
 /** Options of a {@link ShardMember}. */
 export interface ShardMemberOptions {
@@ -41,7 +34,8 @@ export interface ShardMemberOptions {
   namespace?: string;
   forKind: KindRef;
   ownedKinds: KindRef[];
-  timing: RingTiming;
+  /** Lease timing of the ring (the manager's leader-election timing). */
+  timing: LeaseTiming;
   metrics: ShardingMetrics;
   logger?: Logger;
   /** Starts the ring's controllers (once this replica holds its shard Lease). */

@@ -10,7 +10,7 @@ import { enqueueForOwner } from '../controller/event-handlers.js';
 import type { KindRef } from '../crd/owner-reference-permissions.js';
 import { apiVersionOfDescriptor, type ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
-import { microTime } from '../manager/leader-election.js';
+import { microTime } from '../leader-election/leader-election.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
 import { HashRing } from './hash-ring.js';
 import {

@@ -6,7 +6,7 @@ import {
   secrets,
   setControllerReference,
 } from '@ops/core';
-import { ringLabel, shardLabel, shardLeaseName, shardNameLabel } from '@ops/core/controller';
+import { ringLabel, shardLabel, shardLeaseName, shardNameLabel } from '@ops/core/sharding';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment, eventually } from '../../src/index.js';

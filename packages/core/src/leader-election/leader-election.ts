@@ -67,6 +67,29 @@ export function microTime(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+/** A Lease's timing: how long it holds, the deadline to renew it, the wait between tries. */
+export interface LeaseTiming {
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+}
+
+/** controller-runtime's Lease timing: 15 s, 10 s, 2 s. */
+export const defaultLeaseTiming: Readonly<LeaseTiming> = Object.freeze({
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
+});
+
+/** The timing `given` sets, each value it leaves unset {@link defaultLeaseTiming}'s. */
+export function leaseTiming(given: Partial<LeaseTiming>): LeaseTiming {
+  return {
+    leaseDurationMs: given.leaseDurationMs ?? defaultLeaseTiming.leaseDurationMs,
+    renewDeadlineMs: given.renewDeadlineMs ?? defaultLeaseTiming.renewDeadlineMs,
+    retryPeriodMs: given.retryPeriodMs ?? defaultLeaseTiming.retryPeriodMs,
+  };
+}
+
 /**
  * Leader election on a Lease, with client-go's algorithm: a candidate acquires the lease
  * when it is free, released, or not renewed for `leaseDuration` (judged by when this candidate
@@ -87,13 +110,7 @@ export class LeaderElector {
   private leading = false;
 
   constructor(options: LeaderElectionOptions) {
-    this.options = {
-      leaseDurationMs: 15_000,
-      renewDeadlineMs: 10_000,
-      retryPeriodMs: 2_000,
-      releaseOnCancel: true,
-      ...options,
-    };
+    this.options = { ...defaultLeaseTiming, releaseOnCancel: true, ...options };
     const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = this.options;
     if (!(leaseDurationMs > renewDeadlineMs && renewDeadlineMs > retryPeriodMs * 1.2)) {
       throw new Error(
