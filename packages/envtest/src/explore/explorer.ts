@@ -27,8 +27,10 @@ export interface ExplorationReport {
   scenario: string;
   /** What the reference run did. */
   reference: ReferenceShape & { durationMs: number };
-  /** The ids of the schedules run, in order. */
+  /** The ids of the schedules run by this call, in order. */
   schedules: string[];
+  /** Schedules run in all: with a resumed exploration, those of the earlier runs too. */
+  done: number;
   failures: ExplorationFailure[];
   /** How many times each kind of perturbation acted (a perturbation whose write never came does not count). */
   coverage: Partial<Record<PerturbationKind, number>>;
@@ -152,6 +154,7 @@ function newReport(scenario: string, shape: ExplorationReport['reference']): Exp
     scenario,
     reference: shape,
     schedules: [],
+    done: 0,
     failures: [],
     coverage: {},
     crashPoints: {},
@@ -180,7 +183,10 @@ export async function exploreQuick<M extends OperatorManagerLike>(
       : quickSchedules(reference.shape, { seed: options.seed ?? 1, limit: options.limit ?? 30 });
   const report = newReport(scenario.name, reference.shape);
   await runSchedules(scenario, reference, (done) => schedules[done], options, report);
+  report.done = report.schedules.length;
   report.durationMs = Date.now() - started;
+  // A replay is run to be read: its failure goes to stderr whatever the test asserts.
+  if (replay) for (const failure of report.failures) process.stderr.write(`${failure.message}\n`);
   return report;
 }
 
@@ -266,6 +272,7 @@ export async function exploreLong<M extends OperatorManagerLike>(
   );
   await saving;
   await save();
+  report.done = state.done + report.schedules.length;
   report.durationMs = state.durationMs + (Date.now() - started);
   return report;
 }
@@ -273,9 +280,9 @@ export async function exploreLong<M extends OperatorManagerLike>(
 /** A summary of a report: schedules, failures, coverage per perturbation kind, crash points, rate. */
 export function summarize(report: ExplorationReport): string {
   const minutes = report.durationMs / 60_000;
-  const rate = minutes > 0 ? (report.schedules.length / minutes).toFixed(1) : 'n/a';
+  const rate = minutes > 0 ? (report.done / minutes).toFixed(1) : 'n/a';
   return [
-    `scenario "${report.scenario}": ${report.schedules.length} schedule(s) this run, ${report.failures.length} failure(s) in all, ${(report.durationMs / 1000).toFixed(1)} s (${rate} schedules/min)`,
+    `scenario "${report.scenario}": ${report.schedules.length} schedule(s) this run, ${report.done} in all, ${report.failures.length} failure(s) in all, ${(report.durationMs / 1000).toFixed(1)} s in all (${rate} schedules/min)`,
     `  reference run: ${report.reference.writes.length} write(s), ${report.reference.requests} request(s), ${report.reference.durationMs} ms`,
     `  covered: ${Object.entries(report.coverage)
       .map(([kind, count]) => `${kind} ${count}`)

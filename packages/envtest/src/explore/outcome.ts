@@ -71,7 +71,6 @@ export async function readOutcome(
   const client = new Client({ kubeConfig });
   try {
     const objects: Record<string, unknown[]> = {};
-    const uids = new Map<string, string>();
     const listed: KubernetesObject[] = [];
     for (const { apiVersion, kind } of options.kinds) {
       const list = await client.list(apiVersion, kind, { namespace: options.namespace });
@@ -81,7 +80,6 @@ export async function readOutcome(
         object.apiVersion = apiVersion;
         object.kind = kind;
         listed.push(object);
-        uids.set(item.metadata?.uid ?? '', `${kind}/${item.metadata?.name}`);
         const copy = structuredClone(object);
         for (const path of serverSet) removePath(copy, path);
         for (const field of options.nondeterministic ?? [])
@@ -95,16 +93,7 @@ export async function readOutcome(
       }
       objects[`${apiVersion}/${kind}`] = sortedByJson(items);
     }
-    const ownerKinds = new Set(options.kinds.map(({ kind }) => kind));
-    const orphans: string[] = [];
-    for (const object of listed) {
-      for (const owner of object.metadata?.ownerReferences ?? []) {
-        if (ownerKinds.has(owner.kind) && !uids.has(owner.uid))
-          orphans.push(
-            `${object.kind}/${object.metadata?.name} owned by ${owner.kind}/${owner.name} (uid ${owner.uid}, gone)`,
-          );
-      }
-    }
+    const orphans = findOrphans(listed, new Set(options.kinds.map(({ kind }) => kind)));
     const events = await client.list('v1', 'Event', { namespace: options.namespace });
     const reasons = new Set<string>();
     for (const event of events.items as Array<
@@ -112,10 +101,32 @@ export async function readOutcome(
     >) {
       if (event.type === 'Normal') reasons.add(`${event.reason} ${event.involvedObject?.kind}`);
     }
-    return { objects, events: [...reasons].sort(), orphans: orphans.sort() };
+    return { objects, events: [...reasons].sort(), orphans };
   } finally {
     client.close();
   }
+}
+
+/**
+ * The objects among `listed` owned (by uid) by an object of one of `ownerKinds` that is not
+ * among them: `<kind>/<name> owned by <kind>/<name> (uid <uid>, gone)`, sorted. (A garbage
+ * collector removes such children in time; the local plane's does so at once.)
+ */
+export function findOrphans(
+  listed: readonly KubernetesObject[],
+  ownerKinds: ReadonlySet<string>,
+): string[] {
+  const uids = new Set(listed.map((object) => object.metadata?.uid));
+  const orphans: string[] = [];
+  for (const object of listed) {
+    for (const owner of object.metadata?.ownerReferences ?? []) {
+      if (ownerKinds.has(owner.kind) && !uids.has(owner.uid))
+        orphans.push(
+          `${object.kind}/${object.metadata?.name} owned by ${owner.kind}/${owner.name} (uid ${owner.uid}, gone)`,
+        );
+    }
+  }
+  return orphans.sort();
 }
 
 /**

@@ -105,7 +105,9 @@ export interface RunRecord {
   fired: Perturbation[];
 }
 
-const retryingMessage = /retry|retrying|relist|resum|back(ing)? off/i;
+/** Whether an error log line says the work is retried ("not retrying" does not). */
+const saysItRetries = (message: string) =>
+  !/not retry/i.test(message) && /retry|relist|resum|back(ing)? off/i.test(message);
 const maxLogLines = 400;
 
 interface Incarnation<M extends OperatorManagerLike> {
@@ -247,6 +249,13 @@ export async function runScenario<M extends OperatorManagerLike>(
       const decision = decisionOf(p, request);
       if (decision) {
         record.fired.push(p);
+        if (decision.action === 'reject') {
+          // Refused here, never sent: recorded as the write the operator attempted.
+          record.writes.push(`${request.verb} ${request.resource}`);
+          record.writeDetails.push(
+            `#${request.writeNumber} ${request.verb} ${request.resource} ${request.namespace}/${request.name} -> ${decision.code} (injected, not applied; step "${stepName}")`,
+          );
+        }
         return decision;
       }
     }
@@ -288,7 +297,7 @@ export async function runScenario<M extends OperatorManagerLike>(
         } catch {
           return;
         }
-        if ((parsed.level ?? 0) >= 50 && !retryingMessage.test(parsed.msg ?? ''))
+        if ((parsed.level ?? 0) >= 50 && !saysItRetries(parsed.msg ?? ''))
           violation(`error logged without a retry: ${line.trim()}`);
       },
     };

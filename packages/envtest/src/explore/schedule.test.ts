@@ -98,10 +98,24 @@ describe('drawing schedules', () => {
     }
   });
 
-  it('quick mode crashes after every write and tries every other kind, within its limit, the same each time', () => {
-    const schedules = quickSchedules(reference, { seed: 1, limit: 30 });
-    expect(schedules.length).toBeLessThanOrEqual(30);
-    expect(quickSchedules(reference, { seed: 1, limit: 30 })).toEqual(schedules);
+  it('quick mode crashes after every write, refuses and times out every object write, and tries every other kind, within its limit, the same each time', () => {
+    const schedules = quickSchedules(reference, { seed: 1, limit: 40 });
+    expect(schedules.length).toBeLessThanOrEqual(40);
+    expect(quickSchedules(reference, { seed: 1, limit: 40 })).toEqual(schedules);
+    const ids = schedules.map(scheduleId);
+    expect(ids.filter((id) => id.includes('write-error') || id.includes('timeout'))).toEqual([
+      '1:timeout-after-apply@1',
+      '1:write-error@1=500',
+      '1:timeout-after-apply@3',
+      '1:write-error@1=429',
+      '1:timeout-after-apply@4',
+      '1:write-error@3=500',
+      '1:write-error@3=429',
+      '1:write-error@3=409',
+      '1:write-error@4=500',
+      '1:write-error@4=429',
+      '1:write-error@4=409',
+    ]);
     const crashPoints = schedules.flatMap((s) =>
       s.perturbations.flatMap((p) => (p.kind === 'crash' ? [p.afterWrite] : [])),
     );

@@ -228,42 +228,54 @@ export function drawPerturbation(
 }
 
 /**
- * Quick mode's schedules: a crash after every write the reference run made (Sieve's
- * intermediate states), then one of each other kind per seed in `seeds`, each write error
- * code once; at most `limit`.
+ * Quick mode's schedules, at most `limit`, the same for the same reference and seed. Every
+ * write of the reference run is a place to: crash after it (Sieve's intermediate states);
+ * answer it with a timeout after applying it; refuse it with 500, with 429, and (for updates,
+ * patches and deletes) with 409. Event writes take no error (Events are best-effort). Then
+ * two of each other kind, drawn from seeds `seed + 1`, `seed + 2`, ... The groups are
+ * interleaved, so that a small limit still tries each kind.
  */
 export function quickSchedules(
   reference: ReferenceShape,
   options: { seed: number; limit: number },
 ): Schedule[] {
+  const at = (perturbation: Perturbation): Schedule => ({
+    seed: options.seed,
+    perturbations: [perturbation],
+  });
+  const groups: Schedule[][] = [[], [], [], []];
+  reference.writes.forEach((write, index) => {
+    const n = index + 1;
+    groups[0]?.push(at({ kind: 'crash', afterWrite: n }));
+    if (write.endsWith(' events')) return;
+    groups[1]?.push(at({ kind: 'timeout-after-apply', write: n }));
+    groups[2]?.push(at({ kind: 'write-error', write: n, code: 500 }));
+    groups[2]?.push(at({ kind: 'write-error', write: n, code: 429 }));
+    if (/^(update|patch|delete) /.test(write))
+      groups[2]?.push(at({ kind: 'write-error', write: n, code: 409 }));
+  });
+  const others = perturbationKinds.filter(
+    (kind) => !['crash', 'write-error', 'timeout-after-apply'].includes(kind),
+  );
+  let seed = options.seed;
+  for (let round = 0; round < 2; round++) {
+    for (const kind of others) {
+      seed++;
+      const perturbation = drawPerturbation(kind, reference, new SeededRandom(seed));
+      if (perturbation) groups[3]?.push({ seed, perturbations: [perturbation] });
+    }
+  }
   const schedules: Schedule[] = [];
   const seen = new Set<string>();
-  const add = (schedule: Schedule) => {
-    const id = scheduleId(schedule);
-    if (!seen.has(id) && schedules.length < options.limit) {
+  while (schedules.length < options.limit && groups.some((group) => group.length > 0)) {
+    for (const group of groups) {
+      const schedule = group.shift();
+      if (schedule === undefined || schedules.length >= options.limit) continue;
+      const id = scheduleId(schedule);
+      if (seen.has(id)) continue;
       seen.add(id);
       schedules.push(schedule);
     }
-  };
-  const others = perturbationKinds.filter((kind) => kind !== 'crash');
-  // Interleave: crashes and other kinds alternate, so a small limit still covers each kind.
-  const crashes = reference.writes.map((_, index) => ({
-    seed: options.seed,
-    perturbations: [{ kind: 'crash', afterWrite: index + 1 } as Perturbation],
-  }));
-  const drawn: Schedule[] = [];
-  for (let round = 0; round < 3; round++) {
-    for (const kind of others) {
-      const seed = options.seed + round * others.length + others.indexOf(kind) + 1;
-      const perturbation = drawPerturbation(kind, reference, new SeededRandom(seed));
-      if (perturbation) drawn.push({ seed, perturbations: [perturbation] });
-    }
-  }
-  while (crashes.length > 0 || drawn.length > 0) {
-    const crash = crashes.shift();
-    if (crash) add(crash);
-    const other = drawn.shift();
-    if (other) add(other);
   }
   return schedules;
 }
