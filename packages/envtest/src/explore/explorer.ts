@@ -115,6 +115,7 @@ export async function referenceRun<M extends OperatorManagerLike>(
       writes: record.writes,
       requests: record.requests,
       startupRequests: record.startupRequests,
+      watched: [...record.watched].sort(),
       durationMs: Date.now() - started,
     },
   };

@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '../environment.js';
+import { eventually } from '../eventually.js';
 import { kubeRequest } from '../kube-request.js';
 import { openWatch } from '../watch-stream.js';
 import {
@@ -224,6 +225,43 @@ describe('FaultProxy', () => {
       await dropped.ended;
     } finally {
       await proxy.sever();
+    }
+  });
+});
+
+describe('FaultProxy.serveStaleSyncs', () => {
+  it("serves a WatchList the run's first initial state, then what changed since, held back", async () => {
+    const counters = { requests: 0, writes: 0, firstSyncs: new Map<string, string[]>() };
+    const syncPath = `${configMapsPath}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`;
+    const first = await FaultProxy.start(env.kubeConfig, counters);
+    const initial = await openWatch(first.kubeConfig(), syncPath);
+    const before = (await initial.next(1, 10_000))[0];
+    await eventually(() => counters.firstSyncs.size === 1, {
+      description: 'the first sync recorded',
+    });
+    initial.close();
+    await first.sever();
+    expect(before?.type === 'BOOKMARK' || before?.type === 'ADDED').toBe(true);
+    await kubeRequest(env.kubeConfig, 'POST', configMapsPath, configMap('after-first-sync'));
+    const lagging = await FaultProxy.start(env.kubeConfig, counters);
+    try {
+      lagging.serveStaleSyncs('configmaps', 800);
+      const stale = await openWatch(lagging.kubeConfig(), syncPath);
+      const started = Date.now();
+      const names = async () =>
+        stale.events.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name);
+      await eventually(() => stale.events.some((e) => e.type === 'BOOKMARK'), {
+        description: 'the stale sync ended with its bookmark',
+      });
+      expect(await names()).not.toContain('after-first-sync');
+      await eventually(async () => (await names()).includes('after-first-sync'), {
+        timeoutMs: 10_000,
+        description: 'what changed since the stale sync arrived',
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+      stale.close();
+    } finally {
+      await lagging.sever();
     }
   });
 });

@@ -47,6 +47,12 @@ export interface FaultProxyHooks {
 export interface ProxyCounters {
   requests: number;
   writes: number;
+  /**
+   * The first initial state each WatchList (a watch with `sendInitialEvents=true`) received
+   * in the run, by path and query (its lines up to the bookmark that ends it): what
+   * {@link FaultProxy.serveStaleSyncs} serves later.
+   */
+  firstSyncs?: Map<string, string[]>;
 }
 
 const watchGone = `${JSON.stringify({
@@ -65,6 +71,8 @@ interface OpenWatch {
   upstream: http.IncomingMessage;
   /** Lines held back while {@link FaultProxy.holdWatchEvents} holds. */
   held: string[];
+  /** Until when this watch alone holds its lines back (a stale sync's catching up). */
+  heldUntil: number;
 }
 
 /**
@@ -143,6 +151,10 @@ export class FaultProxy {
   private dropEvents = 0;
   /** Resources whose next resumed watch is answered 410 Gone. */
   private readonly gone = new Set<string>();
+  /** How long a stale sync's watch holds back what came after it; undefined: syncs are fresh. */
+  private staleSyncHoldMs: number | undefined;
+  /** The resource whose syncs are stale. */
+  private staleSyncResource = '';
 
   private constructor(
     private readonly server: http.Server,
@@ -237,6 +249,18 @@ export class FaultProxy {
     this.dropEvents += count;
   }
 
+  /**
+   * Serves the WatchLists of `resource` (a plural, `widgets`) stale, as an API server
+   * replica (or watch cache) lagging behind on that resource would: the initial state the run's first WatchList of the same resource received (which
+   * may predate objects that exist now), then a watch from that state's resourceVersion,
+   * whose events (what changed since) are held back for `holdMs`. The operator's cache
+   * syncs, its controllers start, and for `holdMs` they see the old state.
+   */
+  serveStaleSyncs(resource: string, holdMs: number): void {
+    this.staleSyncResource = resource;
+    this.staleSyncHoldMs = holdMs;
+  }
+
   /** Cuts every open watch mid-stream, as a dropped connection would; the operator resumes them. */
   dropWatches(): void {
     for (const watch of [...this.watches]) watch.response.destroy();
@@ -265,11 +289,21 @@ export class FaultProxy {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /**
+   * Delivers the lines of every watch whose hold has ended; comes back for the others (a
+   * timer may fire a little early: a hold must never become a loss).
+   */
   private flushHeld(): void {
-    if (Date.now() < this.heldUntil) return;
-    for (const watch of this.watches) {
+    let later = 0;
+    for (const watch of [...this.watches]) {
+      const until = Math.max(this.heldUntil, watch.heldUntil);
+      if (Date.now() < until) {
+        later = Math.max(later, until);
+        continue;
+      }
       for (const line of watch.held.splice(0)) this.deliver(watch, line);
     }
+    if (later > 0) setTimeout(() => this.flushHeld(), Math.max(1, later - Date.now())).unref();
   }
 
   private deliver(watch: OpenWatch, line: string): void {
@@ -320,11 +354,11 @@ export class FaultProxy {
       res.end(watchGone);
       return;
     }
-    const upstream = await this.send(req, url, body);
     if (described.verb === 'watch') {
-      this.pipeWatch(described.resource, upstream, res);
+      await this.watch(req, url, described.resource, res);
       return;
     }
+    const upstream = await this.send(req, url, body);
     const answer = await readBody(upstream);
     if (isWrite) this.hooks.afterWrite?.(request, upstream.statusCode ?? 0);
     if (decision.action === 'sever-after') {
@@ -373,18 +407,69 @@ export class FaultProxy {
     );
   }
 
+  /** Proxies a watch: fresh, or (for a WatchList under {@link serveStaleSyncs}) stale. */
+  private async watch(
+    req: http.IncomingMessage,
+    url: URL,
+    resource: string,
+    res: http.ServerResponse,
+  ): Promise<void> {
+    const syncs = this.counters.firstSyncs;
+    const key = `${url.pathname}?${url.searchParams.get('labelSelector') ?? ''}&${url.searchParams.get('fieldSelector') ?? ''}`;
+    const isSync = url.searchParams.get('sendInitialEvents') === 'true';
+    const stale =
+      isSync && this.staleSyncHoldMs !== undefined && resource === this.staleSyncResource
+        ? syncs?.get(key)
+        : undefined;
+    if (stale === undefined) {
+      const upstream = await this.send(req, url, Buffer.alloc(0));
+      const recording = isSync && syncs !== undefined && !syncs.has(key) ? [] : undefined;
+      this.pipeWatch(resource, upstream, res, { heldUntil: 0, recording, key });
+      return;
+    }
+    // The lines of the first sync, then what happened since its resourceVersion, held back.
+    const bookmark = JSON.parse(stale[stale.length - 1] ?? '{}') as {
+      object?: { metadata?: { resourceVersion?: string } };
+    };
+    const since = new URL(url);
+    since.searchParams.delete('sendInitialEvents');
+    since.searchParams.delete('resourceVersionMatch');
+    since.searchParams.set('resourceVersion', bookmark.object?.metadata?.resourceVersion ?? '0');
+    const upstream = await this.send(req, since, Buffer.alloc(0));
+    this.pipeWatch(resource, upstream, res, {
+      heldUntil: Date.now() + (this.staleSyncHoldMs ?? 0),
+      prefix: stale,
+      key,
+    });
+    setTimeout(() => this.flushHeld(), this.staleSyncHoldMs ?? 0).unref();
+  }
+
   private pipeWatch(
     resource: string,
     upstream: http.IncomingMessage,
     res: http.ServerResponse,
+    options: {
+      heldUntil: number;
+      key: string;
+      prefix?: string[];
+      recording?: string[] | undefined;
+    },
   ): void {
     const headers = forwardedHeaders(upstream.headers);
     delete headers['content-length'];
     res.writeHead(upstream.statusCode ?? 502, headers);
     // A watch's headers go out at once, as the API server sends them, not with the first event.
     res.flushHeaders();
-    const watch: OpenWatch = { resource, response: res, upstream, held: [] };
+    const watch: OpenWatch = {
+      resource,
+      response: res,
+      upstream,
+      held: [],
+      heldUntil: options.heldUntil,
+    };
     this.watches.add(watch);
+    for (const line of options.prefix ?? []) res.write(`${line}\n`);
+    const recording = options.recording;
     let partial = '';
     upstream.setEncoding('utf8');
     upstream.on('data', (chunk: string) => {
@@ -392,7 +477,13 @@ export class FaultProxy {
       partial = lines.pop() ?? '';
       for (const line of lines) {
         if (line === '') continue;
-        if (Date.now() < this.heldUntil || watch.held.length > 0) watch.held.push(line);
+        if (recording !== undefined && !this.counters.firstSyncs?.has(options.key)) {
+          recording.push(line);
+          if (line.includes('"type":"BOOKMARK"') && line.includes('k8s.io/initial-events-end'))
+            this.counters.firstSyncs?.set(options.key, recording);
+        }
+        if (Date.now() < Math.max(this.heldUntil, watch.heldUntil) || watch.held.length > 0)
+          watch.held.push(line);
         else this.deliver(watch, line);
       }
     });

@@ -93,6 +93,8 @@ export interface RunRecord {
   requests: number;
   /** Requests the operator sent before it first led (no fault acts on them). */
   startupRequests: number;
+  /** The resources the operator watched, in the order it first did. */
+  watched: string[];
   /** What the operator deleted (`<resource> <name>`). */
   deletions: string[];
   /** What went wrong (empty for a good run); the step it went wrong in is named. */
@@ -146,6 +148,7 @@ function decisionOf(
 ): ProxyDecision | undefined {
   switch (perturbation.kind) {
     case 'crash':
+    case 'stale-restart':
       return request.writeNumber === perturbation.afterWrite
         ? { action: 'sever-after' }
         : undefined;
@@ -195,13 +198,16 @@ export async function runScenario<M extends OperatorManagerLike>(
     writeDetails: [],
     requests: 0,
     startupRequests: 0,
+    watched: [],
     deletions: [],
     violations: [],
     logs: [],
     restarts: 0,
     fired: [],
   };
-  const counters: ProxyCounters = { requests: 0, writes: 0 };
+  const counters: ProxyCounters = { requests: 0, writes: 0, firstSyncs: new Map() };
+  /** Set by a stale restart: the next incarnation's syncs of a resource are stale, held this long. */
+  let staleNextStart: { resource: string; holdMs: number } | undefined;
   const perturbations = schedule?.perturbations ?? [];
   let stepName = '';
   let lastWriteAt = Date.now();
@@ -228,7 +234,7 @@ export async function runScenario<M extends OperatorManagerLike>(
     for (const p of perturbations) {
       if (!('afterWrite' in p) || p.afterWrite !== request.writeNumber || proxy === undefined)
         continue;
-      if (p.kind !== 'crash') record.fired.push(p);
+      if (p.kind !== 'crash' && p.kind !== 'stale-restart') record.fired.push(p);
       if (p.kind === 'stale') proxy.holdWatchEvents(p.holdMs);
       else if (p.kind === 'lose-events') proxy.loseWatchEvents(p.count);
       else if (p.kind === 'drop-watches') proxy.dropWatches();
@@ -242,6 +248,8 @@ export async function runScenario<M extends OperatorManagerLike>(
     }
   };
   const decide = (request: ProxiedRequest): ProxyDecision => {
+    if (request.verb === 'watch' && !record.watched.includes(request.resource))
+      record.watched.push(request.resource);
     if (request.writeNumber !== undefined) lastWriteAt = Date.now();
     // A crash while the operator starts would leave it never leading: faults act once it leads.
     if (incarnation === undefined || incarnation.proxy.isSevered) return { action: 'forward' };
@@ -249,6 +257,7 @@ export async function runScenario<M extends OperatorManagerLike>(
       const decision = decisionOf(p, request);
       if (decision) {
         record.fired.push(p);
+        if (p.kind === 'stale-restart') staleNextStart = p;
         if (decision.action === 'reject') {
           // Refused here, never sent: recorded as the write the operator attempted.
           record.writes.push(`${request.verb} ${request.resource}`);
@@ -286,6 +295,10 @@ export async function runScenario<M extends OperatorManagerLike>(
         });
       },
     });
+    if (staleNextStart !== undefined) {
+      proxy.serveStaleSyncs(staleNextStart.resource, staleNextStart.holdMs);
+      staleNextStart = undefined;
+    }
     const logDestination = {
       write(line: string) {
         if (muted.value) return;

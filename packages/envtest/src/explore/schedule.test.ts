@@ -15,6 +15,7 @@ const reference: ReferenceShape = {
   writes: ['create configmaps', 'create events', 'patch widgets/status', 'update configmaps'],
   requests: 20,
   startupRequests: 6,
+  watched: ['configmaps', 'widgets'],
 };
 
 describe('schedule ids', () => {
@@ -25,6 +26,7 @@ describe('schedule ids', () => {
         { kind: 'crash', afterWrite: 3 },
         { kind: 'crash-at-request', afterRequest: 9 },
         { kind: 'stale', afterWrite: 2, holdMs: 800 },
+        { kind: 'stale-restart', afterWrite: 1, holdMs: 600, resource: 'widgets' },
         { kind: 'lose-events', afterWrite: 1, count: 2 },
         { kind: 'drop-watches', afterWrite: 4 },
         { kind: 'gone', afterWrite: 5 },
@@ -35,7 +37,7 @@ describe('schedule ids', () => {
     };
     const id = scheduleId(schedule);
     expect(id).toBe(
-      '42:crash@3,crash-at-request@9,stale@2+800,lose-events@1x2,drop-watches@4,gone@5,write-error@4=429,timeout-after-apply@1,apiserver-restart@2',
+      '42:crash@3,crash-at-request@9,stale@2+800,stale-restart@1+600~widgets,lose-events@1x2,drop-watches@4,gone@5,write-error@4=429,timeout-after-apply@1,apiserver-restart@2',
     );
     expect(parseScheduleId(id)).toEqual(schedule);
   });
@@ -52,6 +54,9 @@ describe('schedule ids', () => {
       'write-error takes the code 409, 429 or 500',
     );
     expect(() => parseScheduleId('x:crash@1')).toThrow('the seed is not a whole number');
+    expect(() => parseScheduleId('1:stale-restart@1+800')).toThrow(
+      'stale-restart names the resource whose cache lags',
+    );
   });
 });
 

@@ -10,6 +10,13 @@ export type Perturbation =
   | { kind: 'crash-at-request'; afterRequest: number }
   /** After the N-th write, the operator's watches deliver nothing for `holdMs`, then all of it: its cache is stale. */
   | { kind: 'stale'; afterWrite: number; holdMs: number }
+  /**
+   * The operator crashes right after its N-th write and restarts against a replica lagging on
+   * `resource`: its cache of that resource syncs from the first state it synced from in the
+   * run, and what changed since reaches it `holdMs` later, while its other caches are current
+   * (Sieve's stale states after a restart).
+   */
+  | { kind: 'stale-restart'; afterWrite: number; holdMs: number; resource: string }
   /** After the N-th write, the next `count` watch events are lost (their watch ended, its resume answered 410 Gone). */
   | { kind: 'lose-events'; afterWrite: number; count: number }
   /** After the N-th write, every watch is cut mid-stream (the operator resumes them). */
@@ -37,6 +44,7 @@ export const perturbationKinds: readonly PerturbationKind[] = [
   'crash',
   'crash-at-request',
   'stale',
+  'stale-restart',
   'lose-events',
   'drop-watches',
   'gone',
@@ -62,6 +70,8 @@ function encodePerturbation(p: Perturbation): string {
   switch (p.kind) {
     case 'stale':
       return `stale@${p.afterWrite}+${p.holdMs}`;
+    case 'stale-restart':
+      return `stale-restart@${p.afterWrite}+${p.holdMs}~${p.resource}`;
     case 'lose-events':
       return `lose-events@${p.afterWrite}x${p.count}`;
     case 'write-error':
@@ -106,7 +116,7 @@ export function parseScheduleId(id: string): Schedule {
     .slice(colon + 1)
     .split(',')
     .map((part): Perturbation => {
-      const match = /^([a-z-]+)@(\d+)(?:([+x=])(\d+))?$/.exec(part);
+      const match = /^([a-z-]+)@(\d+)(?:([+x=])(\d+))?(?:~([a-z0-9.-]+))?$/.exec(part);
       const kind = match?.[1] as PerturbationKind | undefined;
       if (!match || kind === undefined || !perturbationKinds.includes(kind))
         throw new Error(
@@ -117,6 +127,12 @@ export function parseScheduleId(id: string): Schedule {
       switch (kind) {
         case 'stale':
           return { kind, afterWrite: at, holdMs: extra ?? 500 };
+        case 'stale-restart':
+          if (!match[5])
+            throw new Error(
+              `schedule id ${JSON.stringify(id)}: stale-restart names the resource whose cache lags (stale-restart@1+800~widgets)`,
+            );
+          return { kind, afterWrite: at, holdMs: extra ?? 500, resource: match[5] };
         case 'lose-events':
           return { kind, afterWrite: at, count: extra ?? 1 };
         case 'write-error': {
@@ -173,6 +189,8 @@ export interface ReferenceShape {
   requests: number;
   /** How many of them it sent before the operator first led (no fault acts on those). */
   startupRequests: number;
+  /** The resources the operator watched (`configmaps`, `widgets`), sorted. */
+  watched: string[];
 }
 
 /**
@@ -205,6 +223,14 @@ export function drawPerturbation(
       };
     case 'stale':
       return { kind, afterWrite: anyWrite(), holdMs: random.integer(2, 12) * 100 };
+    case 'stale-restart':
+      if (reference.watched.length === 0) return undefined;
+      return {
+        kind,
+        afterWrite: anyWrite(),
+        holdMs: random.integer(5, 15) * 100,
+        resource: random.pick(reference.watched),
+      };
     case 'lose-events':
       return { kind, afterWrite: anyWrite(), count: random.integer(1, 3) };
     case 'drop-watches':
@@ -231,9 +257,10 @@ export function drawPerturbation(
  * Quick mode's schedules, at most `limit`, the same for the same reference and seed. Every
  * write of the reference run is a place to: crash after it (Sieve's intermediate states);
  * answer it with a timeout after applying it; refuse it with 500, with 429, and (for updates,
- * patches and deletes) with 409. Event writes take no error (Events are best-effort). Then
- * two of each other kind, drawn from seeds `seed + 1`, `seed + 2`, ... The groups are
- * interleaved, so that a small limit still tries each kind.
+ * patches and deletes) with 409. Event writes take no error (Events are best-effort). Every
+ * resource the operator watched is made stale after a restart once (at a write drawn from
+ * the seed). Then two of each other kind, drawn from seeds `seed + 1`, `seed + 2`, ... The
+ * groups are interleaved, so that a small limit still tries each kind.
  */
 export function quickSchedules(
   reference: ReferenceShape,
@@ -243,7 +270,7 @@ export function quickSchedules(
     seed: options.seed,
     perturbations: [perturbation],
   });
-  const groups: Schedule[][] = [[], [], [], []];
+  const groups: Schedule[][] = [[], [], [], [], []];
   reference.writes.forEach((write, index) => {
     const n = index + 1;
     groups[0]?.push(at({ kind: 'crash', afterWrite: n }));
@@ -254,8 +281,15 @@ export function quickSchedules(
     if (/^(update|patch|delete) /.test(write))
       groups[2]?.push(at({ kind: 'write-error', write: n, code: 409 }));
   });
+  const random = new SeededRandom(options.seed);
+  for (const resource of reference.watched) {
+    if (reference.writes.length === 0) break;
+    const afterWrite = random.integer(1, reference.writes.length);
+    const holdMs = random.integer(5, 15) * 100;
+    groups[4]?.push(at({ kind: 'stale-restart', afterWrite, holdMs, resource }));
+  }
   const others = perturbationKinds.filter(
-    (kind) => !['crash', 'write-error', 'timeout-after-apply'].includes(kind),
+    (kind) => !['crash', 'write-error', 'timeout-after-apply', 'stale-restart'].includes(kind),
   );
   let seed = options.seed;
   for (let round = 0; round < 2; round++) {
