@@ -271,9 +271,19 @@ export async function runScenario<M extends OperatorManagerLike>(
     return { action: 'forward' };
   };
 
-  const start = async (): Promise<void> => {
+  /**
+   * Starts one incarnation of the operator behind a new proxy. Error lines it logs before it
+   * leads are held back: if it fails to start (its API server unreachable, say), the process
+   * would exit and be restarted, so they are no violation; once it leads, they are.
+   *
+   * @throws the error of `startOperatorManager` when the manager does not lead.
+   */
+  const startOnce = async (stale: typeof staleNextStart): Promise<void> => {
     const number = record.restarts;
     const muted = { value: false };
+    const led = { value: false };
+    const startupErrors: string[] = [];
+    let failedToStart = false;
     let started: (self: Incarnation<M>) => void = () => undefined;
     const self = new Promise<Incarnation<M>>((resolve) => {
       started = resolve;
@@ -283,7 +293,7 @@ export async function runScenario<M extends OperatorManagerLike>(
       afterWrite,
       onSevered: () => {
         muted.value = true;
-        if (finished) return;
+        if (finished || failedToStart) return;
         restarting = restarting.then(async () => {
           record.restarts++;
           await stopIncarnation(await self).catch(() => undefined);
@@ -295,10 +305,7 @@ export async function runScenario<M extends OperatorManagerLike>(
         });
       },
     });
-    if (staleNextStart !== undefined) {
-      proxy.serveStaleSyncs(staleNextStart.resource, staleNextStart.holdMs);
-      staleNextStart = undefined;
-    }
+    if (stale !== undefined) proxy.serveStaleSyncs(stale.resource, stale.holdMs);
     const logDestination = {
       write(line: string) {
         if (muted.value) return;
@@ -310,19 +317,55 @@ export async function runScenario<M extends OperatorManagerLike>(
         } catch {
           return;
         }
-        if ((parsed.level ?? 0) >= 50 && !saysItRetries(parsed.msg ?? ''))
-          violation(`error logged without a retry: ${line.trim()}`);
+        if ((parsed.level ?? 0) < 50 || saysItRetries(parsed.msg ?? '')) return;
+        const problem = `error logged without a retry: ${line.trim()}`;
+        if (led.value) violation(problem);
+        else startupErrors.push(problem);
       },
     };
-    const running = await startOperatorManager({
-      identity: { kubeConfig: proxy.kubeConfig() },
-      createManager: (settings) => scenario.createManager({ ...settings, logDestination }),
-      setup: scenario.setup,
-      timeoutMs: settleTimeoutMs,
-    });
+    let running: RunningOperatorManager<M>;
+    try {
+      running = await startOperatorManager({
+        identity: { kubeConfig: proxy.kubeConfig() },
+        createManager: (settings) => scenario.createManager({ ...settings, logDestination }),
+        setup: scenario.setup,
+        timeoutMs: settleTimeoutMs,
+      });
+    } catch (error) {
+      failedToStart = true;
+      muted.value = true;
+      await proxy.sever();
+      throw error;
+    }
+    led.value = true;
+    for (const problem of startupErrors) violation(problem);
     incarnation = { proxy, running, muted };
     started(incarnation);
     if (record.startupRequests === 0) record.startupRequests = counters.requests;
+  };
+
+  /**
+   * Starts the operator, and starts it again while it fails to start (as the kubelet
+   * restarts a container that exited), for up to `settleTimeoutMs`.
+   *
+   * @throws the last start's error once that time is up.
+   */
+  const start = async (): Promise<void> => {
+    const stale = staleNextStart;
+    staleNextStart = undefined;
+    const deadline = Date.now() + settleTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await startOnce(stale);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        record.logs.push(
+          `[explorer] the operator failed to start (${error instanceof Error ? error.message : String(error)}); starting it again, as the kubelet would`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
   };
 
   try {

@@ -2,10 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exploreLong, summarize } from '../../src/explore/explorer.js';
-import { explorationSchedule, scheduleId } from '../../src/explore/schedule.js';
+import { exploreLong, referenceRun, summarize } from '../../src/explore/explorer.js';
+import { runScenario } from '../../src/explore/run.js';
+import { explorationSchedule, parseScheduleId, scheduleId } from '../../src/explore/schedule.js';
 import { duplicateChildCorrect } from './planted/duplicate-child.js';
 import { errorHandledCorrect } from './planted/error-swallowed.js';
+import { staleDeletionCorrect } from './planted/stale-deletion.js';
 
 let directory: string;
 beforeAll(async () => {
@@ -44,4 +46,20 @@ it('exploration mode is resumable from its state file and summarizes what it cov
   ).rejects.toThrow(
     `the exploration state file ${statePath} is of scenario "error-handling (correct)" with seed 40, not "duplicate-child (correct)" with seed 40`,
   );
+});
+
+it('starts a crashed operator again while its API server is restarting, as the kubelet would, and the run passes', {
+  timeout: 120_000,
+}, async () => {
+  // Found by exploration mode: restarted while the API server was down, the manager failed
+  // to start (discovery answered 502), which the harness first took for a failure.
+  const reference = await referenceRun(staleDeletionCorrect);
+  const record = await runScenario(
+    staleDeletionCorrect,
+    parseScheduleId('79:apiserver-restart@2,stale-restart@2+700~configmaps'),
+    reference.record,
+  );
+  expect(record.violations).toEqual([]);
+  expect(record.restarts).toBe(1);
+  expect(record.fired.map((p) => p.kind).sort()).toEqual(['apiserver-restart', 'stale-restart']);
 });
