@@ -55,6 +55,55 @@ export {
   eventually,
   type PollOptions,
 } from './eventually.js';
+export {
+  describeFailure,
+  type ExplorationFailure,
+  type ExplorationReport,
+  type ExploreOptions,
+  exploreLong,
+  exploreQuick,
+  referenceRun,
+  replayVariable,
+  summarize,
+} from './explore/explorer.js';
+export {
+  describeApiPath,
+  FaultProxy,
+  type FaultProxyHooks,
+  type ProxiedRequest,
+  type ProxyCounters,
+  type ProxyDecision,
+} from './explore/fault-proxy.js';
+export {
+  type NondeterministicField,
+  type Outcome,
+  type OutcomeKind,
+  type OutcomeOptions,
+  outcomeDifferences,
+  readOutcome,
+} from './explore/outcome.js';
+export {
+  type ExplorerSettings,
+  type RunLimits,
+  type RunRecord,
+  runScenario,
+  type Scenario,
+  type ScenarioStep,
+} from './explore/run.js';
+export {
+  drawPerturbation,
+  explorationSchedule,
+  type Perturbation,
+  type PerturbationKind,
+  parseScheduleId,
+  perturbationKinds,
+  perturbationPosition,
+  quickSchedules,
+  type ReferenceShape,
+  type Schedule,
+  SeededRandom,
+  scheduleId,
+} from './explore/schedule.js';
 export { freePort } from './free-port.js';
 export { hardenedApiServerArgs } from './hardened-api-server-args.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';

@@ -1,0 +1,118 @@
+/**
+ * The planted-bug catalogue: for each bug class Sieve and Acto report, a small operator with
+ * the bug, which quick mode must find, and its correct twin, which quick mode must pass.
+ */
+import type { Manager } from '@ops/core';
+import { describe, expect, it } from 'vitest';
+import { type ExplorationReport, exploreQuick, summarize } from '../../src/explore/explorer.js';
+import type { Scenario } from '../../src/explore/run.js';
+import { conflictSwallowedBuggy, conflictSwallowedCorrect } from './planted/conflict-swallowed.js';
+import { duplicateChildBuggy, duplicateChildCorrect } from './planted/duplicate-child.js';
+import {
+  errorHandledCorrect,
+  errorSwallowedBuggy,
+  transientAsTerminalBuggy,
+} from './planted/error-swallowed.js';
+import { flipOnRetryBuggy, flipOnRetryCorrect } from './planted/flip-on-retry.js';
+import { staleDeletionBuggy, staleDeletionCorrect } from './planted/stale-deletion.js';
+import { stuckDeletionBuggy, stuckDeletionCorrect } from './planted/stuck-deletion.js';
+
+/**
+ * Quick mode on the scenario exported as `name` from planted/`file`, each failure naming the
+ * command that replays it on that scenario alone.
+ */
+async function explore(
+  scenarios: Record<string, Scenario<Manager>>,
+  file: string,
+): Promise<ExplorationReport> {
+  const [[name, scenario]] = Object.entries(scenarios) as [[string, Scenario<Manager>]];
+  return exploreQuick(scenario, {
+    replayCommand: (id) =>
+      `pnpm explore packages/envtest/test/explore/planted/${file}#${name} --replay '${id}'`,
+  });
+}
+
+/** Asserts quick mode found exactly one failing schedule, of `kind`, saying `says`. */
+function expectFound(report: ExplorationReport, kind: RegExp, says: string): void {
+  expect(report.failures, summarize(report)).toHaveLength(1);
+  const [failure] = report.failures;
+  expect(failure?.id, failure?.message).toMatch(kind);
+  expect(failure?.message).toContain(says);
+  expect(failure?.message).toContain('replay: pnpm explore packages/envtest/test/explore/planted/');
+  expect(failure?.message).toContain(`--replay '${failure?.id}'`);
+  expect(failure?.message).toContain('the last reconciles');
+}
+
+/** Asserts quick mode passed every schedule it ran, and ran more than a handful. */
+function expectPassed(report: ExplorationReport): void {
+  expect(report.failures.map((failure) => failure.message)).toEqual([]);
+  expect(report.schedules.length).toBeGreaterThanOrEqual(10);
+}
+
+describe('the explorer finds each planted bug, and passes its correct twin', {
+  timeout: 300_000,
+}, () => {
+  it('a child created twice after a restart between its create and the status write', async () => {
+    expectFound(
+      await explore({ duplicateChildBuggy }, 'duplicate-child.ts'),
+      /:crash@1$/,
+      '2 object(s) where the reference run left 1 (duplicated or leaked)',
+    );
+    expectPassed(await explore({ duplicateChildCorrect }, 'duplicate-child.ts'));
+  });
+
+  it('a delete that never completes after a crash before the finalizer removal', async () => {
+    const found = await explore({ stuckDeletionBuggy }, 'stuck-deletion.ts');
+    expectFound(
+      found,
+      /:crash(-at-request)?@\d+$/,
+      'explore.ops.dev/v1/Widget: 1 object(s) where the reference run left 0',
+    );
+    expect(found.failures[0]?.message).toMatch(/#\d+ delete configmaps explore\/app-record -> 200/);
+    expectPassed(await explore({ stuckDeletionCorrect }, 'stuck-deletion.ts'));
+  });
+
+  it('a non-idempotent update that flips back when retried after a timeout after apply', async () => {
+    expectFound(
+      await explore({ flipOnRetryBuggy }, 'flip-on-retry.ts'),
+      /:(crash|timeout-after-apply)@\d+$/,
+      '"value":"off"',
+    );
+    expectPassed(await explore({ flipOnRetryCorrect }, 'flip-on-retry.ts'));
+  });
+
+  it('a 409 Conflict swallowed, leaving a stale status', async () => {
+    const found = await explore({ conflictSwallowedBuggy }, 'conflict-swallowed.ts');
+    expectFound(found, /:write-error@\d+=409$/, 'missing');
+    expect(found.failures[0]?.message).toMatch(/update widgets\/status explore\/app/);
+    expectPassed(await explore({ conflictSwallowedCorrect }, 'conflict-swallowed.ts'));
+  });
+
+  it('an API error on a write swallowed, or taken as final, leaving the child missing', async () => {
+    expectFound(
+      await explore({ errorSwallowedBuggy }, 'error-swallowed.ts'),
+      /:write-error@1=(500|429)$/,
+      'v1/ConfigMap: 0 object(s) where the reference run left 1 (missing)',
+    );
+    const terminal = await explore({ transientAsTerminalBuggy }, 'error-swallowed.ts');
+    expectFound(
+      terminal,
+      /:(write-error@1=(500|429)|timeout-after-apply@1)$/,
+      'error logged without a retry',
+    );
+    expect(terminal.failures[0]?.message).toContain(
+      'reconcile failed with a terminal error; not retrying',
+    );
+    expectPassed(await explore({ errorHandledCorrect }, 'error-swallowed.ts'));
+  });
+
+  it('a decision on a stale read after a restart that deletes a live child', async () => {
+    const found = await explore({ staleDeletionBuggy }, 'stale-deletion.ts');
+    expectFound(
+      found,
+      /:stale-restart@\d+\+\d+~widgets$/,
+      'deleted configmaps app-data, which the reference run never deleted (a live child)',
+    );
+    expectPassed(await explore({ staleDeletionCorrect }, 'stale-deletion.ts'));
+  });
+});

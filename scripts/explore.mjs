@@ -1,0 +1,76 @@
+// `pnpm explore <scenario> [--schedules N] [--state FILE] [--seed N] [--replay ID]`: fault
+// exploration mode of @ops/envtest (packages/envtest/README.md, "Fault exploration") on one
+// scenario, run by vitest (so scenario modules are TypeScript, as tests are).
+//
+// <scenario> is an operator's name (its scenario is operators/<name>/test/explore.scenario.ts,
+// export `scenario`) or a module path from the repository root, optionally `#<export>`.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const usage =
+  'usage: pnpm explore <operator | path/to/scenario.ts[#export]> [--schedules N (default 1000)] [--state FILE (resumable)] [--seed N] [--replay SCHEDULE-ID]';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    schedules: { type: 'string' },
+    state: { type: 'string' },
+    seed: { type: 'string' },
+    replay: { type: 'string' },
+    help: { type: 'boolean' },
+  },
+});
+if (values.help || positionals.length !== 1) {
+  console.error(usage);
+  process.exit(values.help ? 0 : 2);
+}
+const [target = ''] = positionals;
+const [path = '', exportName = 'scenario'] = target.split('#');
+const operatorScenario = resolve(root, 'operators', path, 'test/explore.scenario.ts');
+const modulePath = existsSync(operatorScenario) ? operatorScenario : resolve(root, path);
+if (!existsSync(modulePath)) {
+  console.error(
+    `pnpm explore: no scenario at ${modulePath}${path.includes('/') ? '' : ` (nor at ${operatorScenario}: an operator's scenario is exported as \`scenario\` from its test/explore.scenario.ts)`}\n${usage}`,
+  );
+  process.exit(2);
+}
+for (const [name, value] of [
+  ['schedules', values.schedules],
+  ['seed', values.seed],
+]) {
+  if (value !== undefined && !/^\d+$/.test(value)) {
+    console.error(
+      `pnpm explore: --${name} takes a whole number, got ${JSON.stringify(value)}\n${usage}`,
+    );
+    process.exit(2);
+  }
+}
+const envtest = resolve(root, 'packages/envtest');
+const result = spawnSync(
+  process.execPath,
+  [
+    resolve(envtest, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    '--config',
+    'vitest.explore.config.ts',
+  ],
+  {
+    cwd: envtest,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      OPS_EXPLORE_SCENARIO: modulePath,
+      OPS_EXPLORE_EXPORT: exportName,
+      OPS_EXPLORE_TARGET: path,
+      ...(values.schedules ? { OPS_EXPLORE_SCHEDULES: values.schedules } : {}),
+      ...(values.state ? { OPS_EXPLORE_STATE: resolve(process.cwd(), values.state) } : {}),
+      ...(values.seed ? { OPS_EXPLORE_SEED: values.seed } : {}),
+      ...(values.replay ? { OPS_EXPLORE_REPLAY: values.replay } : {}),
+    },
+  },
+);
+process.exit(result.status ?? 1);
