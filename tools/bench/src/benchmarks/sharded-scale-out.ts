@@ -23,8 +23,11 @@ export const shardReconcileMs = 50;
 const workers = 10;
 /** The steady load's rate, as a share of the replicas' ideal capacity. */
 const loadShare = 0.8;
-/** Lease timing of the ring: short, so that a run waits seconds for the ring to form. */
-const timing = { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 };
+/**
+ * Lease timing of the ring: controller-runtime's defaults. (A 4 s Lease lapsed on a loaded
+ * machine: a replica that cannot renew within its renew deadline exits, by design.)
+ */
+const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 /** Writes the parent keeps in flight while it changes every object. */
 const writeConcurrency = 64;
 const ring = 'bench';
