@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { builtInKindResources } from '@ops/core/client';
 import { clusterRoleFromRules, mergePolicyRules, shardingPermissions } from '@ops/core/crd';
 import { certificateNamesOf, controllerKindsOf } from '@ops/core/operator';
 import { main as opsManifests } from '@ops/manifests';
@@ -192,10 +193,10 @@ describe('config/default (with cert-manager)', () => {
     const role = find(objects, 'ClusterRole', `${prefix}manager-role`);
     // The declared rules, plus patch on Applications and Deployments for the shard labels
     // (the controller shards under --sharding; one role serves both modes).
-    const sharding = shardingPermissions(
-      await controllerKindsOf(applicationOperator),
-      customResources,
-    );
+    const sharding = shardingPermissions(await controllerKindsOf(applicationOperator), [
+      ...customResources,
+      ...builtInKindResources,
+    ]);
     expect(sharding.clusterRules).toEqual([
       { apiGroups: ['core.crd.lixueduan.com'], resources: ['applications'], verbs: ['patch'] },
       { apiGroups: ['apps'], resources: ['deployments'], verbs: ['patch'] },
@@ -520,7 +521,9 @@ describe('config/sharded (the Application controller across 3 replicas)', () => 
     expect(kinds.map((controller) => controller.sharding)).toEqual([
       { ring: applicationShardingRing },
     ]);
-    expect(role.rules).toEqual(shardingPermissions(kinds, customResources).leaseRules);
+    expect(role.rules).toEqual(
+      shardingPermissions(kinds, [...customResources, ...builtInKindResources]).leaseRules,
+    );
     expectBoundToManager(sharded, `${prefix}sharding-rolebinding`, `${prefix}sharding-role`);
   });
 });

@@ -5,6 +5,7 @@
  * certificate mode's roles in `config/self-managed-certs/role.yaml`.
  */
 
+import { builtInKindResources } from '@ops/core/client';
 import type { ControllerKinds } from '@ops/core/controller';
 import {
   clusterRoleFromRules,
@@ -164,7 +165,10 @@ export function renderManifests(
       content: toManifestYaml(definition.crd()),
     }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const sharding = shardingPermissions(controllers, module.customResources);
+  const sharding = shardingPermissions(controllers, [
+    ...module.customResources,
+    ...builtInKindResources,
+  ]);
   const role = clusterRoleFromRules(module.rbac.roleName ?? defaultRoleName, [
     ...module.rbac.rules,
     ...ownerReferencePermissions(controllers, module.customResources),

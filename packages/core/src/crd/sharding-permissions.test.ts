@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { builtInKindResources } from '../client/built-in-kinds.js';
 import { PolicyRuleError } from '../errors/policy-rule-error.js';
 import type { ControllerKinds } from './owner-reference-permissions.js';
 import { shardingPermissions } from './sharding-permissions.js';
@@ -8,6 +9,7 @@ const application = {
   kind: 'Application',
   plural: 'applications',
 };
+const resources = [application, ...builtInKindResources];
 
 const sharded: ControllerKinds = {
   name: 'application',
@@ -21,7 +23,7 @@ const sharded: ControllerKinds = {
 
 describe('shardingPermissions', () => {
   it('grants patch on the for() and owned kinds cluster-wide, and the ring Leases namespaced', () => {
-    expect(shardingPermissions([sharded], [application])).toEqual({
+    expect(shardingPermissions([sharded], resources)).toEqual({
       clusterRules: [
         { apiGroups: ['core.crd.lixueduan.com'], resources: ['applications'], verbs: ['patch'] },
         { apiGroups: ['apps'], resources: ['deployments'], verbs: ['patch'] },
@@ -39,7 +41,7 @@ describe('shardingPermissions', () => {
 
   it('adds nothing for controllers that are not sharded', () => {
     const { sharding: _ring, ...unsharded } = sharded;
-    expect(shardingPermissions([unsharded], [application])).toEqual({
+    expect(shardingPermissions([unsharded], resources)).toEqual({
       clusterRules: [],
       leaseRules: [],
     });
@@ -52,13 +54,13 @@ describe('shardingPermissions', () => {
     };
     let caught: unknown;
     try {
-      shardingPermissions([unknown], [application]);
+      shardingPermissions([unknown], resources);
     } catch (error) {
       caught = error;
     }
     expect(PolicyRuleError.isInstance(caught)).toBe(true);
     expect((caught as Error).message).toBe(
-      'controller application is sharded (ring application), so its replicas need patch on Gadget (example.com/v1), but its plural is unknown: Gadget is neither among the custom resources given nor a built-in kind of @ops/core; list its definition (defineCustomResource) in customResources',
+      "controller application is sharded (ring application), so its replicas need patch on Gadget (example.com/v1), but its plural is unknown: Gadget is not among the resources given (the custom resources and @ops/core's built-in kinds); list its definition (defineCustomResource) in customResources",
     );
   });
 });

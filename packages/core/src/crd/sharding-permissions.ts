@@ -6,7 +6,6 @@
  */
 
 import { groupOf, type PolicyRule } from '@ops/api';
-import { builtInKinds } from '../client/built-in-kinds.js';
 import { PolicyRuleError } from '../errors/policy-rule-error.js';
 import type { ControllerKinds, KindRef, OwnerResource } from './owner-reference-permissions.js';
 
@@ -32,12 +31,12 @@ export const shardLeaseVerbs = ['create', 'delete', 'get', 'list', 'patch', 'upd
 
 /**
  * The permissions of the sharded controllers among `controllers` (those with `sharding`);
- * unsharded controllers add nothing. The plural of each kind comes from `resources` (the
- * operator's custom resources, matched by group and kind, whatever the version), else from
- * `@ops/core`'s built-in kinds (`deployments`, `configMaps`, ...).
+ * unsharded controllers add nothing. The plural of each kind comes from `resources`, matched
+ * by group and kind whatever the version: the operator's custom resources and the built-in
+ * kinds it owns (`builtInKindResources` of `@ops/core/client` lists `@ops/core`'s).
  *
- * @throws {PolicyRuleError} naming the controller and kind when a kind's plural is neither
- * among `resources` nor a built-in kind, and saying how to fix it.
+ * @throws {PolicyRuleError} naming the controller and kind when a kind's plural is not
+ * among `resources`, and saying how to fix it.
  */
 export function shardingPermissions(
   controllers: readonly ControllerKinds[],
@@ -71,15 +70,11 @@ function pluralOf(
   resources: readonly OwnerResource[],
   controller: ControllerKinds,
 ): string {
-  const custom = resources.find(
+  const known = resources.find(
     (candidate) => candidate.group === group && candidate.kind === kind.kind,
   );
-  if (custom !== undefined) return custom.plural;
-  const builtIn = builtInKinds.find(
-    (candidate) => candidate.descriptor.group === group && candidate.kind === kind.kind,
-  );
-  if (builtIn !== undefined) return builtIn.descriptor.plural;
+  if (known !== undefined) return known.plural;
   throw new PolicyRuleError(
-    `controller ${controller.name} is sharded (ring ${controller.sharding?.ring}), so its replicas need patch on ${kind.kind} (${kind.apiVersion}), but its plural is unknown: ${kind.kind} is neither among the custom resources given nor a built-in kind of @ops/core; list its definition (defineCustomResource) in customResources`,
+    `controller ${controller.name} is sharded (ring ${controller.sharding?.ring}), so its replicas need patch on ${kind.kind} (${kind.apiVersion}), but its plural is unknown: ${kind.kind} is not among the resources given (the custom resources and @ops/core's built-in kinds); list its definition (defineCustomResource) in customResources`,
   );
 }
