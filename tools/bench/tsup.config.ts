@@ -7,6 +7,7 @@ export default defineConfig({
     'sync-child': 'src/harness/sync-child.ts',
     'burst-watcher-child': 'src/harness/burst-watcher-child.ts',
     'burst-writer-child': 'src/harness/burst-writer-child.ts',
+    'shard-replica-child': 'src/harness/shard-replica-child.ts',
   },
   format: ['esm'],
   target: 'node24',

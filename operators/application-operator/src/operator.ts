@@ -63,14 +63,26 @@ export function registerApplicationWebhooks(server: WebhookServer): void {
 }
 
 /**
+ * The ring the Application controller shards in under `--sharding`: its Leases are
+ * `application-<pod>` and `application-sharder`, its label `shard.sharding.ops.dev/application`.
+ */
+export const applicationShardingRing = 'application';
+
+/**
  * The application-operator for `runOperator` (src/main.ts): its name (which is also the
  * kustomize namePrefix its self-managed certificate mode expects), its Lease, its webhooks
- * and its controller. src/manifests.ts renders the webhook configurations and the
- * self-managed certificate RBAC from the same object.
+ * and its controller, sharded across all replicas in the ring
+ * {@link applicationShardingRing} when run with `--sharding` (`SHARDING=true`; the overlay
+ * config/sharded). src/manifests.ts renders the webhook configurations and the self-managed
+ * certificate RBAC from the same object.
  */
 export const applicationOperator: OperatorDefinition = {
   name: 'application-operator',
   leaderElectionId: 'application-operator.lixueduan.com',
   webhooks: applicationWebhooks,
-  setup: (manager) => addApplicationController(manager),
+  setup: (manager, { flags }) =>
+    addApplicationController(
+      manager,
+      flags.sharding ? { controller: { sharding: { ring: applicationShardingRing } } } : {},
+    ),
 };

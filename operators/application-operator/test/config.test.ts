@@ -3,13 +3,19 @@
 import { execFileSync } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { clusterRoleFromRules, mergePolicyRules } from '@ops/core/crd';
-import { certificateNamesOf } from '@ops/core/operator';
+import { builtInKindResources } from '@ops/core/client';
+import { clusterRoleFromRules, mergePolicyRules, shardingPermissions } from '@ops/core/crd';
+import { certificateNamesOf, controllerKindsOf } from '@ops/core/operator';
 import { main as opsManifests } from '@ops/manifests';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationResource } from '../src/api/v1/application.js';
-import { leaderElectionRules, rbac, selfManagedCertificateRbac } from '../src/manifests.js';
-import { applicationOperator } from '../src/operator.js';
+import {
+  customResources,
+  leaderElectionRules,
+  rbac,
+  selfManagedCertificateRbac,
+} from '../src/manifests.js';
+import { applicationOperator, applicationShardingRing } from '../src/operator.js';
 import { mutatePath, validatePath } from '../src/webhook/application.js';
 import {
   buildBundle,
@@ -132,6 +138,8 @@ describe('config/default (with cert-manager)', () => {
         `ClusterRoleBinding/${prefix}manager-rolebinding`,
         `Role/${prefix}leader-election-role`,
         `RoleBinding/${prefix}leader-election-rolebinding`,
+        `Role/${prefix}sharding-role`,
+        `RoleBinding/${prefix}sharding-rolebinding`,
         `ClusterRole/${prefix}application-editor-role`,
         `ClusterRole/${prefix}application-viewer-role`,
         `ClusterRole/${prefix}metrics-auth-role`,
@@ -183,7 +191,19 @@ describe('config/default (with cert-manager)', () => {
 
   it('binds the ClusterRole with exactly the generated rules to the prefixed ServiceAccount', async () => {
     const role = find(objects, 'ClusterRole', `${prefix}manager-role`);
-    expect(role.rules).toEqual(clusterRoleFromRules('manager-role', rbac.rules).rules);
+    // The declared rules, plus patch on Applications and Deployments for the shard labels
+    // (the controller shards under --sharding; one role serves both modes).
+    const sharding = shardingPermissions(await controllerKindsOf(applicationOperator), [
+      ...customResources,
+      ...builtInKindResources,
+    ]);
+    expect(sharding.clusterRules).toEqual([
+      { apiGroups: ['core.crd.lixueduan.com'], resources: ['applications'], verbs: ['patch'] },
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['patch'] },
+    ]);
+    expect(role.rules).toEqual(
+      clusterRoleFromRules('manager-role', [...rbac.rules, ...sharding.clusterRules]).rules,
+    );
     const generated = parseYamlStream(
       await readFile(join(operatorRoot, 'config/rbac/role.yaml'), 'utf8'),
     );
@@ -204,14 +224,11 @@ describe('config/default (with cert-manager)', () => {
     const role = find(objects, 'Role', `${prefix}leader-election-role`);
     expect(role.metadata.namespace).toBe(namespace);
     expect(role.rules).toEqual(leaderElectionRules);
-    const binding = find(objects, 'RoleBinding', `${prefix}leader-election-rolebinding`);
-    expect(binding.metadata.namespace).toBe(namespace);
-    expect(binding.roleRef).toEqual({
-      apiGroup: 'rbac.authorization.k8s.io',
-      kind: 'Role',
-      name: `${prefix}leader-election-role`,
-    });
-    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: serviceAccount, namespace }]);
+    expectBoundToManager(
+      objects,
+      `${prefix}leader-election-rolebinding`,
+      `${prefix}leader-election-role`,
+    );
   });
 
   it('runs the manager as the ServiceAccount, with probes, ports, resources and the restricted PSS', () => {
@@ -442,6 +459,75 @@ describe('config/default-no-certmanager (self-managed webhook certificates)', ()
   });
 });
 
+/** Each overlay rendered once, on first use. */
+const renderedOverlays = new Map<string, K8sObject[]>();
+function rendered(directory: string): K8sObject[] {
+  const objects = renderedOverlays.get(directory) ?? render(directory);
+  renderedOverlays.set(directory, objects);
+  return objects;
+}
+
+/** Checks that the RoleBinding `name` binds the Role `role` to the manager's ServiceAccount, in its namespace. */
+function expectBoundToManager(objects: K8sObject[], name: string, role: string): void {
+  const binding = find(objects, 'RoleBinding', name);
+  expect(binding.metadata.namespace).toBe(namespace);
+  expect(binding.roleRef).toEqual({
+    apiGroup: 'rbac.authorization.k8s.io',
+    kind: 'Role',
+    name: role,
+  });
+  expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: serviceAccount, namespace }]);
+}
+
+describe('config/sharded (the Application controller across 3 replicas)', () => {
+  it('is config/default but for the Deployment', () => {
+    const base = rendered('config/default');
+    const sharded = rendered('config/sharded');
+    const withoutDeployment = (objects: K8sObject[]) =>
+      objects.filter((object) => object.kind !== 'Deployment');
+    expect(withoutDeployment(sharded)).toEqual(withoutDeployment(base));
+  });
+
+  it('runs 3 replicas with --sharding, each named in the ring by its pod name', () => {
+    const base = rendered('config/default');
+    const sharded = rendered('config/sharded');
+    const deployment = find(sharded, 'Deployment', `${prefix}controller-manager`);
+    const original = find(base, 'Deployment', `${prefix}controller-manager`);
+    expect(deployment.spec.replicas).toBe(3);
+    const pod = deployment.spec.template.spec;
+    const manager = pod.containers[0];
+    // config/default's arguments (--leader-elect among them), then --sharding.
+    expect(manager.args).toEqual([...original.spec.template.spec.containers[0].args, '--sharding']);
+    expect(manager.args).toContain('--leader-elect');
+    expect(manager.env).toEqual([
+      {
+        name: 'LEADER_ELECTION_IDENTITY',
+        valueFrom: { fieldRef: { fieldPath: 'metadata.name' } },
+      },
+    ]);
+    expect(restrictedViolations(pod)).toEqual([]);
+    // Everything else about the Deployment is config/default's.
+    const { args: _a, env: _e, ...container } = manager;
+    const { args: _oa, ...originalContainer } = original.spec.template.spec.containers[0];
+    expect(container).toEqual(originalContainer);
+    expect({ ...pod, containers: [] }).toEqual({ ...original.spec.template.spec, containers: [] });
+  });
+
+  it("grants the ring's Leases in the operator namespace only, bound to the ServiceAccount", async () => {
+    const sharded = rendered('config/sharded');
+    const role = find(sharded, 'Role', `${prefix}sharding-role`);
+    expect(role.metadata.namespace).toBe(namespace);
+    const kinds = await controllerKindsOf(applicationOperator);
+    expect(kinds.map((controller) => controller.sharding)).toEqual([
+      { ring: applicationShardingRing },
+    ]);
+    expect(role.rules).toEqual(
+      shardingPermissions(kinds, [...customResources, ...builtInKindResources]).leaseRules,
+    );
+    expectBoundToManager(sharded, `${prefix}sharding-rolebinding`, `${prefix}sharding-role`);
+  });
+});
+
 describe('config/samples', () => {
   it('renders the sample Application of the requirements', () => {
     const [sample, ...rest] = render('config/samples');
@@ -480,10 +566,10 @@ describe('generated manifests (manifests:check)', () => {
     return { status, stdout, stderr };
   }
 
-  it('config/crd/bases, config/rbac/role.yaml and metrics_*.yaml, config/webhook/manifests.yaml and config/self-managed-certs/role.yaml are what dist/manifests.js generates', async () => {
+  it('config/crd/bases, config/rbac/role.yaml, sharding_role.yaml and metrics_*.yaml, config/webhook/manifests.yaml and config/self-managed-certs/role.yaml are what dist/manifests.js generates', async () => {
     const result = await check(operatorRoot);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('ops-manifests: 7 file(s) up to date\n');
+    expect(result.stdout).toBe('ops-manifests: 8 file(s) up to date\n');
     expect(result.status).toBe(0);
   });
 

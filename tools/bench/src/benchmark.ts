@@ -53,6 +53,11 @@ export interface BenchOptions {
    * first; their objects are `steadyObjects`.
    */
   operatorRepeats: number;
+  /**
+   * Objects of the sharded-scale-out benchmark, one run of 1, 3 and 5 replicas per size
+   * (`--shard-sizes`); its steady load lasts `latencyDurationMs`.
+   */
+  shardSizes: number[];
 }
 
 /** The full run of `pnpm bench` (about 3 minutes on a 2-core machine). */
@@ -77,6 +82,7 @@ export const defaultBenchOptions: BenchOptions = {
   restartObjects: 50_000,
   failoverObjects: 10_000,
   operatorRepeats: 2,
+  shardSizes: [10_000, 50_000],
 };
 
 /** A run of every benchmark in a few seconds, for tests (`--tiny`). */
@@ -101,6 +107,7 @@ export const tinyBenchOptions: BenchOptions = {
   restartObjects: 200,
   failoverObjects: 100,
   operatorRepeats: 1,
+  shardSizes: [40],
 };
 
 /** One reported figure. */

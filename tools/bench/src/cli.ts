@@ -45,6 +45,8 @@ Options:
   --failover-objects <n> ConfigMaps the failover-standby benchmark's standby caches (default ${defaultBenchOptions.failoverObjects})
   --operator-repeats <n> runs of each runtime, before and after issue #31, in the operator
                         benchmarks (applications, balancers, myjobs; default ${defaultBenchOptions.operatorRepeats})
+  --shard-sizes <list>  objects of the sharded-scale-out benchmark, each run over 1, 3 and 5
+                        replicas (default ${defaultBenchOptions.shardSizes.join(',')})
   --out <dir>           where results go (default ./bench-results)
   -h, --help            show this help
 `;
@@ -95,6 +97,7 @@ async function main(): Promise<number> {
   try {
     if (values.shapes !== undefined) options.shapes = parseShapes(values.shapes);
     if (values.sizes !== undefined) options.shapeSizes = parseSizes(values.sizes);
+    if (values['shard-sizes'] !== undefined) options.shardSizes = parseSizes(values['shard-sizes']);
     if (values['other-objects'] !== undefined) {
       const others = Number(values['other-objects']);
       if (!Number.isInteger(others) || others < 0)
@@ -177,6 +180,7 @@ function parse() {
       'restart-objects': { type: 'string' },
       'failover-objects': { type: 'string' },
       'operator-repeats': { type: 'string' },
+      'shard-sizes': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -24,6 +24,8 @@ export {
   generatedHeader,
   renderManifests,
   rolePath,
+  shardingRoleFile,
+  shardingRolePath,
   toManifestStream,
   toManifestYaml,
   webhookPath,

@@ -1,7 +1,7 @@
 import { defineCustomResource, permission } from '@ops/core/crd';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import {
   generatedHeader,
   renderManifests,
@@ -118,6 +118,61 @@ describe('renderManifests', () => {
       metadata: { name: 'metrics-reader' },
       rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
     });
+  });
+});
+
+describe('renderManifests of a sharded controller', () => {
+  const sharded = {
+    name: 'widget',
+    for: { apiVersion: 'b.example.com/v1', kind: 'Widget' },
+    owns: [{ kind: { apiVersion: 'apps/v1', kind: 'Deployment' }, onlyController: true }],
+    sharding: { ring: 'widget' },
+  };
+  const files = renderManifests({ customResources: [widget], rbac: { rules: [] } }, [sharded]);
+  const byPath = new Map(files.map((file) => [file.path, file.content]));
+
+  it('grants patch on its for() and owned kinds in the ClusterRole (the shard labels)', () => {
+    expect(parse(byPath.get('config/rbac/role.yaml') ?? '').rules).toEqual([
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['patch'] },
+      { apiGroups: ['b.example.com'], resources: ['widgets'], verbs: ['patch'] },
+      {
+        apiGroups: ['b.example.com'],
+        resources: ['widgets/finalizers'],
+        verbs: ['update'],
+      },
+    ]);
+  });
+
+  it("writes the ring Leases' Role and its binding to the manager, in the operator's namespace", () => {
+    const content = byPath.get('config/rbac/sharding_role.yaml') ?? '';
+    expect(content.startsWith(`${generatedHeader}\n`)).toBe(true);
+    expect(parseAllDocuments(content).map((document) => document.toJS())).toEqual([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: 'sharding-role', namespace: 'system' },
+        rules: [
+          {
+            apiGroups: ['coordination.k8s.io'],
+            resources: ['leases'],
+            verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+          },
+        ],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'sharding-rolebinding', namespace: 'system' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'sharding-role' },
+        subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' }],
+      },
+    ]);
+  });
+
+  it('writes no sharding Role when no controller is sharded', () => {
+    const { sharding: _ring, ...plain } = sharded;
+    const unsharded = renderManifests({ customResources: [widget], rbac: { rules: [] } }, [plain]);
+    expect(unsharded.map((file) => file.path)).not.toContain('config/rbac/sharding_role.yaml');
   });
 });
 

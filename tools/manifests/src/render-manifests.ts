@@ -5,8 +5,15 @@
  * certificate mode's roles in `config/self-managed-certs/role.yaml`.
  */
 
+import { builtInKindResources } from '@ops/core/client';
 import type { ControllerKinds } from '@ops/core/controller';
-import { clusterRoleFromRules, mergePolicyRules, ownerReferencePermissions } from '@ops/core/crd';
+import {
+  clusterRoleFromRules,
+  mergePolicyRules,
+  ownerReferencePermissions,
+  type PolicyRule,
+  shardingPermissions,
+} from '@ops/core/crd';
 import { webhookConfigurations } from '@ops/core/webhook';
 import { stringify } from 'yaml';
 import type { ManifestModule } from './load-manifest-module.js';
@@ -29,6 +36,8 @@ export const rolePath = 'config/rbac/role.yaml';
 export const webhookPath = 'config/webhook/manifests.yaml';
 /** Where the self-managed certificate mode's Role and ClusterRole go. */
 export const certificateRolePath = 'config/self-managed-certs/role.yaml';
+/** Where the Role and RoleBinding of sharded controllers' Leases go. */
+export const shardingRolePath = 'config/rbac/sharding_role.yaml';
 /** Where the secured metrics' auth-delegator ClusterRole goes. */
 export const metricsAuthRolePath = 'config/rbac/metrics_auth_role.yaml';
 /** Where its ClusterRoleBinding to the manager's ServiceAccount goes. */
@@ -68,6 +77,29 @@ export function metricsRbacFiles(): GeneratedFile[] {
     { path: metricsAuthRoleBindingPath, content: toManifestYaml(binding) },
     { path: metricsReaderRolePath, content: toManifestYaml(reader) },
   ];
+}
+
+/**
+ * The RBAC of sharded controllers' Leases, in the operator's own namespace (the Leases live
+ * in `leaderElectionNamespace`): the Role `sharding-role` with `rules` and its RoleBinding
+ * `sharding-rolebinding` to the manager's ServiceAccount `controller-manager`, both in
+ * `system` (kustomize renames them, as the leader-election Role).
+ */
+export function shardingRoleFile(rules: readonly PolicyRule[]): GeneratedFile {
+  const role = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'sharding-role', namespace: 'system' },
+    rules: mergePolicyRules([...rules]),
+  };
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'sharding-rolebinding', namespace: 'system' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'sharding-role' },
+    subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' }],
+  };
+  return { path: shardingRolePath, content: toManifestStream([role, binding]) };
 }
 
 /** The ClusterRole's name when the module does not set `rbac.roleName`. */
@@ -110,14 +142,17 @@ function yamlOf(object: unknown): string {
  * rules (followed by the secured metrics' roles, {@link metricsRbacFiles}): `rbac.rules` plus, derived from `controllers` (what the module's `operator`
  * reconciles and owns, see `controllerKindsOf` of `@ops/core/operator`), `update` on
  * `<plural>/finalizers` of each `for()` kind whose controller owns with controller
- * references (`ownerReferencePermissions`); then, when the module declares webhooks, `config/webhook/manifests.yaml` with the
+ * references (`ownerReferencePermissions`), and `patch` on the `for()` and owned kinds of
+ * each sharded controller (`shardingPermissions`); when a controller is sharded,
+ * {@link shardingRoleFile} with the ring's Lease rules; then, when the module declares webhooks, `config/webhook/manifests.yaml` with the
  * MutatingWebhookConfiguration and ValidatingWebhookConfiguration (kubebuilder's names,
  * Service `webhook-service` in `system`, for kustomize to rename); and when it exports
  * `selfManagedCertificateRbac`, `config/self-managed-certs/role.yaml` with its ClusterRole
  * and Role.
  *
- * @throws {PolicyRuleError} (from `@ops/core/crd`) for an invalid role name or rule, or an
- * owning controller whose `for()` kind is not in `customResources`, and
+ * @throws {PolicyRuleError} (from `@ops/core/crd`) for an invalid role name or rule, an
+ * owning controller whose `for()` kind is not in `customResources`, or a sharded
+ * controller with a kind neither in `customResources` nor built in, and
  * `WebhookDeclarationError` for webhooks sharing a path or name.
  */
 export function renderManifests(
@@ -130,11 +165,17 @@ export function renderManifests(
       content: toManifestYaml(definition.crd()),
     }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sharding = shardingPermissions(controllers, [
+    ...module.customResources,
+    ...builtInKindResources,
+  ]);
   const role = clusterRoleFromRules(module.rbac.roleName ?? defaultRoleName, [
     ...module.rbac.rules,
     ...ownerReferencePermissions(controllers, module.customResources),
+    ...sharding.clusterRules,
   ]);
   const files = [...crds, { path: rolePath, content: toManifestYaml(role) }, ...metricsRbacFiles()];
+  if (sharding.leaseRules.length > 0) files.push(shardingRoleFile(sharding.leaseRules));
   if (module.webhooks !== undefined && module.webhooks.length > 0) {
     files.push({
       path: webhookPath,

@@ -43,6 +43,7 @@ import type * as policy from 'kubernetes-types/policy/v1.js';
 import type * as rbac from 'kubernetes-types/rbac/v1.js';
 import type * as storage from 'kubernetes-types/storage/v1.js';
 import { objectKind, type ResourceKind } from '../crd/object-kind.js';
+import type { OwnerResource } from '../crd/owner-reference-permissions.js';
 
 /**
  * A built-in object as the API server returns it: `kubernetes-types`' type `T` with
@@ -380,3 +381,16 @@ export const builtInKinds: readonly ResourceKind[] = Object.freeze([
   mutatingWebhookConfigurations,
   validatingWebhookConfigurations,
 ]);
+
+/**
+ * {@link builtInKinds} as `@ops/core/crd`'s RBAC helpers take resources (group, kind,
+ * plural): give them with the operator's custom resources to `shardingPermissions`, so that
+ * a sharded controller owning Deployments gets `patch` on `deployments`.
+ */
+export const builtInKindResources: readonly OwnerResource[] = Object.freeze(
+  builtInKinds.map((kind) => ({
+    group: kind.descriptor.group,
+    kind: kind.kind,
+    plural: kind.descriptor.plural,
+  })),
+);

@@ -67,4 +67,9 @@ export {
   type Verb,
   validatePolicyRule,
 } from './policy-rule.js';
+export {
+  type ShardingPermissions,
+  shardingPermissions,
+  shardLeaseVerbs,
+} from './sharding-permissions.js';
 export { type StructuralSchemaOptions, toStructuralSchema } from './structural-schema.js';

@@ -79,6 +79,12 @@ export interface ControllerKinds {
   for: KindRef;
   /** The owned kinds, from `owns()`, in call order. */
   owns: Array<{ kind: KindRef; onlyController: boolean }>;
+  /**
+   * Set when the controller is sharded (`withOptions({ sharding })`): its ring's name. Its
+   * replicas then need the ring's Leases and `patch` on its `for()` and owned kinds (see
+   * `shardingPermissions`).
+   */
+  sharding?: { ring: string };
 }
 
 /** A kind, by apiVersion and kind (a `defineCustomResource` definition fits too). */

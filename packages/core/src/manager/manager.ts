@@ -313,17 +313,19 @@ export class Manager {
 
   /**
    * What each registered controller reconciles and owns (its `for()` and `owns()`), in
-   * registration order; copies, so changing them changes nothing here. The manifests
-   * generator derives the RBAC an owner reference needs from it.
+   * registration order, with the ring of each sharded one (`sharding`); copies, so changing
+   * them changes nothing here. The manifests generator derives the RBAC an owner reference
+   * needs, and the RBAC of a sharded controller, from it.
    */
   controllerKinds(): ControllerKinds[] {
-    return this.controllers.map(({ kinds }) => ({
+    return this.controllers.map(({ kinds, ring }) => ({
       name: kinds.name,
       for: { ...kinds.for },
       owns: kinds.owns.map((entry) => ({
         kind: { ...entry.kind },
         onlyController: entry.onlyController,
       })),
+      ...(ring !== undefined ? { sharding: { ring } } : {}),
     }));
   }
 

@@ -43,6 +43,39 @@ describe('controllerKindsOf', () => {
     ]);
   });
 
+  it('runs setup with --sharding, so a controller that shards under the flag reports its ring', async () => {
+    const kinds = await controllerKindsOf({
+      name: 'widget-operator',
+      setup: (manager, { flags }) => {
+        manager
+          .controller('widget')
+          .for(widget)
+          .owns({ apiVersion: 'apps/v1', kind: 'Deployment' })
+          .withOptions(flags.sharding ? { sharding: { ring: 'widgets' } } : {})
+          .complete(async () => undefined);
+        manager
+          .controller('defaulted')
+          .for({ apiVersion: 'v1', kind: 'ConfigMap' })
+          .withOptions(flags.sharding ? { sharding: {} } : {})
+          .complete(async () => undefined);
+      },
+    });
+    expect(kinds).toEqual([
+      {
+        name: 'widget',
+        for: widget,
+        owns: [{ kind: { apiVersion: 'apps/v1', kind: 'Deployment' }, onlyController: true }],
+        sharding: { ring: 'widgets' },
+      },
+      {
+        name: 'defaulted',
+        for: { apiVersion: 'v1', kind: 'ConfigMap' },
+        owns: [],
+        sharding: { ring: 'defaulted' },
+      },
+    ]);
+  });
+
   it('gives no controllers for a definition without setup', async () => {
     expect(await controllerKindsOf({ name: 'empty-operator' })).toEqual([]);
   });

@@ -15,8 +15,11 @@ import { parseOperatorFlags } from './operator-flags.js';
  * The manager talks to no cluster: its kubeconfig points at an address nothing listens on
  * (`https://127.0.0.1:1`), it serves neither metrics nor health, it logs nothing, and every
  * informer `setup` may have started is stopped before this resolves. `setup` gets the flags
- * of a run without arguments or environment (`parseOperatorFlags([], {})`) and a silent
- * logger. A definition without `setup` has no controllers (`[]`).
+ * of a run with `--sharding` and no other argument or environment
+ * (`parseOperatorFlags(['--sharding'], {})`) and a silent logger: a controller that shards
+ * when the flag is on reports its ring (`sharding`), so the generated RBAC covers the
+ * operator both with and without `--sharding` (one role serves every overlay). A definition
+ * without `setup` has no controllers (`[]`).
  *
  * @throws {Error} `setup`'s own error, with the operator named and the original as `cause`:
  * a setup that needs the cluster while it registers its controllers (awaiting a read, a
@@ -41,7 +44,7 @@ export async function controllerKindsOf(
     healthProbeBindAddress: false,
   });
   try {
-    await definition.setup(manager, { logger, flags: parseOperatorFlags([], {}) });
+    await definition.setup(manager, { logger, flags: parseOperatorFlags(['--sharding'], {}) });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(

@@ -20,6 +20,7 @@ describe('parseOperatorFlags', () => {
       metricsSecure: true,
       healthProbeBindAddress: { port: 8081 },
       leaderElect: false,
+      sharding: false,
       webhookPort: 9443,
       webhooksEnabled: true,
       webhookCertMode: 'provided',
@@ -41,6 +42,9 @@ describe('parseOperatorFlags', () => {
           '0',
           '--leader-elect',
           '--leader-election-namespace=ns',
+          '--leader-election-identity',
+          'pod-0',
+          '--sharding',
           '--webhook-port',
           '1234',
           '--webhook-cert-dir=/certs',
@@ -63,6 +67,8 @@ describe('parseOperatorFlags', () => {
       healthProbeBindAddress: false,
       leaderElect: true,
       leaderElectionNamespace: 'ns',
+      leaderElectionIdentity: 'pod-0',
+      sharding: true,
       webhookPort: 1234,
       webhookCertDir: '/certs',
       webhookCertMode: 'self-managed',
@@ -82,6 +88,8 @@ describe('parseOperatorFlags', () => {
       HEALTH_PROBE_BIND_ADDRESS: ':9001',
       LEADER_ELECT: 'true',
       LEADER_ELECTION_NAMESPACE: 'lease-ns',
+      LEADER_ELECTION_IDENTITY: 'env-pod',
+      SHARDING: 'true',
       WEBHOOK_PORT: '8443',
       WEBHOOK_CERT_DIR: '/env-certs',
       WEBHOOK_CERT_MODE: 'self-managed',
@@ -99,6 +107,8 @@ describe('parseOperatorFlags', () => {
       healthProbeBindAddress: { port: 9001 },
       leaderElect: true,
       leaderElectionNamespace: 'lease-ns',
+      leaderElectionIdentity: 'env-pod',
+      sharding: true,
       webhookPort: 8443,
       webhookCertDir: '/env-certs',
       webhookCertMode: 'self-managed',
@@ -116,8 +126,8 @@ describe('parseOperatorFlags', () => {
     expect(flagged.logLevel).toBe('error');
     expect(flagged.logFormat).toBe('text');
     expect(
-      parseOperatorFlags([], { ENABLE_WEBHOOKS: 'true', LEADER_ELECT: 'FALSE' }),
-    ).toMatchObject({ webhooksEnabled: true, leaderElect: false });
+      parseOperatorFlags([], { ENABLE_WEBHOOKS: 'true', LEADER_ELECT: 'FALSE', SHARDING: 'false' }),
+    ).toMatchObject({ webhooksEnabled: true, leaderElect: false, sharding: false });
     // Plain metrics default to controller-runtime's :8080, secure ones to kubebuilder's :8443.
     expect(parseOperatorFlags(['--metrics-secure=false'], {}).metricsBindAddress).toEqual({
       port: 8080,
@@ -158,6 +168,12 @@ describe('parseOperatorFlags', () => {
     expect(refusal([], { LEADER_ELECT: 'yes' })).toBe(
       'LEADER_ELECT (for --leader-elect) must be true or false, got "yes"',
     );
+    expect(refusal([], { SHARDING: 'on' })).toBe(
+      'SHARDING (for --sharding) must be true or false, got "on"',
+    );
+    expect(refusal(['--leader-election-identity='])).toBe(
+      '--leader-election-identity needs a value, got an empty one',
+    );
     expect(refusal(['--no-such-flag'])).toBe("Unknown option '--no-such-flag'");
     expect(refusal(['-x'])).toBe("Unknown option '-x'");
     expect(refusal(['--webhook-port'])).toContain("'--webhook-port <value>' argument missing");
@@ -195,6 +211,10 @@ describe('operatorUsage', () => {
       '--leader-elect ',
       '[LEADER_ELECT=true]',
       '--leader-election-namespace <ns>',
+      '--leader-election-identity <id>',
+      '[LEADER_ELECTION_IDENTITY]',
+      '--sharding ',
+      '[SHARDING=true]',
       '--webhook-port <port>',
       '(default 9443) [WEBHOOK_PORT]',
       '--webhook-cert-dir <dir>',

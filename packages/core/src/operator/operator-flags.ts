@@ -44,6 +44,19 @@ export interface OperatorFlags {
   leaderElect: boolean;
   /** `--leader-election-namespace` / `LEADER_ELECTION_NAMESPACE`; unset: the Pod's namespace. */
   leaderElectionNamespace?: string;
+  /**
+   * `--leader-election-identity` / `LEADER_ELECTION_IDENTITY`: this replica's identity in
+   * the leader-election Lease and, with sharding, its name in the rings (the Manager's
+   * `leaderElectionIdentity`: a label value, the pod name from the downward API fits);
+   * unset: host name plus a random suffix.
+   */
+  leaderElectionIdentity?: string;
+  /**
+   * `--sharding` / `SHARDING=true`, default off: the operator's shardable controllers shard
+   * their objects across all replicas (`withOptions({ sharding })`) instead of running on
+   * the leader only. The operator's `setup` reads it; `runOperator` itself only passes it on.
+   */
+  sharding: boolean;
   /** `--webhook-port` / `WEBHOOK_PORT`, default 9443. */
   webhookPort: number;
   /** `--webhook-cert-dir` / `WEBHOOK_CERT_DIR`; unset: `$TMPDIR/k8s-webhook-server/serving-certs`. */
@@ -117,6 +130,19 @@ const flagSpecs: Record<string, FlagSpec> = {
     value: '<ns>',
     env: 'LEADER_ELECTION_NAMESPACE',
     description: "namespace of the Lease (default: the pod's)",
+  },
+  'leader-election-identity': {
+    type: 'string',
+    value: '<id>',
+    env: 'LEADER_ELECTION_IDENTITY',
+    description:
+      "this replica's identity in its Leases, a label value (default: host name + random suffix; give the pod name)",
+  },
+  sharding: {
+    type: 'boolean',
+    env: 'SHARDING=true',
+    description:
+      "shard the operator's shardable controllers across all replicas (each reconciles its share) instead of leading with one",
   },
   'webhook-port': {
     type: 'string',
@@ -238,6 +264,7 @@ export function parseOperatorFlags(
     metricsSecure,
     healthProbeBindAddress: health ? parseBindAddress(health.value, health.source) : { port: 8081 },
     leaderElect: bool('leader-elect', 'LEADER_ELECT', 'true'),
+    sharding: bool('sharding', 'SHARDING', 'true'),
     webhookPort: port ? parsePort(port.value, port.source) : 9443,
     webhooksEnabled: !bool('disable-webhooks', 'ENABLE_WEBHOOKS', 'false'),
     webhookCertMode: mode ? parseOneOf(mode, ['provided', 'self-managed'] as const) : 'provided',
@@ -250,6 +277,7 @@ export function parseOperatorFlags(
         ? checkNotEmpty(values.kubeconfig, '--kubeconfig')
         : undefined,
     leaderElectionNamespace: pick('leader-election-namespace', 'LEADER_ELECTION_NAMESPACE'),
+    leaderElectionIdentity: pick('leader-election-identity', 'LEADER_ELECTION_IDENTITY'),
     webhookCertDir: pick('webhook-cert-dir', 'WEBHOOK_CERT_DIR'),
     metricsCertPath: pick('metrics-cert-path', 'METRICS_CERT_PATH'),
     webhookCertSecret: pick('webhook-cert-secret', 'WEBHOOK_CERT_SECRET'),

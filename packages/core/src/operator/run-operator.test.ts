@@ -161,6 +161,40 @@ describe('runOperator', () => {
     expect(run.output.stderr).toBe('');
   });
 
+  it('holds the leader-election Lease as --leader-election-identity, and hands --sharding to setup', async () => {
+    let manager: Manager | undefined;
+    let sharding: boolean | undefined;
+    const run = start(
+      {
+        ...demo,
+        leaderElectionId: 'identity-demo.example.com',
+        setup: (added, context) => {
+          manager = added;
+          sharding = context.flags.sharding;
+        },
+      },
+      [
+        '--kubeconfig',
+        server.kubeconfigPath,
+        '--leader-elect',
+        '--leader-election-namespace=default',
+        '--leader-election-identity=demo-pod-0',
+        '--sharding',
+        ...noServers,
+      ],
+    );
+    await until(() => manager?.isLeader() === true, 'the manager to lead');
+    const lease = await admin.get<KubernetesObject & { spec?: { holderIdentity?: string } }>({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { namespace: 'default', name: 'identity-demo.example.com' },
+    });
+    run.stop();
+    expect(await run.exited).toBe(0);
+    expect(lease.spec?.holderIdentity).toBe('demo-pod-0');
+    expect(sharding).toBe(true);
+  });
+
   it('logs one text line an entry on a terminal, and JSON with --log-format=json', async () => {
     for (const [argv, expected] of [
       [[], /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: starting the demo-operator \{"webhooks":false\}$/m],

@@ -129,6 +129,9 @@ async function run(
     ...(flags.leaderElectionNamespace
       ? { leaderElectionNamespace: flags.leaderElectionNamespace }
       : {}),
+    ...(flags.leaderElectionIdentity
+      ? { leaderElectionIdentity: flags.leaderElectionIdentity }
+      : {}),
     ...(webhookServer ? { webhookServer } : {}),
   });
   try {

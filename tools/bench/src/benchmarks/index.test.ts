@@ -21,6 +21,7 @@ describe('benchmark registry', () => {
       'myjobs',
       'sidecar-admission',
       'balancers',
+      'sharded-scale-out',
     ]);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9-]*$/);
     for (const module of benchmarks) expect(module.description.length).toBeGreaterThan(10);

@@ -10,6 +10,7 @@ import { heapPerObjectBenchmark } from './heap-per-object.js';
 import { metadataHeapBenchmark } from './metadata-heap.js';
 import { myJobsCompletedBenchmark } from './myjobs-completed.js';
 import { restartPriorityBenchmark } from './restart-priority.js';
+import { shardedScaleOutBenchmark } from './sharded-scale-out.js';
 import { sidecarAdmissionBenchmark } from './sidecar-admission.js';
 import { steadyWritesBenchmark } from './steady-writes.js';
 import { syncMatrixBenchmark } from './sync-matrix.js';
@@ -39,6 +40,7 @@ export const benchmarks: readonly BenchmarkModule[] = [
   myJobsCompletedBenchmark,
   sidecarAdmissionBenchmark,
   balancersReadyBenchmark,
+  shardedScaleOutBenchmark,
 ];
 
 /**

@@ -49,6 +49,7 @@ describe('pnpm bench --server real', () => {
       'steady-writes',
       'apiserver',
       'sidecar-admission',
+      'sharded-scale-out',
     ]);
     const result = (id: string) => report.results.find((entry) => entry.id === id);
 
