@@ -4,7 +4,7 @@
 // Application is labelled for one replica, which creates its Deployment, and the ring's
 // Leases name both replicas. It proves the generated RBAC is all a sharded replica needs.
 import { Client, type KubernetesObject, runOperator } from '@ops/core';
-import { shardLabel, shardNameLabel } from '@ops/core/controller';
+import { shardLabel, shardNameLabel } from '@ops/core/sharding';
 import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationResource } from '../src/api/v1/application.js';

@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@ops/api';
-import { drainLabel, HashRing, shardingKey, shardLabel } from '@ops/core/controller';
+import { drainLabel, HashRing, shardingKey, shardLabel } from '@ops/core/sharding';
 import pLimit from 'p-limit';
 import type { BenchContext, BenchmarkModule, BenchmarkResult, Metric } from '../benchmark.js';
 import type { BenchServer } from '../harness/bench-server.js';
