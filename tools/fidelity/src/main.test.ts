@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeTarget } from './fake-target.js';
 import { type FidelityDependencies, main, usage } from './main.js';
 import type { FidelityReport } from './report.js';
-import type { Scenario } from './scenario.js';
+import type { FidelityScenario } from './scenario.js';
 
-const corpus: Scenario[] = [
+const corpus: FidelityScenario[] = [
   {
     name: 'crud/configmap',
     description: 'ConfigMaps',

@@ -5,13 +5,13 @@ import { ControlPlaneAssetsError } from '@ops/envtest';
 import type { Logger } from 'pino';
 import { buildReport, type FidelityReport, formatReport } from './report.js';
 import { runCorpus } from './run-corpus.js';
-import type { Scenario } from './scenario.js';
+import type { FidelityScenario } from './scenario.js';
 import type { Servers } from './start-servers.js';
 import type { Target } from './target.js';
 
 /** What {@link main} needs from outside: passed in, so tests can replace any of it. */
 export interface FidelityDependencies {
-  corpus: readonly Scenario[];
+  corpus: readonly FidelityScenario[];
   startServers(log: Logger): Promise<Servers>;
   log: Logger;
   /** Writes the report (text) to standard output. */

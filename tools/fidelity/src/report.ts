@@ -1,7 +1,7 @@
 import type { DifferenceKind } from './compare.js';
 import { type NormalizationRule, normalizationRules } from './normalize.js';
 import type { CorpusResult, ExchangeResult, ScenarioFailure } from './run-corpus.js';
-import type { Scenario } from './scenario.js';
+import type { FidelityScenario } from './scenario.js';
 
 /** Like differences of several requests: one field pattern, one kind. */
 export interface DifferenceGroup {
@@ -32,7 +32,7 @@ export interface FidelityReport {
 
 /** Builds the report of one run of `corpus`. */
 export function buildReport(
-  corpus: readonly Scenario[],
+  corpus: readonly FidelityScenario[],
   result: CorpusResult,
   servers: FidelityReport['servers'],
 ): FidelityReport {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fakeTarget } from './fake-target.js';
 import { runCorpus } from './run-corpus.js';
-import type { Scenario } from './scenario.js';
+import type { FidelityScenario } from './scenario.js';
 
-const scenario = (name: string, run: Scenario['run']): Scenario => ({
+const scenario = (name: string, run: FidelityScenario['run']): FidelityScenario => ({
   name,
   description: `${name} for tests`,
   run,

@@ -1,6 +1,12 @@
 import { compareAnswers, type Difference } from './compare.js';
 import { normalizeAnswer } from './normalize.js';
-import type { Answer, CompareOptions, FidelityRequest, Scenario, Session } from './scenario.js';
+import type {
+  Answer,
+  CompareOptions,
+  FidelityRequest,
+  FidelityScenario,
+  Session,
+} from './scenario.js';
 import type { Target } from './target.js';
 
 /** One request of the corpus, as both servers answered it. */
@@ -64,10 +70,11 @@ function recordingSession(target: Target, scenario: string) {
  * @param onScenario called after each scenario, for progress.
  */
 export async function runCorpus(
-  corpus: readonly Scenario[],
+  corpus: readonly FidelityScenario[],
   local: Target,
   real: Target,
-  onScenario: (scenario: Scenario, exchanges: readonly ExchangeResult[]) => void = () => undefined,
+  onScenario: (scenario: FidelityScenario, exchanges: readonly ExchangeResult[]) => void = () =>
+    undefined,
 ): Promise<CorpusResult> {
   const exchanges: ExchangeResult[] = [];
   const failures: ScenarioFailure[] = [];

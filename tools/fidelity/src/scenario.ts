@@ -68,7 +68,7 @@ export interface Session {
  * update with), so both servers see the same conversation. Each scenario works in its own
  * namespace, named after it, on servers that start empty.
  */
-export interface Scenario {
+export interface FidelityScenario {
   /** `area/topic`, unique in the corpus (`crud/configmap`). */
   name: string;
   /** What it checks, in one line. */

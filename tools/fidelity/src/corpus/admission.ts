@@ -1,5 +1,5 @@
 import { configMap } from '@ops/envtest';
-import type { Answer, Scenario, Session } from '../scenario.js';
+import type { Answer, FidelityScenario, Session } from '../scenario.js';
 import { type AdmissionWebhook, startAdmissionWebhook } from './admission-webhook.js';
 import { useNamespace } from './use-namespace.js';
 
@@ -73,7 +73,7 @@ async function waitUntilCalled(session: Session): Promise<void> {
 }
 
 /** Admission webhooks called by URL: mutation, denial, dry run. */
-export const admission: Scenario = {
+export const admission: FidelityScenario = {
   name: 'admission/webhooks',
   description:
     'Validating and mutating webhooks by URL: configuration answers, mutation, denial message, dry run, update denied',

@@ -1,11 +1,11 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useNamespace } from './use-namespace.js';
 
 const ns = 'fidelity-apply';
 const contentType = 'application/apply-patch+yaml';
 
 /** Server-side apply: a ConfigMap applied by two managers, with a conflict and force. */
-export const applyPatches: Scenario = {
+export const applyPatches: FidelityScenario = {
   name: 'patch/apply',
   description:
     'Server-side apply: create, update, conflict between managers, force, missing fieldManager',

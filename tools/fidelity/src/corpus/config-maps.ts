@@ -1,5 +1,5 @@
 import { configMap } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { nameOf, resourceVersionOf, withResourceVersion } from './object-fields.js';
 import { useNamespace } from './use-namespace.js';
 
@@ -7,7 +7,7 @@ const ns = 'fidelity-configmap';
 const collection = `/api/v1/namespaces/${ns}/configmaps`;
 
 /** ConfigMaps: the whole life of a simple built-in object. */
-export const configMaps: Scenario = {
+export const configMaps: FidelityScenario = {
   name: 'crud/configmap',
   description:
     'ConfigMap create, get, update, no-op update, generateName, dry run, preconditions, immutable, delete',

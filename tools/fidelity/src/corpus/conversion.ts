@@ -1,5 +1,11 @@
 import { createServer } from 'node:net';
-import type { Answer, CompareOptions, FidelityRequest, Scenario, Session } from '../scenario.js';
+import type {
+  Answer,
+  CompareOptions,
+  FidelityRequest,
+  FidelityScenario,
+  Session,
+} from '../scenario.js';
 import { type RunningConversionWebhook, startConversionWebhook } from './conversion-webhook.js';
 import { resourceVersionOf } from './object-fields.js';
 import { useNamespace } from './use-namespace.js';
@@ -352,7 +358,7 @@ async function storedVersions(session: Session): Promise<void> {
 }
 
 /** Custom resources served at two versions and converted by a webhook. */
-export const conversion: Scenario = {
+export const conversion: FidelityScenario = {
   name: 'custom-resource/conversion',
   description:
     'A CRD with a conversion webhook: writes and reads in either version, lists, watches, the webhook failing in each way kube-apiserver checks, the webhook unreachable, storedVersions',

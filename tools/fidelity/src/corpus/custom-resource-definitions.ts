@@ -1,10 +1,10 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useWidgets, widgetCrd, widgetGroup } from './widget-crd.js';
 
 const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 /** The CRD itself: its create answer, its status once established, invalid CRDs. */
-export const customResourceDefinitions: Scenario = {
+export const customResourceDefinitions: FidelityScenario = {
   name: 'custom-resource/definition',
   description:
     'CRD create answer, established CRD, duplicate, wrong name, missing and non-structural schemas',

@@ -1,11 +1,11 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useNamespace } from './use-namespace.js';
 import { useWidgets, widget, widgetGroup, widgetsPath } from './widget-crd.js';
 
 const ns = 'fidelity-widget-patch';
 
 /** Every patch type on a custom resource. */
-export const customResourcePatches: Scenario = {
+export const customResourcePatches: FidelityScenario = {
   name: 'custom-resource/patch',
   description:
     'Widget JSON patch, merge patch, strategic merge patch (unsupported on CRs), apply, invalid result',

@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { resourceVersionOf } from './object-fields.js';
 import { useNamespace } from './use-namespace.js';
 import { useWidgets, widget, widgetsPath } from './widget-crd.js';
@@ -6,7 +6,7 @@ import { useWidgets, widget, widgetsPath } from './widget-crd.js';
 const ns = 'fidelity-widgets';
 
 /** Custom resources: CRUD with defaulting, pruning and structural-schema validation. */
-export const customResources: Scenario = {
+export const customResources: FidelityScenario = {
   name: 'custom-resource/crud',
   description:
     'Widget create (defaults, pruning), get, list, update, validation errors, unknown fields, delete',

@@ -1,5 +1,5 @@
 import { deployment } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { resourceVersionOf, withResourceVersion } from './object-fields.js';
 import { useNamespace } from './use-namespace.js';
 
@@ -7,7 +7,7 @@ const ns = 'fidelity-deployment';
 const collection = `/apis/apps/v1/namespaces/${ns}/deployments`;
 
 /** Deployments: defaulting of a rich built-in kind, and generation on spec changes. */
-export const deployments: Scenario = {
+export const deployments: FidelityScenario = {
   name: 'crud/deployment',
   description:
     'Deployment create (defaults), get, spec and metadata updates (generation), delete with Orphan',

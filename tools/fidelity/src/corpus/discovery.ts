@@ -1,11 +1,11 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useWidgets, widgetGroup } from './widget-crd.js';
 
 const aggregated =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
 
 /** Discovery documents, plain and aggregated, with the CRD's group among them. */
-export const discovery: Scenario = {
+export const discovery: FidelityScenario = {
   name: 'discovery/documents',
   description:
     '/version (fields only), /api, /apis, group and group-version documents, the CRD group, aggregated discovery, health',

@@ -1,5 +1,5 @@
 import { configMap, deployment } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { resourceVersionOf } from './object-fields.js';
 import { useNamespace } from './use-namespace.js';
 
@@ -7,7 +7,7 @@ const ns = 'fidelity-errors';
 const collection = `/api/v1/namespaces/${ns}/configmaps`;
 
 /** Errors and their Status bodies: 400, 404, 405, 406, 409, 415, 422. */
-export const errors: Scenario = {
+export const errors: FidelityScenario = {
   name: 'errors/status',
   description:
     'Status bodies of NotFound, AlreadyExists, Conflict, Invalid (causes), BadRequest, MethodNotAllowed, NotAcceptable, UnsupportedMediaType',

@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { admission } from './admission.js';
 import { applyPatches } from './apply-patches.js';
 import { configMaps } from './config-maps.js';
@@ -28,7 +28,7 @@ import { watches } from './watches.js';
  * itself (unrecorded) when run alone. The conversion scenario comes last: its CRDs add a
  * version to the corpus's group, which the discovery and OpenAPI scenarios would otherwise see.
  */
-export const corpus: readonly Scenario[] = [
+export const corpus: readonly FidelityScenario[] = [
   namespaces,
   configMaps,
   deployments,

@@ -1,12 +1,12 @@
 import { configMap, deployment } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useNamespace } from './use-namespace.js';
 
 const ns = 'fidelity-json-patch';
 const contentType = 'application/json-patch+json';
 
 /** RFC 6902 JSON patches on built-in kinds, those that apply and those that cannot. */
-export const jsonPatches: Scenario = {
+export const jsonPatches: FidelityScenario = {
   name: 'patch/json-patch',
   description:
     'JSON patch: add, replace, remove, test, move on a ConfigMap and a Deployment; failing test, missing path, bad op',

@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { continueOf, resourceVersionOf } from './object-fields.js';
 import { seedConfigMaps } from './seed-config-maps.js';
 import { useNamespace } from './use-namespace.js';
@@ -6,7 +6,7 @@ import { useNamespace } from './use-namespace.js';
 const ns = 'fidelity-list';
 
 /** Lists: paging, resourceVersion semantics, cluster-wide lists. */
-export const lists: Scenario = {
+export const lists: FidelityScenario = {
   name: 'list/paging-resource-version',
   description:
     'List, limit/continue pages, remainingItemCount, resourceVersion 0/Exact/NotOlderThan, bad continue, cluster-wide',

@@ -1,12 +1,12 @@
 import { configMap, deployment } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useNamespace } from './use-namespace.js';
 
 const ns = 'fidelity-merge-patch';
 const contentType = 'application/merge-patch+json';
 
 /** RFC 7386 merge patches on built-in kinds. */
-export const mergePatches: Scenario = {
+export const mergePatches: FidelityScenario = {
   name: 'patch/merge-patch',
   description:
     'Merge patch: add, null removes, lists replaced whole, resourceVersion precondition, malformed body',

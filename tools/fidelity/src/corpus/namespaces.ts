@@ -1,12 +1,12 @@
 import { namespace } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { resourceVersionOf } from './object-fields.js';
 
 const name = 'fidelity-namespace';
 const path = `/api/v1/namespaces/${name}`;
 
 /** Namespaces: create, read, relabel, delete (no namespace controller on either server). */
-export const namespaces: Scenario = {
+export const namespaces: FidelityScenario = {
   name: 'crud/namespace',
   description: 'Namespace create, get, list by label, update, delete, get while terminating',
   async run(session) {

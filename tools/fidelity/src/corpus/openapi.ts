@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useWidgets, widgetGroup } from './widget-crd.js';
 
 type Json = Record<string, unknown> | undefined;
@@ -19,7 +19,7 @@ function schemaFacts(schema: Json) {
 const widgetName = `${widgetGroup.split('.').reverse().join('.')}.v1.Widget`;
 
 /** OpenAPI v2 and v3: present, and a few schema facts of a built-in kind and of the CRD. */
-export const openapi: Scenario = {
+export const openapi: FidelityScenario = {
   name: 'openapi/schemas',
   description:
     'OpenAPI v2 and v3: version, ConfigMap, Deployment and Widget schema facts, the v3 index',

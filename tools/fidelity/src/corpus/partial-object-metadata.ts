@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { resourceVersionOf } from './object-fields.js';
 import { seedConfigMaps } from './seed-config-maps.js';
 import { useNamespace } from './use-namespace.js';
@@ -19,7 +19,7 @@ const asObjectOrJson = `${asObject},application/json`;
  * with `Accept: application/json;as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1`, the
  * wrong form for the verb (406), and a custom resource.
  */
-export const partialObjectMetadata: Scenario = {
+export const partialObjectMetadata: FidelityScenario = {
   name: 'metadata/partial-object-metadata',
   description:
     'as=PartialObjectMetadata and as=PartialObjectMetadataList (g=meta.k8s.io, v=v1) on get, list (paged) and watch of ConfigMaps and Widgets; the wrong form for the verb',

@@ -1,11 +1,11 @@
 import { pod } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useNamespace } from './use-namespace.js';
 
 const ns = 'fidelity-pod';
 
 /** Pods and Services: the defaults and allocations of the two kinds with the most of them. */
-export const podsAndServices: Scenario = {
+export const podsAndServices: FidelityScenario = {
   name: 'crud/pod-service',
   description:
     'Pod create (defaults), graceful delete; Service create (ClusterIP masked), NodePort, headless',

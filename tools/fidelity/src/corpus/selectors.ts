@@ -1,5 +1,5 @@
 import { pod } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { seedConfigMaps } from './seed-config-maps.js';
 import { useNamespace } from './use-namespace.js';
 import { useWidgets, widget, widgetsPath } from './widget-crd.js';
@@ -7,7 +7,7 @@ import { useWidgets, widget, widgetsPath } from './widget-crd.js';
 const ns = 'fidelity-selector';
 
 /** Label and field selectors on lists. */
-export const selectors: Scenario = {
+export const selectors: FidelityScenario = {
   name: 'list/selectors',
   description:
     'Label selectors (=, ==, !=, in, notin, exists, !exists, several), field selectors (name, namespace, Pod fields, CRD selectable fields), invalid ones',

@@ -1,12 +1,12 @@
 import { deployment, pod } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { useNamespace } from './use-namespace.js';
 
 const ns = 'fidelity-strategic';
 const contentType = 'application/strategic-merge-patch+json';
 
 /** Strategic merge patches: lists merged by their merge keys, and the directives. */
-export const strategicMergePatches: Scenario = {
+export const strategicMergePatches: FidelityScenario = {
   name: 'patch/strategic-merge-patch',
   description:
     'Strategic merge patch: containers merged by name, $patch delete/replace, $setElementOrder, env by name, unknown directive',

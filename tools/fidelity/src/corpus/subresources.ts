@@ -1,5 +1,5 @@
 import { deployment } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { resourceVersionOf } from './object-fields.js';
 import { useNamespace } from './use-namespace.js';
 import {
@@ -58,7 +58,7 @@ const poolCrd = {
 };
 
 /** The status and scale subresources of a Deployment and of a custom resource. */
-export const subresources: Scenario = {
+export const subresources: FidelityScenario = {
   name: 'subresource/status-scale',
   description:
     'Deployment and Widget /status (writes only status) and /scale (get, update, patch, invalid)',

@@ -1,5 +1,5 @@
 import { deployment, pod } from '@ops/envtest';
-import type { Scenario } from '../scenario.js';
+import type { FidelityScenario } from '../scenario.js';
 import { seedConfigMaps } from './seed-config-maps.js';
 import { useNamespace } from './use-namespace.js';
 import { useWidgets, widget, widgetsPath } from './widget-crd.js';
@@ -8,7 +8,7 @@ const ns = 'fidelity-table';
 const table = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 
 /** Table output as kubectl asks for it, with built-in and CRD printer columns. */
-export const tables: Scenario = {
+export const tables: FidelityScenario = {
   name: 'table/printer-columns',
   description:
     'Tables of ConfigMaps, Deployments, Pods, Namespaces and Widgets (printer columns); includeObject; one object',

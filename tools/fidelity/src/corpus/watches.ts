@@ -1,5 +1,5 @@
 import { configMap } from '@ops/envtest';
-import type { FidelityRequest, Scenario, Session } from '../scenario.js';
+import type { FidelityRequest, FidelityScenario, Session } from '../scenario.js';
 import { resourceVersionOf } from './object-fields.js';
 import { useNamespace } from './use-namespace.js';
 
@@ -38,7 +38,7 @@ async function write(session: Session): Promise<void> {
 }
 
 /** Watches: replay from a resourceVersion, selectors, initial events, live events. */
-export const watches: Scenario = {
+export const watches: FidelityScenario = {
   name: 'watch/events',
   description:
     'Watch replay from a resourceVersion (no-op update, label transitions), selectors, sendInitialEvents bookmark, live events, from resourceVersion 1',
