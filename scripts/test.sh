@@ -56,7 +56,8 @@ done
 # The published packages (not "private") on the oldest supported Node.js: the first version of
 # package.json's engines.node ("^22.19.0 || ..." -> 22.19.0). Run by pnpm, not turbo, whose
 # cache does not tell Node.js versions apart; two packages at once, a lighter load than the
-# three of `pnpm run test` above, which runs these same suites with the rest.
+# three of `pnpm run test` above, which runs these same suites with the rest, and in any order
+# (--no-sort: pnpm's default, dependencies first, ran this chain of packages one at a time).
 oldest_node="$(node -p 'require("./package.json").engines.node.match(/\d+\.\d+\.\d+/)[0]')"
 if [ "$(node --version)" != "v$oldest_node" ]; then
   read -r -a published <<<"$(node -e '
@@ -72,7 +73,7 @@ if [ "$(node --version)" != "v$oldest_node" ]; then
   filters=()
   for name in "${published[@]}"; do filters+=(--filter "$name"); done
   echo "test: the published packages (${published[*]}) once more on Node.js $oldest_node" >&2
-  (use_node "$oldest_node" && pnpm "${filters[@]}" --workspace-concurrency=2 --no-bail run test) ||
+  (use_node "$oldest_node" && pnpm "${filters[@]}" --workspace-concurrency=2 --no-sort --no-bail run test) ||
     status=$((status == 0 ? 1 : status))
 fi
 
