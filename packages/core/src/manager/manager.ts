@@ -389,8 +389,13 @@ export class Manager {
       const warm = !this.coldStandby();
       if (warm) await this.syncSources();
       const unelected = this.runnables.filter((runnable) => runnable.needLeaderElection === false);
-      const runningUnelected = unelected.map((runnable) => runnable.start(signal));
+      // Stopped with the manager, also when it stops on its own (leadership lost): else a
+      // manager that lost its Lease would wait for them, and never return, while they run on.
+      const unelectedStop = new AbortController();
+      const unelectedSignal = AbortSignal.any([signal, unelectedStop.signal]);
+      const runningUnelected = unelected.map((runnable) => runnable.start(unelectedSignal));
       stops.push(async () => {
+        unelectedStop.abort();
         await Promise.allSettled(runningUnelected);
       });
       await this.runWithRings(signal, warm);
