@@ -83,6 +83,13 @@ export {
   readOutcome,
 } from './explore/outcome.js';
 export {
+  explorerLeaseName,
+  explorerLeaseTiming,
+  LeaderTakeover,
+  type Replica,
+  takeoverBoundMs,
+} from './explore/leader-takeover.js';
+export {
   type ExplorerSettings,
   type RunLimits,
   type RunRecord,
@@ -90,6 +97,12 @@ export {
   type Scenario,
   type ScenarioStep,
 } from './explore/run.js';
+export {
+  isWebhookCallFailure,
+  RunWebhooks,
+  type ScenarioWebhooks,
+  type ServedWebhooks,
+} from './explore/run-webhooks.js';
 export {
   drawPerturbation,
   explorationSchedule,
@@ -103,7 +116,9 @@ export {
   type Schedule,
   SeededRandom,
   scheduleId,
+  webhookSlowWindowMs,
 } from './explore/schedule.js';
+export { WebhookProxy } from './explore/webhook-proxy.js';
 export { freePort } from './free-port.js';
 export { hardenedApiServerArgs } from './hardened-api-server-args.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';
