@@ -75,6 +75,13 @@ export {
   type ProxyDecision,
 } from './explore/fault-proxy.js';
 export {
+  explorerLeaseName,
+  explorerLeaseTiming,
+  LeaderTakeover,
+  type Replica,
+  takeoverBoundMs,
+} from './explore/leader-takeover.js';
+export {
   type NondeterministicField,
   type Outcome,
   type OutcomeKind,
@@ -82,13 +89,6 @@ export {
   outcomeDifferences,
   readOutcome,
 } from './explore/outcome.js';
-export {
-  explorerLeaseName,
-  explorerLeaseTiming,
-  LeaderTakeover,
-  type Replica,
-  takeoverBoundMs,
-} from './explore/leader-takeover.js';
 export {
   type ExplorerSettings,
   type RunLimits,
