@@ -75,6 +75,13 @@ export {
   type ProxyDecision,
 } from './explore/fault-proxy.js';
 export {
+  explorerLeaseName,
+  explorerLeaseTiming,
+  LeaderTakeover,
+  type Replica,
+  takeoverBoundMs,
+} from './explore/leader-takeover.js';
+export {
   type NondeterministicField,
   type Outcome,
   type OutcomeKind,
@@ -91,6 +98,12 @@ export {
   type ScenarioStep,
 } from './explore/run.js';
 export {
+  isWebhookCallFailure,
+  RunWebhooks,
+  type ScenarioWebhooks,
+  type ServedWebhooks,
+} from './explore/run-webhooks.js';
+export {
   drawPerturbation,
   explorationSchedule,
   type Perturbation,
@@ -103,7 +116,9 @@ export {
   type Schedule,
   SeededRandom,
   scheduleId,
+  webhookSlowWindowMs,
 } from './explore/schedule.js';
+export { WebhookProxy } from './explore/webhook-proxy.js';
 export { freePort } from './free-port.js';
 export { hardenedApiServerArgs } from './hardened-api-server-args.js';
 export { type KubeRequestOptions, type KubeResponse, kubeRequest } from './kube-request.js';

@@ -38,6 +38,12 @@ export interface OperatorManagerOptions<M extends OperatorManagerLike> {
   writes?: string[];
   /** How long the manager may take to lead (caches synced, controllers started). Default 10 s. */
   timeoutMs?: number;
+  /**
+   * Whether to resolve only once the manager leads (default true). False starts a standby
+   * replica (a manager with leader election whose Lease another holds): it resolves once
+   * `start` was called, and the caller watches `manager.isLeader()`.
+   */
+  waitForLeadership?: boolean;
 }
 
 /** An operator's manager started by {@link startOperatorManager}. */
@@ -55,6 +61,11 @@ export interface RunningOperatorManager<M extends OperatorManagerLike> {
    * @throws the manager's own error when it failed while running.
    */
   stop(): Promise<void>;
+  /**
+   * Settles once the manager's `start` has: with the error it rejected with (a manager that
+   * lost leadership rejects, as `@ops/core` documents), or none when it stopped. Never rejects.
+   */
+  readonly exited: Promise<{ error?: unknown }>;
 }
 
 const readVerbs: ReadonlySet<string> = new Set(['get', 'list']);
@@ -104,6 +115,11 @@ export async function startOperatorManager<M extends OperatorManagerLike>(
     stopping.abort();
     await running;
   };
+  const exited = running.then(
+    () => ({}),
+    (error: unknown) => ({ error }),
+  );
+  if (options.waitForLeadership === false) return { manager, writes, stop, exited };
   const deadline = Date.now() + timeoutMs;
   while (!manager.isLeader()) {
     if (outcome !== undefined) {
@@ -120,5 +136,5 @@ export async function startOperatorManager<M extends OperatorManagerLike>(
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return { manager, writes, stop };
+  return { manager, writes, stop, exited };
 }

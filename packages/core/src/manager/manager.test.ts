@@ -275,6 +275,56 @@ describe('leader election', () => {
     stopSecond.abort();
     await runningSecond;
   });
+
+  it('stops its runnables that need no election, and rejects, when it loses leadership', async () => {
+    const admin = new Client({ kubeConfig: server.kubeConfig });
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mgr-lost' } });
+    const manager = new Manager({
+      kubeConfig: server.kubeConfig,
+      logger: quiet,
+      metricsBindAddress: false,
+      healthProbeBindAddress: false,
+      namespace: 'mgr-lost',
+      leaderElection: true,
+      leaderElectionId: 'lost-lock',
+      leaderElectionNamespace: 'mgr-lost',
+      leaderElectionIdentity: 'holder',
+      leaseDurationMs: 3000,
+      renewDeadlineMs: 2000,
+      retryPeriodMs: 200,
+    });
+    let unelectedStopped = false;
+    manager.add({
+      needLeaderElection: false,
+      start: async (signal) => {
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        unelectedStopped = true;
+      },
+    });
+    const stop = new AbortController();
+    const running = manager.start(stop.signal);
+    const outcome = running.then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    await eventually(() => manager.isLeader());
+    // Another holder takes the Lease: the leader's renewals fail until its renew deadline.
+    const lease = await admin.get<KubernetesObject & { spec: Record<string, unknown> }>(
+      'coordination.k8s.io/v1',
+      'Lease',
+      'lost-lock',
+      'mgr-lost',
+    );
+    await admin.update({
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'thief', leaseDurationSeconds: 60 },
+    });
+    // Without stopping the runnable that needs no election, start never settled.
+    await eventually(async () => (await Promise.race([outcome, 'pending'])) !== 'pending', 15_000);
+    expect(await outcome).toMatch(/leader election lost/);
+    expect(unelectedStopped).toBe(true);
+    expect(stop.signal.aborted).toBe(false);
+  });
 });
 
 describe('standby replicas', () => {

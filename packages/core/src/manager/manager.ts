@@ -389,10 +389,7 @@ export class Manager {
       const warm = !this.coldStandby();
       if (warm) await this.syncSources();
       const unelected = this.runnables.filter((runnable) => runnable.needLeaderElection === false);
-      const runningUnelected = unelected.map((runnable) => runnable.start(signal));
-      stops.push(async () => {
-        await Promise.allSettled(runningUnelected);
-      });
+      stops.push(startUnelected(unelected, signal));
       await this.runWithRings(signal, warm);
     } catch (error) {
       this.log.error({ err: error }, 'manager failed to start');
@@ -557,6 +554,22 @@ export class Manager {
       );
     }
   }
+}
+
+/**
+ * Starts the runnables that need no leader election, until `signal` aborts or the returned
+ * stop is called, which resolves once they have all returned. The manager calls it when it
+ * stops, also on its own (leadership lost): else it would wait for them, never returning,
+ * while they run on.
+ */
+function startUnelected(runnables: Runnable[], signal: AbortSignal): () => Promise<void> {
+  const stop = new AbortController();
+  const stopped = AbortSignal.any([signal, stop.signal]);
+  const running = runnables.map((runnable) => runnable.start(stopped));
+  return async () => {
+    stop.abort();
+    await Promise.allSettled(running);
+  };
 }
 
 /**

@@ -116,6 +116,8 @@ export async function referenceRun<M extends OperatorManagerLike>(
       requests: record.requests,
       startupRequests: record.startupRequests,
       watched: [...record.watched].sort(),
+      steps: scenario.steps.length,
+      webhooks: scenario.webhooks !== undefined,
       durationMs: Date.now() - started,
     },
   };
@@ -166,14 +168,15 @@ function newReport(scenario: string, shape: ExplorationReport['reference']): Exp
 /**
  * Quick mode: the reference run, then at most `limit` (default 30) schedules of
  * {@link quickSchedules} (a crash after every write of the reference run, then each other
- * perturbation), or only the schedule named by `OPS_EXPLORE_REPLAY` when that is set. Meant
+ * perturbation; only those of `kinds` when given), or only the schedule named by
+ * `OPS_EXPLORE_REPLAY` when that is set. Meant
  * for an operator's ordinary test suite: assert `report.failures` is empty.
  *
  * @throws {Error} when the reference run fails, or the replayed id is not a schedule id.
  */
 export async function exploreQuick<M extends OperatorManagerLike>(
   scenario: Scenario<M>,
-  options: ExploreOptions & { limit?: number } = {},
+  options: ExploreOptions & { limit?: number; kinds?: readonly PerturbationKind[] } = {},
 ): Promise<ExplorationReport> {
   const started = Date.now();
   const reference = await referenceRun(scenario, options);
@@ -181,7 +184,11 @@ export async function exploreQuick<M extends OperatorManagerLike>(
   const schedules =
     replay !== undefined && replay !== ''
       ? [parseScheduleId(replay)]
-      : quickSchedules(reference.shape, { seed: options.seed ?? 1, limit: options.limit ?? 30 });
+      : quickSchedules(reference.shape, {
+          seed: options.seed ?? 1,
+          limit: options.limit ?? 30,
+          ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+        });
   const report = newReport(scenario.name, reference.shape);
   await runSchedules(scenario, reference, (done) => schedules[done], options, report);
   report.done = report.schedules.length;

@@ -264,4 +264,40 @@ describe('FaultProxy.serveStaleSyncs', () => {
       await lagging.sever();
     }
   });
+
+  it('forwards the election Lease unnumbered and undecided, and cuts only it once told to', async () => {
+    const counters = { requests: 0, writes: 0 };
+    const decided: string[] = [];
+    const proxy = await FaultProxy.start(env.kubeConfig, counters, {
+      decide: (request) => {
+        decided.push(`${request.verb} ${request.resource}`);
+        return { action: 'forward' };
+      },
+      electionLease: 'default/the-lease',
+    });
+    const leases = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'the-lease', namespace: 'default' },
+      spec: { holderIdentity: 'replica-1' },
+    };
+    try {
+      const config = proxy.kubeConfig();
+      expect((await kubeRequest(config, 'POST', leases, lease)).status).toBe(201);
+      expect((await kubeRequest(config, 'GET', `${leases}/the-lease`)).status).toBe(200);
+      expect(counters).toEqual({ requests: 0, writes: 0 });
+      expect(decided).toEqual([]);
+      await kubeRequest(config, 'POST', configMapsPath, configMap('beside-the-lease'));
+      expect(counters).toEqual({ requests: 1, writes: 1 });
+      proxy.cutElectionLease();
+      await expect(kubeRequest(config, 'GET', `${leases}/the-lease`)).rejects.toThrow();
+      expect((await kubeRequest(config, 'GET', `${configMapsPath}/beside-the-lease`)).status).toBe(
+        200,
+      );
+      expect(decided).toEqual(['create configmaps', 'get configmaps']);
+    } finally {
+      await proxy.sever();
+    }
+  });
 });

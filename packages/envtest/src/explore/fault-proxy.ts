@@ -41,6 +41,13 @@ export interface FaultProxyHooks {
   afterWrite?(request: ProxiedRequest, status: number): void;
   /** Called once, when the proxy is severed. */
   onSevered?(): void;
+  /**
+   * The operator's leader-election Lease (`<namespace>/<name>`), when it campaigns for one:
+   * the requests on it are forwarded unnumbered and never shown to {@link decide} (its
+   * renewals are the election's heartbeat, not the operator's writes), and
+   * {@link FaultProxy.cutElectionLease} can cut them.
+   */
+  electionLease?: string;
 }
 
 /** The numbers of a run, shared by the proxies of its operator's incarnations. */
@@ -155,6 +162,8 @@ export class FaultProxy {
   private staleSyncHoldMs: number | undefined;
   /** The resource whose syncs are stale. */
   private staleSyncResource = '';
+  /** Whether the requests on the election Lease are cut ({@link cutElectionLease}). */
+  private leaseCut = false;
 
   private constructor(
     private readonly server: http.Server,
@@ -261,6 +270,16 @@ export class FaultProxy {
     this.staleSyncHoldMs = holdMs;
   }
 
+  /**
+   * Cuts the operator's requests on its election Lease from now on (each connection reset
+   * before it reaches the API server), while every other request still passes: its renewals
+   * fail, so it loses leadership while it can still write (a partition from the Lease, or
+   * an API server too slow to answer them in time).
+   */
+  cutElectionLease(): void {
+    this.leaseCut = true;
+  }
+
   /** Cuts every open watch mid-stream, as a dropped connection would; the operator resumes them. */
   dropWatches(): void {
     for (const watch of [...this.watches]) watch.response.destroy();
@@ -325,8 +344,10 @@ export class FaultProxy {
     const url = new URL(req.url ?? '/', 'http://proxy');
     const method = req.method ?? 'GET';
     const described = describeApiPath(method, url.pathname, url.searchParams);
-    const isWrite = !['get', 'list', 'watch'].includes(described.verb);
-    this.counters.requests++;
+    // The election's heartbeat: neither numbered nor decided on, only cut.
+    const election = isElectionLeaseRequest(this.hooks.electionLease, described, method, url);
+    const isWrite = !election && !['get', 'list', 'watch'].includes(described.verb);
+    if (!election) this.counters.requests++;
     if (isWrite) this.counters.writes++;
     const request: ProxiedRequest = {
       method,
@@ -337,7 +358,11 @@ export class FaultProxy {
       writeNumber: isWrite ? this.counters.writes : undefined,
     };
     const body = await readBody(req);
-    const decision = this.hooks.decide?.(request) ?? { action: 'forward' };
+    if (election && this.leaseCut) {
+      res.destroy();
+      return;
+    }
+    const decision = (!election && this.hooks.decide?.(request)) || { action: 'forward' };
     if (decision.action === 'reject') {
       const text = statusBody(decision.code, request, decision.retryAfterSeconds);
       res.writeHead(decision.code, {
@@ -501,6 +526,25 @@ export class FaultProxy {
       upstream.destroy();
     });
   }
+}
+
+/**
+ * Whether a request is on the election Lease `lease` (`<namespace>/<name>`): a request on
+ * `leases/<name>` in its namespace, or a create of a Lease there (the elector creates it by
+ * that name).
+ */
+function isElectionLeaseRequest(
+  lease: string | undefined,
+  described: ReturnType<typeof describeApiPath>,
+  method: string,
+  url: URL,
+): boolean {
+  if (lease === undefined || described.resource !== 'leases') return false;
+  const [namespace, name] = lease.split('/');
+  if (described.namespace !== namespace) return false;
+  return (
+    described.name === name || (method === 'POST' && described.name === '' && url.search === '')
+  );
 }
 
 function forwardedHeaders(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {

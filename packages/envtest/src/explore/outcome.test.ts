@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyObjects } from '../apply-objects.js';
 import { Environment } from '../environment.js';
-import { findOrphans, type Outcome, outcomeDifferences, readOutcome } from './outcome.js';
+import {
+  findOrphans,
+  type Outcome,
+  outcomeDifferences,
+  readOutcome,
+  withSortedKeys,
+} from './outcome.js';
 
 const outcome = (objects: unknown[], events: string[] = [], orphans: string[] = []): Outcome => ({
   objects: { 'v1/ConfigMap': objects },
@@ -38,6 +44,27 @@ describe('outcomeDifferences', () => {
 });
 
 describe('findOrphans', () => {
+  it('compares objects whatever the order their fields were written in', () => {
+    const stored = (status: Record<string, string>): Outcome => ({
+      objects: { 'explore.ops.dev/v1/Widget': [{ kind: 'Widget', status }] },
+      events: [],
+      orphans: [],
+    });
+    expect(
+      outcomeDifferences(
+        stored({ child: 'app-data', value: 'one' }),
+        stored({ value: 'one', child: 'app-data' }),
+      ),
+    ).toEqual([]);
+    expect(withSortedKeys({ b: [{ d: 1, c: 2 }], a: null })).toEqual({
+      a: null,
+      b: [{ c: 2, d: 1 }],
+    });
+    expect(JSON.stringify(withSortedKeys({ b: 1, a: { d: 1, c: 2 } }))).toBe(
+      '{"a":{"c":2,"d":1},"b":1}',
+    );
+  });
+
   it('names the children whose owner of a listed kind is not listed, and only those', () => {
     const owned = (name: string, ownerKind: string, uid: string) => ({
       apiVersion: 'v1',

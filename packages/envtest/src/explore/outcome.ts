@@ -57,9 +57,24 @@ function removePath(object: Record<string, unknown>, path: string): void {
     delete (current as Record<string, unknown>)[parts[parts.length - 1] ?? ''];
 }
 
+/**
+ * `value` with the keys of every object in it sorted: the API server keeps a merge patch's
+ * fields in the order they were first written, so two runs writing the same fields in
+ * another order store equal objects whose JSON differs.
+ */
+export function withSortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSortedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, withSortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
 const sortedByJson = (items: unknown[]) =>
   items
-    .map((item) => JSON.stringify(item))
+    .map((item) => JSON.stringify(withSortedKeys(item)))
     .sort()
     .map((text) => JSON.parse(text) as unknown);
 
@@ -131,7 +146,7 @@ export function findOrphans(
 
 /**
  * How `actual` differs from `reference`, one line per difference; empty when the objects are
- * equal, no child is orphaned and every Normal Event reason of `actual` is one the reference
+ * equal (whatever the order of their fields), no child is orphaned and every Normal Event reason of `actual` is one the reference
  * recorded. (Events are best-effort in Kubernetes: one the reference recorded may be missing
  * after a crash, and that is no failure.)
  */
@@ -144,8 +159,8 @@ export function outcomeDifferences(reference: Outcome, actual: Outcome): string[
       differences.push(
         `${key}: ${got.length} object(s) where the reference run left ${want.length} (${got.length > want.length ? 'duplicated or leaked' : 'missing'})`,
       );
-    const wantText = want.map((item) => JSON.stringify(item));
-    const gotText = got.map((item) => JSON.stringify(item));
+    const wantText = want.map((item) => JSON.stringify(withSortedKeys(item)));
+    const gotText = got.map((item) => JSON.stringify(withSortedKeys(item)));
     for (const text of gotText)
       if (!wantText.includes(text)) differences.push(`${key}: unexpected ${text}`);
     for (const text of wantText)

@@ -15,13 +15,25 @@ import {
   type ProxyDecision,
 } from './fault-proxy.js';
 import {
+  explorerLeaseName,
+  explorerLeaseTiming,
+  LeaderTakeover,
+  type Replica,
+} from './leader-takeover.js';
+import {
   type NondeterministicField,
   type Outcome,
   type OutcomeKind,
   outcomeDifferences,
   readOutcome,
 } from './outcome.js';
-import type { Perturbation, Schedule } from './schedule.js';
+import {
+  isWebhookCallFailure,
+  RunWebhooks,
+  type ScenarioWebhooks,
+  type ServedWebhooks,
+} from './run-webhooks.js';
+import { type Perturbation, type Schedule, webhookSlowWindowMs } from './schedule.js';
 
 /** The settings an explored operator's manager is made with. */
 export interface ExplorerSettings extends OperatorManagerSettings {
@@ -32,6 +44,19 @@ export interface ExplorerSettings extends OperatorManagerSettings {
    * retry fails the schedule) from it.
    */
   logDestination: { write(line: string): void };
+  /**
+   * Set in runs of a schedule with `leader-loss` (which run two replicas): leader election on
+   * a Lease in the scenario's namespace, this replica's identity, and short Lease timing
+   * ({@link explorerLeaseTiming}). They are `ManagerOptions` fields: a `createManager` that
+   * spreads the settings into `new Manager({ ...settings })` honours them, and must.
+   */
+  leaderElection?: boolean;
+  leaderElectionId?: string;
+  leaderElectionNamespace?: string;
+  leaderElectionIdentity?: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
 }
 
 /** One step of a scenario: what the user applies, then deletes, before the operator settles. */
@@ -64,6 +89,13 @@ export interface Scenario<M extends OperatorManagerLike> {
   steps: ScenarioStep[];
   /** The kinds whose objects (in the namespace) are the outcome, and what may differ between runs. */
   outcome: { kinds: OutcomeKind[]; nondeterministic?: NondeterministicField[] };
+  /**
+   * The operator's admission webhooks, served by each incarnation through the run's webhook
+   * proxy (which `webhook-down` and `webhook-slow` disturb). A step whose apply is refused
+   * because the API server could not call a webhook (`failurePolicy: Fail`) is applied
+   * again, as a user retries kubectl, until the step's deadline.
+   */
+  webhooks?: ScenarioWebhooks;
 }
 
 /** Time limits of a run; the defaults suit the local plane. */
@@ -116,6 +148,12 @@ interface Incarnation<M extends OperatorManagerLike> {
   proxy: FaultProxy;
   running: RunningOperatorManager<M>;
   muted: { value: boolean };
+  /** This incarnation as a replica under leader election. */
+  replica: Replica;
+  /** Set once its Lease renewals were cut: its error lines about losing the Lease are expected. */
+  leaseCut: { value: boolean };
+  /** Its webhook server, when the scenario has webhooks. */
+  webhooks: ServedWebhooks | undefined;
 }
 
 /** Starts the control plane of one run, with its namespace. */
@@ -192,6 +230,7 @@ export async function runScenario<M extends OperatorManagerLike>(
   const stuckMs = limits.stuckMs ?? 6_000;
   const namespace = scenario.namespace ?? 'explore';
   const env = await startRunEnvironment(scenario);
+  const runWebhooks = await startWebhooks(env, scenario.webhooks);
   const record: RunRecord = {
     outcomes: [],
     writes: [],
@@ -212,6 +251,16 @@ export async function runScenario<M extends OperatorManagerLike>(
   let stepName = '';
   let lastWriteAt = Date.now();
   let incarnation: Incarnation<M> | undefined;
+  /** Every incarnation started in the run (with leader election, the standbys too). */
+  const replicas: Incarnation<M>[] = [];
+  const elected = perturbations.some((p) => p.kind === 'leader-loss');
+  const takeover = elected ? new LeaderTakeover((text) => violation(text)) : undefined;
+  /** Makes the replica that leads now the run's incarnation (faults act on it). */
+  const promote = () => {
+    const leader = takeover?.observe();
+    const next = replicas.find((candidate) => candidate.replica === leader);
+    if (next !== undefined) incarnation = next;
+  };
   let restarting: Promise<void> = Promise.resolve();
   /** Set once the run is over: severing the proxy then is the operator's stop, not a crash. */
   let finished = false;
@@ -239,7 +288,11 @@ export async function runScenario<M extends OperatorManagerLike>(
       else if (p.kind === 'lose-events') proxy.loseWatchEvents(p.count);
       else if (p.kind === 'drop-watches') proxy.dropWatches();
       else if (p.kind === 'gone') proxy.expireWatches();
-      else if (p.kind === 'apiserver-restart')
+      else if (p.kind === 'leader-loss' && incarnation !== undefined) {
+        incarnation.leaseCut.value = true;
+        proxy.cutElectionLease();
+        takeover?.cut(incarnation.replica);
+      } else if (p.kind === 'apiserver-restart')
         background.push(
           env.restartApiServer({ downtimeMs: 200 }).catch((error: unknown) => {
             violation(`the API server did not restart: ${String(error)}`);
@@ -274,30 +327,60 @@ export async function runScenario<M extends OperatorManagerLike>(
   /**
    * Starts one incarnation of the operator behind a new proxy. Error lines it logs before it
    * leads are held back: if it fails to start (its API server unreachable, say), the process
-   * would exit and be restarted, so they are no violation; once it leads, they are.
+   * would exit and be restarted, so they are no violation; once it leads, they are. With
+   * its webhook server, when the scenario has webhooks. A `standby` (with leader election)
+   * is not waited for to lead, and its error lines count at once; the run's incarnation
+   * becomes whichever replica leads.
    *
-   * @throws the error of `startOperatorManager` when the manager does not lead.
+   * @throws the error of `startOperatorManager` when the manager does not lead (or, as a
+   *   standby, does not start).
    */
-  const startOnce = async (stale: typeof staleNextStart): Promise<void> => {
+  const startOnce = async (
+    stale: typeof staleNextStart,
+    standby: boolean,
+  ): Promise<Incarnation<M>> => {
     const number = record.restarts;
+    const identity = `replica-${replicas.length + 1}`;
     const muted = { value: false };
     const led = { value: false };
+    const leaseCut = { value: false };
+    let manager: M | undefined;
+    let proxy: FaultProxy | undefined;
+    let served: ServedWebhooks | undefined;
+    let exited: (exit: { error?: unknown }) => void = () => undefined;
+    const replica: Replica = {
+      identity,
+      isLeader: () => manager?.isLeader() === true,
+      exited: new Promise((resolve) => {
+        exited = resolve;
+      }),
+      crashed: () => proxy?.isSevered === true,
+    };
     const startupErrors: string[] = [];
     let failedToStart = false;
     let started: (self: Incarnation<M>) => void = () => undefined;
     const self = new Promise<Incarnation<M>>((resolve) => {
       started = resolve;
     });
-    const proxy = await FaultProxy.start(env.kubeConfig, counters, {
-      decide,
+    proxy = await FaultProxy.start(env.kubeConfig, counters, {
+      decide: (request) => {
+        if (takeover !== undefined && request.writeNumber !== undefined) {
+          takeover.onWrite(replica, request);
+          promote();
+        }
+        return decide(request);
+      },
       afterWrite,
+      ...(elected ? { electionLease: `${namespace}/${explorerLeaseName}` } : {}),
       onSevered: () => {
         muted.value = true;
+        // The process died: its webhook server with it.
+        void served?.stop();
         if (finished || failedToStart) return;
         restarting = restarting.then(async () => {
           record.restarts++;
           await stopIncarnation(await self).catch(() => undefined);
-          await start().catch((error: unknown) => {
+          await start(elected).catch((error: unknown) => {
             violation(
               `the operator did not start again after its crash: ${error instanceof Error ? error.message : String(error)}`,
             );
@@ -309,7 +392,7 @@ export async function runScenario<M extends OperatorManagerLike>(
     const logDestination = {
       write(line: string) {
         if (muted.value) return;
-        record.logs.push(`[operator #${number}] ${line.trimEnd()}`);
+        record.logs.push(`[operator #${number}${elected ? ` ${identity}` : ''}] ${line.trimEnd()}`);
         if (record.logs.length > maxLogLines) record.logs.shift();
         let parsed: { level?: number; msg?: string } = {};
         try {
@@ -319,29 +402,50 @@ export async function runScenario<M extends OperatorManagerLike>(
         }
         if ((parsed.level ?? 0) < 50 || saysItRetries(parsed.msg ?? '')) return;
         const problem = `error logged without a retry: ${line.trim()}`;
+        if (leaseCut.value) return;
         if (led.value) violation(problem);
         else startupErrors.push(problem);
       },
     };
+    const election = elected
+      ? {
+          leaderElection: true,
+          leaderElectionId: explorerLeaseName,
+          leaderElectionNamespace: namespace,
+          leaderElectionIdentity: identity,
+          ...explorerLeaseTiming,
+        }
+      : {};
     let running: RunningOperatorManager<M>;
     try {
+      served = await runWebhooks?.serve();
       running = await startOperatorManager({
         identity: { kubeConfig: proxy.kubeConfig() },
-        createManager: (settings) => scenario.createManager({ ...settings, logDestination }),
+        createManager: (settings) => {
+          manager = scenario.createManager({ ...settings, ...election, logDestination });
+          return manager;
+        },
         setup: scenario.setup,
         timeoutMs: settleTimeoutMs,
+        waitForLeadership: !standby,
       });
     } catch (error) {
       failedToStart = true;
       muted.value = true;
       await proxy.sever();
+      await served?.stop();
       throw error;
     }
+    void running.exited.then(exited);
     led.value = true;
     for (const problem of startupErrors) violation(problem);
-    incarnation = { proxy, running, muted };
-    started(incarnation);
+    const made: Incarnation<M> = { proxy, running, muted, replica, leaseCut, webhooks: served };
+    replicas.push(made);
+    takeover?.add(replica);
+    if (!standby) incarnation = made;
+    started(made);
     if (record.startupRequests === 0) record.startupRequests = counters.requests;
+    return made;
   };
 
   /**
@@ -350,13 +454,13 @@ export async function runScenario<M extends OperatorManagerLike>(
    *
    * @throws the last start's error once that time is up.
    */
-  const start = async (): Promise<void> => {
+  const start = async (standby = false): Promise<void> => {
     const stale = staleNextStart;
     staleNextStart = undefined;
     const deadline = Date.now() + settleTimeoutMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        await startOnce(stale);
+        await startOnce(stale, standby);
         return;
       } catch (error) {
         if (Date.now() > deadline) throw error;
@@ -368,18 +472,40 @@ export async function runScenario<M extends OperatorManagerLike>(
     }
   };
 
+  // With leader election, which replica leads is watched (and faults follow the leader).
+  const watchingLeader = elected ? setInterval(promote, 50) : undefined;
   try {
     await start();
+    // The second replica, a standby from the start, behind its own proxy.
+    if (elected) await start(true);
     for (const [index, step] of scenario.steps.entries()) {
       stepName = step.name;
-      await applyStep(env.kubeConfig, namespace, step);
+      for (const p of perturbations) {
+        if ((p.kind !== 'webhook-down' && p.kind !== 'webhook-slow') || p.step !== index + 1)
+          continue;
+        if (runWebhooks === undefined) continue;
+        record.fired.push(p);
+        if (p.kind === 'webhook-down') runWebhooks.proxy.down(p.ms);
+        else runWebhooks.proxy.delay(p.ms, webhookSlowWindowMs);
+      }
+      const refused = await applyStepAdmitted(env.kubeConfig, namespace, step, {
+        deadline: Date.now() + settleTimeoutMs,
+        log: (line) => record.logs.push(line),
+      });
+      if (refused !== undefined) {
+        violation(refused);
+        break;
+      }
       lastWriteAt = Date.now();
       const outcome = await settle({
         read: () => readOutcome(env.kubeConfig, { namespace, ...scenario.outcome }),
         expected: reference?.outcomes[index],
         quiet: () => Date.now() - lastWriteAt >= quietMs,
         stuck: () => Date.now() - lastWriteAt >= stuckMs,
-        pending: () => restarting,
+        pending: async () => {
+          await restarting;
+          await takeover?.settled();
+        },
         settleTimeoutMs,
       });
       record.outcomes.push(outcome.outcome);
@@ -387,6 +513,7 @@ export async function runScenario<M extends OperatorManagerLike>(
       if (record.violations.length > 0) break;
     }
     await restarting;
+    await takeover?.settled();
     if (reference)
       for (const deletion of new Set(record.deletions))
         if (!reference.deletions.includes(deletion))
@@ -394,6 +521,7 @@ export async function runScenario<M extends OperatorManagerLike>(
   } finally {
     await restarting.catch(() => undefined);
     finished = true;
+    clearInterval(watchingLeader);
     await Promise.all(background);
     if (incarnation) {
       incarnation.muted.value = true;
@@ -404,8 +532,15 @@ export async function runScenario<M extends OperatorManagerLike>(
           );
       });
     }
+    // The other replicas: a deposed one has exited already (its oracle checked), a standby stops.
+    for (const other of replicas) {
+      if (other === incarnation || other.proxy.isSevered) continue;
+      other.muted.value = true;
+      await stopIncarnation(other).catch(() => undefined);
+    }
     process.off('unhandledRejection', onRejection);
     record.requests = counters.requests;
+    await runWebhooks?.stop();
     await env.stop();
   }
   return record;
@@ -418,6 +553,51 @@ async function stopIncarnation<M extends OperatorManagerLike>(
     await incarnation.running.stop();
   } finally {
     await incarnation.proxy.sever();
+    await incarnation.webhooks?.stop();
+  }
+}
+
+/** The run's webhooks when the scenario has some; the control plane is stopped when they fail to start. */
+async function startWebhooks(
+  env: Environment,
+  webhooks: ScenarioWebhooks | undefined,
+): Promise<RunWebhooks | undefined> {
+  if (webhooks === undefined) return undefined;
+  try {
+    return await RunWebhooks.start(env, webhooks);
+  } catch (error) {
+    await env.stop();
+    throw error;
+  }
+}
+
+/**
+ * Applies a step as a user would with kubectl: when the API server refuses it because it
+ * could not call a webhook (unreachable, too slow, with `failurePolicy: Fail`), applies it
+ * again every 200 ms until `deadline`. Resolves with what went wrong when it never got in.
+ *
+ * @throws what `applyStep` throws for any other refusal.
+ */
+async function applyStepAdmitted(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  step: ScenarioStep,
+  options: { deadline: number; log: (line: string) => void },
+): Promise<string | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await applyStep(kubeConfig, namespace, step);
+      return undefined;
+    } catch (error) {
+      if (!isWebhookCallFailure(error)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (Date.now() > options.deadline)
+        return `the step's objects were never admitted: the API server could not call the webhook for ${attempt} attempts (${message})`;
+      options.log(
+        `[explorer] the step's apply was refused (${message}); applying it again, as a user would`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 }
 

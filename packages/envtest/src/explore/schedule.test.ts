@@ -16,6 +16,8 @@ const reference: ReferenceShape = {
   requests: 20,
   startupRequests: 6,
   watched: ['configmaps', 'widgets'],
+  steps: 2,
+  webhooks: true,
 };
 
 describe('schedule ids', () => {
@@ -33,11 +35,14 @@ describe('schedule ids', () => {
         { kind: 'write-error', write: 4, code: 429 },
         { kind: 'timeout-after-apply', write: 1 },
         { kind: 'apiserver-restart', afterWrite: 2 },
+        { kind: 'leader-loss', afterWrite: 3 },
+        { kind: 'webhook-down', step: 2, ms: 900 },
+        { kind: 'webhook-slow', step: 1, ms: 1200 },
       ],
     };
     const id = scheduleId(schedule);
     expect(id).toBe(
-      '42:crash@3,crash-at-request@9,stale@2+800,stale-restart@1+600~widgets,lose-events@1x2,drop-watches@4,gone@5,write-error@4=429,timeout-after-apply@1,apiserver-restart@2',
+      '42:crash@3,crash-at-request@9,stale@2+800,stale-restart@1+600~widgets,lose-events@1x2,drop-watches@4,gone@5,write-error@4=429,timeout-after-apply@1,apiserver-restart@2,leader-loss@3,webhook-down@2+900,webhook-slow@1+1200',
     );
     expect(parseScheduleId(id)).toEqual(schedule);
   });
@@ -56,6 +61,9 @@ describe('schedule ids', () => {
     expect(() => parseScheduleId('x:crash@1')).toThrow('the seed is not a whole number');
     expect(() => parseScheduleId('1:stale-restart@1+800')).toThrow(
       'stale-restart names the resource whose cache lags',
+    );
+    expect(() => parseScheduleId('1:webhook-down@1')).toThrow(
+      'webhook-down takes the step (1-based) and a duration in ms (webhook-down@1+800)',
     );
   });
 });
@@ -92,6 +100,21 @@ describe('drawing schedules', () => {
     expect(
       drawPerturbation('crash', { ...reference, writes: [] }, new SeededRandom(1)),
     ).toBeUndefined();
+  });
+
+  it('draws webhook outages only for a scenario with webhooks, at one of its steps', () => {
+    for (let seed = 0; seed < 100; seed++) {
+      for (const kind of ['webhook-down', 'webhook-slow'] as const) {
+        const drawn = drawPerturbation(kind, reference, new SeededRandom(seed));
+        if (drawn?.kind !== kind) throw new Error('a webhook outage is possible here');
+        expect([1, 2]).toContain(drawn.step);
+        expect(drawn.ms).toBeGreaterThanOrEqual(200);
+        expect(drawn.ms).toBeLessThanOrEqual(2_000);
+        expect(
+          drawPerturbation(kind, { ...reference, webhooks: false }, new SeededRandom(seed)),
+        ).toBeUndefined();
+      }
+    }
   });
 
   it('draws crashes at a request after the operator first led', () => {

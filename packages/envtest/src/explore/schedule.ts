@@ -28,7 +28,21 @@ export type Perturbation =
   /** The N-th write is applied and then answered 504 Timeout, as a request that timed out. */
   | { kind: 'timeout-after-apply'; write: number }
   /** After the N-th write, the API server restarts (local: stops listening for 200 ms and forgets its watch history). */
-  | { kind: 'apiserver-restart'; afterWrite: number };
+  | { kind: 'apiserver-restart'; afterWrite: number }
+  /**
+   * The run has two replicas of the operator, with leader election: the first leads, the
+   * second is a standby from the start. After the N-th write, the leader's requests on its
+   * Lease are cut (its other requests still pass), so it loses leadership, possibly in the
+   * middle of a reconcile, and the standby takes over.
+   */
+  | { kind: 'leader-loss'; afterWrite: number }
+  /**
+   * The operator's admission webhooks are unreachable (every connection reset) for `ms`
+   * from the start of step `step` (1-based), while its objects are admitted.
+   */
+  | { kind: 'webhook-down'; step: number; ms: number }
+  /** Each call of the operator's webhooks that starts within 3 s of step `step`'s start is answered `ms` late. */
+  | { kind: 'webhook-slow'; step: number; ms: number };
 
 /** The kinds of {@link Perturbation}. */
 export type PerturbationKind = Perturbation['kind'];
@@ -51,7 +65,13 @@ export const perturbationKinds: readonly PerturbationKind[] = [
   'write-error',
   'timeout-after-apply',
   'apiserver-restart',
+  'leader-loss',
+  'webhook-down',
+  'webhook-slow',
 ];
+
+/** How long a `webhook-slow` perturbation lasts from its step's start. */
+export const webhookSlowWindowMs = 3_000;
 
 /** The write or request number a perturbation acts at. */
 export function perturbationPosition(perturbation: Perturbation): number {
@@ -61,6 +81,9 @@ export function perturbationPosition(perturbation: Perturbation): number {
     case 'write-error':
     case 'timeout-after-apply':
       return perturbation.write;
+    case 'webhook-down':
+    case 'webhook-slow':
+      return perturbation.step;
     default:
       return perturbation.afterWrite;
   }
@@ -76,6 +99,9 @@ function encodePerturbation(p: Perturbation): string {
       return `lose-events@${p.afterWrite}x${p.count}`;
     case 'write-error':
       return `write-error@${p.write}=${p.code}`;
+    case 'webhook-down':
+    case 'webhook-slow':
+      return `${p.kind}@${p.step}+${p.ms}`;
     default:
       return `${p.kind}@${perturbationPosition(p)}`;
   }
@@ -146,6 +172,13 @@ export function parseScheduleId(id: string): Schedule {
           return { kind, write: at };
         case 'crash-at-request':
           return { kind, afterRequest: at };
+        case 'webhook-down':
+        case 'webhook-slow':
+          if (extra === undefined)
+            throw new Error(
+              `schedule id ${JSON.stringify(id)}: ${kind} takes the step (1-based) and a duration in ms (${kind}@1+800)`,
+            );
+          return { kind, step: at, ms: extra };
         default:
           return { kind, afterWrite: at };
       }
@@ -191,6 +224,10 @@ export interface ReferenceShape {
   startupRequests: number;
   /** The resources the operator watched (`configmaps`, `widgets`), sorted. */
   watched: string[];
+  /** How many steps the scenario has (default 1). */
+  steps?: number;
+  /** Whether the scenario serves admission webhooks (default false): webhook perturbations need them. */
+  webhooks?: boolean;
 }
 
 /**
@@ -236,7 +273,22 @@ export function drawPerturbation(
     case 'drop-watches':
     case 'gone':
     case 'apiserver-restart':
+    case 'leader-loss':
       return { kind, afterWrite: anyWrite() };
+    case 'webhook-down':
+      if (!reference.webhooks) return undefined;
+      return {
+        kind,
+        step: random.integer(1, reference.steps ?? 1),
+        ms: random.integer(3, 20) * 100,
+      };
+    case 'webhook-slow':
+      if (!reference.webhooks) return undefined;
+      return {
+        kind,
+        step: random.integer(1, reference.steps ?? 1),
+        ms: random.integer(2, 15) * 100,
+      };
     case 'write-error': {
       const code = random.pick([409, 429, 500] as const);
       const places =
@@ -260,11 +312,12 @@ export function drawPerturbation(
  * patches and deletes) with 409. Event writes take no error (Events are best-effort). Every
  * resource the operator watched is made stale after a restart once (at a write drawn from
  * the seed). Then two of each other kind, drawn from seeds `seed + 1`, `seed + 2`, ... The
- * groups are interleaved, so that a small limit still tries each kind.
+ * groups are interleaved, so that a small limit still tries each kind. With `kinds`, only
+ * the schedules of those kinds (the same ones, in the same order).
  */
 export function quickSchedules(
   reference: ReferenceShape,
-  options: { seed: number; limit: number },
+  options: { seed: number; limit: number; kinds?: readonly PerturbationKind[] },
 ): Schedule[] {
   const at = (perturbation: Perturbation): Schedule => ({
     seed: options.seed,
@@ -298,6 +351,13 @@ export function quickSchedules(
       const perturbation = drawPerturbation(kind, reference, new SeededRandom(seed));
       if (perturbation) groups[3]?.push({ seed, perturbations: [perturbation] });
     }
+  }
+  if (options.kinds !== undefined) {
+    const kinds = options.kinds;
+    for (const [index, group] of groups.entries())
+      groups[index] = group.filter((schedule) =>
+        schedule.perturbations.every((p) => kinds.includes(p.kind)),
+      );
   }
   const schedules: Schedule[] = [];
   const seen = new Set<string>();

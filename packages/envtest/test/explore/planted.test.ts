@@ -6,6 +6,7 @@ import type { Manager } from '@ops/core';
 import { describe, expect, it } from 'vitest';
 import { type ExplorationReport, exploreQuick, summarize } from '../../src/explore/explorer.js';
 import type { Scenario } from '../../src/explore/run.js';
+import type { PerturbationKind } from '../../src/explore/schedule.js';
 import { conflictSwallowedBuggy, conflictSwallowedCorrect } from './planted/conflict-swallowed.js';
 import { duplicateChildBuggy, duplicateChildCorrect } from './planted/duplicate-child.js';
 import {
@@ -14,8 +15,10 @@ import {
   transientAsTerminalBuggy,
 } from './planted/error-swallowed.js';
 import { flipOnRetryBuggy, flipOnRetryCorrect } from './planted/flip-on-retry.js';
+import { ignoredWebhookBuggy, ignoredWebhookCorrect } from './planted/ignored-webhook.js';
 import { staleDeletionBuggy, staleDeletionCorrect } from './planted/stale-deletion.js';
 import { stuckDeletionBuggy, stuckDeletionCorrect } from './planted/stuck-deletion.js';
+import { unelectedWriterBuggy, unelectedWriterCorrect } from './planted/unelected-writer.js';
 
 /**
  * Quick mode on the scenario exported as `name` from planted/`file`, each failure naming the
@@ -27,10 +30,12 @@ async function explore(
   scenarios: Record<string, Scenario<Manager>>,
   file: string,
   limit = 30,
+  kinds?: readonly PerturbationKind[],
 ): Promise<ExplorationReport> {
   const [[name, scenario]] = Object.entries(scenarios) as [[string, Scenario<Manager>]];
   return exploreQuick(scenario, {
     limit,
+    ...(kinds === undefined ? {} : { kinds }),
     replayCommand: (id) =>
       `pnpm explore packages/envtest/test/explore/planted/${file}#${name} --replay '${id}'`,
   });
@@ -54,6 +59,15 @@ const twinLimit = 12;
 function expectPassed(report: ExplorationReport): void {
   expect(report.failures.map((failure) => failure.message)).toEqual([]);
   expect(report.schedules.length).toBeGreaterThanOrEqual(10);
+}
+
+/**
+ * Asserts quick mode restricted to `kinds` (the new class's perturbations, which come last
+ * in quick mode's order, past a twin's first dozen) ran and passed each of them, each acting.
+ */
+function expectPassedKinds(report: ExplorationReport, kinds: readonly PerturbationKind[]): void {
+  expect(report.failures.map((failure) => failure.message)).toEqual([]);
+  for (const kind of kinds) expect(report.coverage[kind], summarize(report)).toBeGreaterThan(0);
 }
 
 describe('the explorer finds each planted bug, and passes its correct twin', {
@@ -121,5 +135,28 @@ describe('the explorer finds each planted bug, and passes its correct twin', {
       'deleted configmaps app-data, which the reference run never deleted (a live child)',
     );
     expectPassed(await explore({ staleDeletionCorrect }, 'stale-deletion.ts', twinLimit));
+  });
+
+  it('a write outside leader election: a standby writes beside the leader', async () => {
+    expectFound(
+      await explore({ unelectedWriterBuggy }, 'unelected-writer.ts'),
+      /:leader-loss@\d+$/,
+      'replica-2, a standby that never led, wrote',
+    );
+    const leaderLoss = ['leader-loss'] as const;
+    expectPassedKinds(
+      await explore({ unelectedWriterCorrect }, 'unelected-writer.ts', 2, leaderLoss),
+      leaderLoss,
+    );
+  });
+
+  it('a mutating webhook relied on with failurePolicy Ignore, skipped while unreachable', async () => {
+    const found = await explore({ ignoredWebhookBuggy }, 'ignored-webhook.ts');
+    expectFound(found, /:webhook-(down|slow)@1\+\d+$/, '"value":"one/off"');
+    const webhookKinds = ['webhook-down', 'webhook-slow'] as const;
+    expectPassedKinds(
+      await explore({ ignoredWebhookCorrect }, 'ignored-webhook.ts', 4, webhookKinds),
+      webhookKinds,
+    );
   });
 });
