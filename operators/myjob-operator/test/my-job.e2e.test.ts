@@ -26,6 +26,13 @@ afterAll(async () => {
   await harness?.stop();
 });
 
+/**
+ * How long a step may take before the test fails: on the cluster plane a Pod's start, finish and
+ * deletion go through kube-scheduler, kwok and the garbage collector, seconds apart when the
+ * machine is busy. Only a failing test waits this long.
+ */
+const patient = { timeoutMs: 15_000 };
+
 /** A Pod template that runs `runFor` (a Go duration) and exits with `exitCode`. */
 const template = (runFor: string, exitCode = 0, restartPolicy = 'Never') => ({
   metadata: {
@@ -45,6 +52,7 @@ describe('myjob-operator, end to end', () => {
     const name = sample.metadata.name ?? '';
     const pod = await eventually(
       async () => (await harness.pod(name).catch(() => undefined)) ?? false,
+      patient,
     );
     expect(pod.metadata?.ownerReferences).toEqual([
       expect.objectContaining({ kind: 'MyJob', name, controller: true }),
@@ -74,7 +82,7 @@ describe('myjob-operator, end to end', () => {
       message: 'Pod myjob-sample Succeeded (exit codes {"pi":0})',
       observedGeneration: done.metadata.generation,
     });
-    await eventually(async () => (await harness.eventReasons(name)).includes('Completed'));
+    await eventually(async () => (await harness.eventReasons(name)).includes('Completed'), patient);
     expect(await harness.eventReasons(name)).toEqual(
       expect.arrayContaining(['CreatedPod', 'Pending', 'Completed']),
     );
@@ -91,7 +99,7 @@ describe('myjob-operator, end to end', () => {
     const running = await eventually(async () => {
       const job = await harness.myJob('runs');
       return job.status?.phase === 'running' && job;
-    });
+    }, patient);
     expect(completedCondition(running)).toMatchObject({ status: 'False', reason: 'PodRunning' });
     expect(readyCondition(running)).toMatchObject({
       status: 'False',
@@ -102,7 +110,7 @@ describe('myjob-operator, end to end', () => {
     const pod = await harness.pod('runs');
     expect(pod.metadata?.labels).toEqual({ team: 'e2e' });
     expect(pod.metadata?.annotations).toMatchObject({ [podRunDurationAnnotation]: '1h' });
-    await eventually(async () => (await harness.eventReasons('runs')).includes('Running'));
+    await eventually(async () => (await harness.eventReasons('runs')).includes('Running'), patient);
   });
 
   it('is completed when its running Pod is deleted, and never starts it again', async () => {
@@ -115,7 +123,7 @@ describe('myjob-operator, end to end', () => {
       reason: 'Failed',
       message: 'Pod runs was deleted before it finished; it is not started again',
     });
-    await eventually(() => harness.podGone('runs'));
+    await eventually(() => harness.podGone('runs'), patient);
     await harness.settle();
     expect(await harness.podGone('runs')).toBe(true);
   });
@@ -146,19 +154,22 @@ describe('myjob-operator, end to end', () => {
     const conflicted = await eventually(async () => {
       const job = await harness.myJob('taken');
       return completedCondition(job)?.reason === 'PodConflict' && job;
-    });
+    }, patient);
     expect(conflicted.status?.phase).toBe('pending');
     expect(readyCondition(conflicted)).toMatchObject({ status: 'False', reason: 'PodConflict' });
     expect(completedCondition(conflicted)?.message).toContain('not controlled by MyJob taken');
     const untouched = await harness.pod('taken');
     expect(untouched.metadata?.ownerReferences).toBeUndefined();
     // The Event is written after the status it explains: wait for it rather than read it once.
-    await eventually(async () => (await harness.eventReasons('taken')).includes('PodConflict'));
+    await eventually(
+      async () => (await harness.eventReasons('taken')).includes('PodConflict'),
+      patient,
+    );
     await harness.admin.delete(untouched);
     const ours = await eventually(async () => {
       const pod = await harness.pod('taken').catch(() => undefined);
       return pod?.metadata?.ownerReferences?.[0]?.kind === 'MyJob' && pod;
-    });
+    }, patient);
     expect(ours.spec?.containers?.[0]?.image).toBe('busybox');
   });
 
@@ -174,7 +185,10 @@ describe('myjob-operator, end to end', () => {
   });
 
   it('writes nothing while nothing changes', async () => {
-    await eventually(async () => (await harness.myJob('taken')).status?.phase === 'running');
+    await eventually(
+      async () => (await harness.myJob('taken')).status?.phase === 'running',
+      patient,
+    );
     await harness.settle();
     const settled = harness.writes.length;
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -188,10 +202,14 @@ describe('myjob-operator, end to end', () => {
     await harness.startOperator();
     const first = await eventually(
       async () => (await harness.pod('before').catch(() => undefined)) ?? false,
+      patient,
     );
 
     // While running: the same Pod, still running.
-    await eventually(async () => (await harness.myJob('before')).status?.phase === 'running');
+    await eventually(
+      async () => (await harness.myJob('before')).status?.phase === 'running',
+      patient,
+    );
     await harness.stopOperator();
     await harness.startOperator();
     await harness.settle();
@@ -199,11 +217,13 @@ describe('myjob-operator, end to end', () => {
     expect((await harness.myJob('before')).status?.phase).toBe('running');
 
     // After the Pod finished while the operator was down, from pending too.
-    await harness.createMyJob('fast', template('2s'));
+    // 4 s: long enough that the Pod cannot finish before the test reads the MyJob and stops the
+    // operator, even when a busy machine delays that read by seconds.
+    await harness.createMyJob('fast', template('4s'));
     const pending = await eventually(async () => {
       const job = await harness.myJob('fast');
       return job.status?.podUID !== undefined && job;
-    });
+    }, patient);
     await harness.stopOperator();
     await eventually(async () => (await harness.pod('fast')).status?.phase === 'Succeeded', {
       timeoutMs: 15_000,
@@ -220,11 +240,14 @@ describe('myjob-operator, end to end', () => {
     await harness.stopOperator();
     await harness.admin.delete(await harness.pod('before'));
     await harness.admin.delete(await harness.myJob('taken'));
-    await eventually(() => harness.podGone('before'));
+    await eventually(() => harness.podGone('before'), patient);
     await harness.startOperator();
     const before = await harness.completed('before');
     expect(before.status?.podPhase).toBe('Deleted');
-    await eventually(() => harness.podGone('taken'));
+    // The garbage collector deletes the Pod of the deleted MyJob 'taken'. kube-controller-manager's
+    // collector sees deletions of a kind only once it watches it, and it starts watching a new
+    // CRD's kind at its discovery resync, every 30 s: on the cluster plane this can take that long.
+    await eventually(() => harness.podGone('taken'), { timeoutMs: 60_000 });
 
     // Completions survive a restart, and no Pod comes back.
     await harness.stopOperator();
