@@ -396,6 +396,19 @@ describe('EventRecorder retries a write that failed for a passing reason', () =>
     expect(second.lines.some((line) => line.msg === 'could not write event; retrying')).toBe(false);
   });
 
+  it('takes AlreadyExists on a retry as the earlier try applied (a timeout after the write)', async () => {
+    const alreadyExists = new ApiError(409, 'AlreadyExists', 'events "x" already exists', {
+      kind: 'Status',
+      code: 409,
+      reason: 'AlreadyExists',
+    });
+    const sink = failingThen([unavailable(504), alreadyExists]);
+    const { recorder, lines } = setup({ sink, writeRetryDelayMs: 1 });
+    recorder.event(database(), 'Normal', 'Created', 'created the database');
+    await recorder.flush();
+    expect(lines.some((line) => line.msg === 'could not write event; dropped')).toBe(false);
+  });
+
   it('stops waiting to retry once closed (a stopping manager does not wait out the backoff)', async () => {
     const sink = failingThen([unavailable(503), unavailable(503)]);
     const { recorder, lines } = setup({ sink, writeRetryDelayMs: 60_000 });

@@ -4,6 +4,7 @@ import { format } from 'node:util';
 import type { KubernetesObject } from '@ops/api';
 import { formatRfc3339Seconds } from '@ops/api';
 import { type Logger, pino } from 'pino';
+import { isAlreadyExists } from '../client/api-error-helpers.js';
 import { abortableSleep } from '../controller/abortable-sleep.js';
 import { ApiError } from '../errors/api-error.js';
 import type { CoreEvent, EventObjectReference, EventSink, EventType } from './core-event.js';
@@ -265,6 +266,8 @@ export class EventRecorder {
         await this.#sink.create(event);
         return;
       } catch (error) {
+        // A try that timed out may have been applied: the Event is there.
+        if (attempt > 1 && isAlreadyExists(error)) return;
         if (
           attempt < this.#writeAttempts &&
           isPassingFailure(error) &&
