@@ -11,7 +11,7 @@ import { scenario } from './explore.scenario.js';
 it('reaches the same outcome under crashes, stale reads, lost events and API errors', {
   timeout: 240_000,
 }, async () => {
-  const report = await exploreQuick(scenario, { limit: 30 });
+  const report = await exploreQuick(scenario, { limit: 24 });
   expect(
     report.failures.map((failure) => failure.message),
     summarize(report),
