@@ -99,7 +99,8 @@ const kindAndName = (object: KubernetesObject) => `${object.kind} ${object.metad
  * 2. backend Services it controls that are no longer in the spec deleted;
  * 3. `status.activeBackendsNum` = backends in the spec whose Service exists,
  *    `obsoleteBackendsNum` = its backend Services found that are not in the spec (until they
- *    are gone), `observedGeneration`, and a `Ready` condition: True (`Available`) once the proxy
+ *    are gone: a reconcile that deleted one asks to run again, to count it gone),
+ *    `observedGeneration`, and a `Ready` condition: True (`Available`) once the proxy
  *    Deployment has rolled out, False with `ProxyProgressing` before, or `NameConflict` when an
  *    object with a child's name exists that the Balancer does not control.
  *
@@ -256,9 +257,11 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
       const backend = service.metadata?.labels?.[backendNameLabel];
       return backend !== undefined && !wanted.has(backend) && isControlledBy(service, balancer);
     });
+    let deletedNow = 0;
     for (const service of obsolete) {
       if (service.metadata?.deletionTimestamp) continue;
       await ignoreNotFound(client.delete(service));
+      deletedNow++;
       recorder.event(
         balancer,
         'Normal',
@@ -282,6 +285,11 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
         log.info({ ready, reason, ...counts }, 'updated the status');
       }
     }
+    // A Service it just deleted is counted obsolete above, and the event of its own delete
+    // does not wake it (the manager skips events of a controller's own writes): look again at
+    // once to count it gone. (Found by fault exploration: restarted after updating the other
+    // children, it deleted the Service and reported it obsolete for good.)
+    if (deletedNow > 0) return { requeue: true };
     // Objects it does not control raise no event for it: look again later to see them gone.
     return conflicts.length > 0 ? { requeueAfterMs: recheckMs } : undefined;
   };

@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '@ops/api';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../errors/api-error.js';
 import type { CoreEvent, EventPatch, EventSink } from './core-event.js';
 import { EventRecorder, type EventRecorderOptions } from './event-recorder.js';
 
@@ -343,5 +344,79 @@ describe('EventRecorder never throws into the caller', () => {
     const recorder = new EventRecorder({ sink: new FakeSink(), component: 'x' });
     expect(() => recorder.event(database(), 'Normal', 'Ok', 'fine')).not.toThrow();
     return recorder.flush();
+  });
+});
+
+describe('EventRecorder retries a write that failed for a passing reason', () => {
+  const unavailable = (code: number, retryAfterSeconds?: number) =>
+    new ApiError(code, 'Unknown', `the server answered ${code}`, {
+      kind: 'Status',
+      code,
+      ...(retryAfterSeconds === undefined ? {} : { details: { retryAfterSeconds } }),
+    });
+
+  /** A sink whose creates reject with `errors`, in order, then succeed. */
+  function failingThen(errors: unknown[]): FakeSink {
+    const sink = new FakeSink();
+    const create = sink.create.bind(sink);
+    sink.create = async (event) => {
+      const error = errors.shift();
+      if (error !== undefined) throw error;
+      return create(event);
+    };
+    return sink;
+  }
+
+  it('writes the Event once the API server answers again (502, no answer, 429)', async () => {
+    const sink = failingThen([unavailable(502), unavailable(0), unavailable(429)]);
+    const { recorder, lines } = setup({ sink, writeRetryDelayMs: 1 });
+    recorder.event(database(), 'Normal', 'Created', 'created the database');
+    await recorder.flush();
+    expect(sink.created.map((event) => event.reason)).toEqual(['Created']);
+    expect(lines.filter((line) => line.msg === 'could not write event; retrying')).toHaveLength(3);
+    expect(lines.some((line) => line.msg === 'could not write event; dropped')).toBe(false);
+  });
+
+  it('drops the Event after writeAttempts tries, and never retries a refusal', async () => {
+    const failing = failingThen([unavailable(503), unavailable(503), unavailable(503)]);
+    const first = setup({ sink: failing, writeAttempts: 2, writeRetryDelayMs: 1 });
+    first.recorder.event(database(), 'Normal', 'Created', 'created the database');
+    await first.recorder.flush();
+    expect(failing.created).toHaveLength(0);
+    expect(
+      first.lines.filter((line) => line.msg === 'could not write event; retrying'),
+    ).toHaveLength(1);
+    expect(first.lines.some((line) => line.msg === 'could not write event; dropped')).toBe(true);
+
+    const refusing = failingThen([unavailable(403), unavailable(403)]);
+    const second = setup({ sink: refusing, writeRetryDelayMs: 1 });
+    second.recorder.event(database(), 'Normal', 'Created', 'created the database');
+    await second.recorder.flush();
+    expect(refusing.created).toHaveLength(0);
+    expect(second.lines.some((line) => line.msg === 'could not write event; retrying')).toBe(false);
+  });
+
+  it('takes AlreadyExists on a retry as the earlier try applied (a timeout after the write)', async () => {
+    const alreadyExists = new ApiError(409, 'AlreadyExists', 'events "x" already exists', {
+      kind: 'Status',
+      code: 409,
+      reason: 'AlreadyExists',
+    });
+    const sink = failingThen([unavailable(504), alreadyExists]);
+    const { recorder, lines } = setup({ sink, writeRetryDelayMs: 1 });
+    recorder.event(database(), 'Normal', 'Created', 'created the database');
+    await recorder.flush();
+    expect(lines.some((line) => line.msg === 'could not write event; dropped')).toBe(false);
+  });
+
+  it('stops waiting to retry once closed (a stopping manager does not wait out the backoff)', async () => {
+    const sink = failingThen([unavailable(503), unavailable(503)]);
+    const { recorder, lines } = setup({ sink, writeRetryDelayMs: 60_000 });
+    recorder.event(database(), 'Normal', 'Created', 'created the database');
+    await new Promise((resolve) => setImmediate(resolve));
+    const started = Date.now();
+    await recorder.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(lines.some((line) => line.msg === 'could not write event; dropped')).toBe(true);
   });
 });

@@ -4,6 +4,9 @@ import { format } from 'node:util';
 import type { KubernetesObject } from '@ops/api';
 import { formatRfc3339Seconds } from '@ops/api';
 import { type Logger, pino } from 'pino';
+import { isAlreadyExists } from '../client/api-error-helpers.js';
+import { abortableSleep } from '../controller/abortable-sleep.js';
+import { ApiError } from '../errors/api-error.js';
 import type { CoreEvent, EventObjectReference, EventSink, EventType } from './core-event.js';
 import { type Correlation, EventCorrelator } from './event-correlator.js';
 
@@ -29,6 +32,23 @@ export interface EventRecorderOptions {
   maxCacheEntries?: number;
   /** Writes waiting for the sink at most; more are dropped (and logged). Default 1000. */
   maxPendingWrites?: number;
+  /**
+   * Tries of an Event's create that fails for a passing reason (no answer, 429, 5xx), before
+   * it is dropped. Default 5 (client-go tries 12 times, 10 s apart).
+   */
+  writeAttempts?: number;
+  /**
+   * Wait before the second try, in ms, doubled before each next one (at least the
+   * Retry-After of a 429). Default 250: the five tries span about 4 s, an API server restart.
+   */
+  writeRetryDelayMs?: number;
+}
+
+/** Whether a failed write may succeed if sent again: no answer, throttled, or a server error. */
+function isPassingFailure(error: unknown): boolean {
+  return (
+    ApiError.isInstance(error) && (error.code === 0 || error.code === 429 || error.code >= 500)
+  );
 }
 
 const eventTypes: readonly string[] = ['Normal', 'Warning'];
@@ -55,7 +75,11 @@ const eventTypes: readonly string[] = ['Normal', 'Warning'];
  *   `refillIntervalMs`; Events beyond that are dropped (still counted, so the next one
  *   written has the right count).
  *
- * Caveats: no retries (client-go retries up to 12 times); Events dropped when the sink falls
+ * - Retries: a create that fails for a passing reason (the API server unreachable or
+ *   restarting, 429, 5xx) is tried again, up to `writeAttempts` times with a doubling wait,
+ *   before the Event is dropped (as client-go's recorder does, with fewer and shorter tries).
+ *
+ * Caveats: Events dropped when the sink falls
  * more than `maxPendingWrites` behind; state is per recorder, so share one recorder per
  * component.
  */
@@ -67,6 +91,10 @@ export class EventRecorder {
   readonly #now: () => number;
   readonly #correlator: EventCorrelator;
   readonly #maxPendingWrites: number;
+  readonly #writeAttempts: number;
+  readonly #writeRetryDelayMs: number;
+  /** Aborted by {@link close}: no more retries, and a retry's wait ends at once. */
+  readonly #closing = new AbortController();
   #pending = 0;
   #tail: Promise<void> = Promise.resolve();
 
@@ -78,6 +106,8 @@ export class EventRecorder {
     this.#logger = options.logger ?? pino({ level: 'silent' });
     this.#now = options.now ?? Date.now;
     this.#maxPendingWrites = options.maxPendingWrites ?? 1000;
+    this.#writeAttempts = Math.max(1, options.writeAttempts ?? 5);
+    this.#writeRetryDelayMs = options.writeRetryDelayMs ?? 250;
     this.#correlator = new EventCorrelator({
       canPatch: typeof options.sink.patch === 'function',
       ...(options.aggregationWindowMs === undefined
@@ -122,6 +152,15 @@ export class EventRecorder {
       return;
     }
     this.event(object, type, reason, message);
+  }
+
+  /**
+   * Stops retrying (a write waiting to be tried again is tried once more, at once) and
+   * resolves once the writes issued so far are done: what a manager calls as it stops.
+   */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await this.flush();
   }
 
   /** Resolves once every write issued so far has been sent (successfully or not). */
@@ -222,11 +261,36 @@ export class EventRecorder {
         );
       }
     }
-    try {
-      await this.#sink.create(event);
-    } catch (error) {
-      correlation.failed();
-      this.#logger.error({ ...fields, err: error }, 'could not write event; dropped');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#sink.create(event);
+        return;
+      } catch (error) {
+        // A try that timed out may have been applied: the Event is there.
+        if (attempt > 1 && isAlreadyExists(error)) return;
+        if (
+          attempt < this.#writeAttempts &&
+          isPassingFailure(error) &&
+          !this.#closing.signal.aborted
+        ) {
+          const delayMs = Math.max(
+            this.#writeRetryDelayMs * 2 ** (attempt - 1),
+            ((error as ApiError).retryAfterSeconds ?? 0) * 1000,
+          );
+          this.#logger.warn(
+            { ...fields, err: error, attempt, delayMs },
+            'could not write event; retrying',
+          );
+          await abortableSleep(delayMs, this.#closing.signal);
+          continue;
+        }
+        correlation.failed();
+        this.#logger.error(
+          { ...fields, err: error, attempts: attempt },
+          'could not write event; dropped',
+        );
+        return;
+      }
     }
   }
 }

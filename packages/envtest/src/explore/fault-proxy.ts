@@ -164,6 +164,8 @@ export class FaultProxy {
   private staleSyncResource = '';
   /** Whether the requests on the election Lease are cut ({@link cutElectionLease}). */
   private leaseCut = false;
+  /** When the lag ends (set by the first stale sync served): later syncs are fresh. */
+  private staleSyncUntil: number | undefined;
 
   private constructor(
     private readonly server: http.Server,
@@ -263,7 +265,8 @@ export class FaultProxy {
    * replica (or watch cache) lagging behind on that resource would: the initial state the run's first WatchList of the same resource received (which
    * may predate objects that exist now), then a watch from that state's resourceVersion,
    * whose events (what changed since) are held back for `holdMs`. The operator's cache
-   * syncs, its controllers start, and for `holdMs` they see the old state.
+   * syncs, its controllers start, and for `holdMs` they see the old state. The lag lasts
+   * `holdMs` from the first stale sync: a WatchList after that is served fresh.
    */
   serveStaleSyncs(resource: string, holdMs: number): void {
     this.staleSyncResource = resource;
@@ -432,6 +435,18 @@ export class FaultProxy {
     );
   }
 
+  /**
+   * The stale initial state a WatchList of `resource` (under `key`) is served, while the lag
+   * of {@link serveStaleSyncs} lasts: `holdMs` from the first stale sync served. Afterwards
+   * the replica has caught up and syncs are fresh (else an operator whose stale watch cannot
+   * resume, its history gone after an API server restart, would relist stale forever).
+   */
+  private staleSyncOf(resource: string, key: string): string[] | undefined {
+    if (this.staleSyncHoldMs === undefined || resource !== this.staleSyncResource) return undefined;
+    this.staleSyncUntil ??= Date.now() + this.staleSyncHoldMs;
+    return Date.now() < this.staleSyncUntil ? this.counters.firstSyncs?.get(key) : undefined;
+  }
+
   /** Proxies a watch: fresh, or (for a WatchList under {@link serveStaleSyncs}) stale. */
   private async watch(
     req: http.IncomingMessage,
@@ -442,10 +457,7 @@ export class FaultProxy {
     const syncs = this.counters.firstSyncs;
     const key = `${url.pathname}?${url.searchParams.get('labelSelector') ?? ''}&${url.searchParams.get('fieldSelector') ?? ''}`;
     const isSync = url.searchParams.get('sendInitialEvents') === 'true';
-    const stale =
-      isSync && this.staleSyncHoldMs !== undefined && resource === this.staleSyncResource
-        ? syncs?.get(key)
-        : undefined;
+    const stale = isSync ? this.staleSyncOf(resource, key) : undefined;
     if (stale === undefined) {
       const upstream = await this.send(req, url, Buffer.alloc(0));
       const recording = isSync && syncs !== undefined && !syncs.has(key) ? [] : undefined;

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Client, type KubernetesObject } from '@ops/core';
+import { removePath } from './remove-path.js';
 
 /** A kind whose objects make up a scenario's outcome. */
 export interface OutcomeKind {
@@ -11,7 +12,10 @@ export interface OutcomeKind {
 export interface NondeterministicField {
   /** The kind it belongs to (`ConfigMap`); every kind when absent. */
   kind?: string;
-  /** A dotted path, `metadata.name` or `status.childName`. */
+  /**
+   * A dotted path, `metadata.name` or `status.childName`; a list on the way is gone through
+   * item by item (`status.conditions.lastTransitionTime`).
+   */
   path: string;
 }
 
@@ -45,17 +49,6 @@ const serverSet = [
   'metadata.selfLink',
   'metadata.deletionGracePeriodSeconds',
 ];
-
-function removePath(object: Record<string, unknown>, path: string): void {
-  const parts = path.split('.');
-  let current: unknown = object;
-  for (const part of parts.slice(0, -1)) {
-    if (typeof current !== 'object' || current === null) return;
-    current = (current as Record<string, unknown>)[part];
-  }
-  if (typeof current === 'object' && current !== null)
-    delete (current as Record<string, unknown>)[parts[parts.length - 1] ?? ''];
-}
 
 /**
  * `value` with the keys of every object in it sorted: the API server keeps a merge patch's

@@ -8,6 +8,7 @@ import {
   type RunningOperatorManager,
   startOperatorManager,
 } from '../operator-manager.js';
+import { errorFits } from './error-fits.js';
 import {
   FaultProxy,
   type ProxiedRequest,
@@ -195,7 +196,7 @@ function decisionOf(
         ? { action: 'sever-after' }
         : undefined;
     case 'write-error':
-      return request.writeNumber === perturbation.write
+      return request.writeNumber === perturbation.write && errorFits(perturbation, request)
         ? {
             action: 'reject',
             code: perturbation.code,
@@ -203,7 +204,7 @@ function decisionOf(
           }
         : undefined;
     case 'timeout-after-apply':
-      return request.writeNumber === perturbation.write
+      return request.writeNumber === perturbation.write && errorFits(perturbation, request)
         ? { action: 'timeout-after-apply' }
         : undefined;
     default:

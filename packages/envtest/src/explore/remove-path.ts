@@ -1,0 +1,20 @@
+/**
+ * Removes the field at the dotted `path` (`status.childName`) from `object`, in place. A list
+ * met on the way is gone through item by item: `status.conditions.lastTransitionTime` removes
+ * `lastTransitionTime` from every condition. Nothing happens where the path leads nowhere.
+ */
+export function removePath(object: unknown, path: string): void {
+  removeParts(object, path.split('.'));
+}
+
+function removeParts(current: unknown, parts: readonly string[]): void {
+  if (Array.isArray(current)) {
+    for (const item of current) removeParts(item, parts);
+    return;
+  }
+  if (typeof current !== 'object' || current === null) return;
+  const [first = '', ...rest] = parts;
+  const fields = current as Record<string, unknown>;
+  if (rest.length === 0) delete fields[first];
+  else removeParts(fields[first], rest);
+}
