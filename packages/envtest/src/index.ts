@@ -43,6 +43,7 @@ export {
 } from './control-plane-assets.js';
 export {
   type ControlPlaneKind,
+  chooseControlPlane,
   controlPlaneVariable,
   Environment,
   type EnvironmentOptions,
@@ -75,12 +76,18 @@ export {
   type ProxyDecision,
 } from './explore/fault-proxy.js';
 export {
+  type NamespacedResource,
+  namespacedResources,
+  removeNamespace,
+} from './explore/namespace-cleanup.js';
+export {
   type NondeterministicField,
   type Outcome,
   type OutcomeKind,
   type OutcomeOptions,
   outcomeDifferences,
   readOutcome,
+  renameNamespace,
 } from './explore/outcome.js';
 export {
   type ExplorerSettings,
@@ -90,6 +97,12 @@ export {
   type Scenario,
   type ScenarioStep,
 } from './explore/run.js';
+export {
+  type PlaneScenario,
+  RunPlane,
+  type RunPlaneOptions,
+  type RunSpace,
+} from './explore/run-plane.js';
 export {
   drawPerturbation,
   explorationSchedule,
