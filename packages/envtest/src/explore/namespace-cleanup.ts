@@ -64,7 +64,7 @@ interface ListedObject {
  * 2. every object of `resources` in it loses its finalizers and is deleted without a grace
  *    period, again until every list comes back empty;
  * 3. the namespace's own `kubernetes` finalizer is removed (its `/finalize` subresource),
- *    and it is waited for until it is gone.
+ *    it is deleted again (which now removes it), and waited for until it is gone.
  *
  * Resolves once the namespace no longer exists: an operator started after it sees nothing
  * of it (its cluster-wide watches list none of its objects).
@@ -118,6 +118,9 @@ export async function removeNamespace(
           ...(current.body as object),
           spec: { ...spec, finalizers: [] },
         });
+      // As the namespace controller does once it has finalized: delete it again, which now
+      // removes it (a namespace whose finalizers are done).
+      await kubeRequest(kubeConfig, 'DELETE', base);
       const after = await kubeRequest(kubeConfig, 'GET', base);
       if (after.status !== 404) throw new Error('the namespace still exists');
       return true;
