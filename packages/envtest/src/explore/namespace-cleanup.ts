@@ -78,7 +78,12 @@ export async function removeNamespace(
   timeoutMs: number,
 ): Promise<void> {
   const base = `/api/v1/namespaces/${namespace}`;
-  const deleted = await kubeRequest(kubeConfig, 'DELETE', base);
+  // An API server that is restarting (a perturbation of the run) is waited for.
+  const deleted = await eventually(() => kubeRequest(kubeConfig, 'DELETE', base), {
+    timeoutMs,
+    intervalMs: 100,
+    description: `kube-apiserver reachable to delete namespace ${namespace}`,
+  });
   if (deleted.status === 404) return;
   if (deleted.status >= 300)
     throw new Error(

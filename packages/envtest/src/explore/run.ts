@@ -242,7 +242,11 @@ async function runOnPlane<M extends OperatorManagerLike>(
     );
     if (request.verb === 'delete' && status < 300)
       record.deletions.push(`${request.resource} ${request.name}`);
-    const proxy = incarnation?.proxy;
+    // Once the run is over, the writes of the operator's shutdown fire nothing: an API server
+    // restart then would still be going on when the next run (on a real plane, the same
+    // control plane) starts. Found on binaries: apiserver-restart@2 of a run whose 2nd write
+    // came only as the operator stopped.
+    const proxy = finished ? undefined : incarnation?.proxy;
     for (const p of perturbations) {
       if (!('afterWrite' in p) || p.afterWrite !== request.writeNumber || proxy === undefined)
         continue;
