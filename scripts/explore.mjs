@@ -1,9 +1,12 @@
-// `pnpm explore <scenario> [--schedules N] [--state FILE] [--seed N] [--replay ID]`: fault
+// `pnpm explore <scenario> [--schedules N] [--state FILE] [--seed N] [--replay ID] [--plane P]`: fault
 // exploration mode of @ops/envtest (packages/envtest/README.md, "Fault exploration") on one
 // scenario, run by vitest (so scenario modules are TypeScript, as tests are).
 //
 // <scenario> is an operator's name (its scenario is operators/<name>/test/explore.scenario.ts,
 // export `scenario`) or a module path from the repository root, optionally `#<export>`.
+// --plane picks the control plane as OPS_ENVTEST_CONTROL_PLANE does (`local`, the default;
+// `binaries`, real etcd + kube-apiserver, which gives `cluster` to a scenario that requires
+// Pods; `cluster`), over the scenario's own choice.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -12,7 +15,7 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const usage =
-  'usage: pnpm explore <operator | path/to/scenario.ts[#export]> [--schedules N (default 1000)] [--state FILE (resumable)] [--seed N] [--replay SCHEDULE-ID]';
+  'usage: pnpm explore <operator | path/to/scenario.ts[#export]> [--schedules N (default 1000)] [--state FILE (resumable)] [--seed N] [--replay SCHEDULE-ID] [--plane local|binaries|cluster]';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -21,6 +24,7 @@ const { values, positionals } = parseArgs({
     state: { type: 'string' },
     seed: { type: 'string' },
     replay: { type: 'string' },
+    plane: { type: 'string' },
     help: { type: 'boolean' },
   },
 });
@@ -49,6 +53,12 @@ for (const [name, value] of [
     process.exit(2);
   }
 }
+if (values.plane !== undefined && !['local', 'binaries', 'cluster'].includes(values.plane)) {
+  console.error(
+    `pnpm explore: --plane takes local, binaries or cluster, got ${JSON.stringify(values.plane)}\n${usage}`,
+  );
+  process.exit(2);
+}
 const envtest = resolve(root, 'packages/envtest');
 const result = spawnSync(
   process.execPath,
@@ -70,6 +80,9 @@ const result = spawnSync(
       ...(values.state ? { OPS_EXPLORE_STATE: resolve(process.cwd(), values.state) } : {}),
       ...(values.seed ? { OPS_EXPLORE_SEED: values.seed } : {}),
       ...(values.replay ? { OPS_EXPLORE_REPLAY: values.replay } : {}),
+      ...(values.plane
+        ? { OPS_ENVTEST_CONTROL_PLANE: values.plane, OPS_EXPLORE_PLANE: values.plane }
+        : {}),
     },
   },
 );

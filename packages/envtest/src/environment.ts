@@ -126,6 +126,29 @@ export function resolveControlPlane(
 }
 
 /**
+ * The plane {@link Environment.start} starts for `options`: `controlPlane` (default `auto`;
+ * `binaries`, or `cluster` with `requires: 'pods'`, when `binaryAssetsDirectory` is given)
+ * resolved by {@link resolveControlPlane}.
+ *
+ * @throws {Error} as {@link resolveControlPlane}.
+ */
+export function chooseControlPlane(
+  options: Pick<EnvironmentOptions, 'controlPlane' | 'binaryAssetsDirectory' | 'requires'> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ControlPlaneKind {
+  return resolveControlPlane(
+    options.controlPlane ??
+      (options.binaryAssetsDirectory
+        ? options.requires === 'pods'
+          ? 'cluster'
+          : 'binaries'
+        : 'auto'),
+    env,
+    options.requires,
+  );
+}
+
+/**
  * A running control plane for tests, as controller-runtime's envtest gives one: the local
  * in-memory API server in-process by default, real etcd + kube-apiserver (`controlPlane:
  * 'binaries'` or `OPS_ENVTEST_CONTROL_PLANE=binaries`, or `KUBEBUILDER_ASSETS` set), or a whole
@@ -164,16 +187,7 @@ export class Environment {
    */
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const timeoutMs = options.timeoutMs ?? 60_000;
-    const plane = resolveControlPlane(
-      options.controlPlane ??
-        (options.binaryAssetsDirectory
-          ? options.requires === 'pods'
-            ? 'cluster'
-            : 'binaries'
-          : 'auto'),
-      process.env,
-      options.requires,
-    );
+    const plane = chooseControlPlane(options);
     const crds = [
       ...(options.crds ?? []),
       ...(await loadManifests(options.crdDirectoryPaths ?? [], {

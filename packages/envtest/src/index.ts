@@ -43,6 +43,7 @@ export {
 } from './control-plane-assets.js';
 export {
   type ControlPlaneKind,
+  chooseControlPlane,
   controlPlaneVariable,
   Environment,
   type EnvironmentOptions,
@@ -82,12 +83,19 @@ export {
   takeoverBoundMs,
 } from './explore/leader-takeover.js';
 export {
+  type NamespacedResource,
+  namespacedResources,
+  removeNamespace,
+} from './explore/namespace-cleanup.js';
+
+export {
   type NondeterministicField,
   type Outcome,
   type OutcomeKind,
   type OutcomeOptions,
   outcomeDifferences,
   readOutcome,
+  renameNamespace,
 } from './explore/outcome.js';
 export {
   type ExplorerSettings,
@@ -98,11 +106,18 @@ export {
   type ScenarioStep,
 } from './explore/run.js';
 export {
+  type PlaneScenario,
+  RunPlane,
+  type RunPlaneOptions,
+  type RunSpace,
+} from './explore/run-plane.js';
+export {
   isWebhookCallFailure,
   RunWebhooks,
   type ScenarioWebhooks,
   type ServedWebhooks,
 } from './explore/run-webhooks.js';
+
 export {
   drawPerturbation,
   explorationSchedule,

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { ControlPlaneKind } from '../environment.js';
 import type { OperatorManagerLike } from '../operator-manager.js';
 import { type RunLimits, type RunRecord, runScenario, type Scenario } from './run.js';
+import { RunPlane } from './run-plane.js';
 import {
   explorationSchedule,
   type PerturbationKind,
@@ -25,6 +27,8 @@ export interface ExplorationFailure {
 /** What an exploration ran and found. */
 export interface ExplorationReport {
   scenario: string;
+  /** The control plane the runs happened on. */
+  plane: ControlPlaneKind;
   /** What the reference run did. */
   reference: ReferenceShape & { durationMs: number };
   /** The ids of the schedules run by this call, in order. */
@@ -41,6 +45,20 @@ export interface ExplorationReport {
 
 /** Options of the explorers. */
 export interface ExploreOptions extends RunLimits {
+  /**
+   * The control plane, overriding the scenario's `environment.controlPlane` (default: the
+   * scenario's, resolved as `Environment.start` does; `auto` follows
+   * `OPS_ENVTEST_CONTROL_PLANE`). On the real planes one control plane serves the whole call,
+   * each run in a namespace of its own (see {@link RunPlane}).
+   */
+  controlPlane?: ControlPlaneKind | 'auto';
+  /**
+   * The plane to run on, started by the caller ({@link RunPlane.start}) and stopped by it,
+   * instead of one started and stopped by this call: several explorations of scenarios with
+   * the same CRDs then share one real control plane (a test file's, say). `controlPlane` is
+   * then ignored.
+   */
+  plane?: RunPlane;
   /** Base seed of the drawn schedules (default 1). */
   seed?: number;
   /** Stop at the first failing schedule (default true). */
@@ -95,16 +113,37 @@ export function describeFailure(
   ].join('\n');
 }
 
-/** Runs the scenario undisturbed; throws when even that run breaks an oracle. */
+/**
+ * Runs the scenario undisturbed on `plane` (default: a plane of its own, stopped after);
+ * throws when even that run breaks an oracle. The shape's `excludedKinds` are the kinds the
+ * plane cannot perform.
+ */
 export async function referenceRun<M extends OperatorManagerLike>(
   scenario: Scenario<M>,
   limits: RunLimits = {},
+  plane?: RunPlane,
+): Promise<{ record: RunRecord; shape: ReferenceShape & { durationMs: number } }> {
+  const runPlane = plane ?? (await RunPlane.start(scenario));
+  try {
+    return await referenceOnPlane(scenario, limits, runPlane);
+  } finally {
+    if (plane === undefined) await runPlane.stop();
+  }
+}
+
+async function referenceOnPlane<M extends OperatorManagerLike>(
+  scenario: Scenario<M>,
+  limits: RunLimits,
+  plane: RunPlane,
 ): Promise<{ record: RunRecord; shape: ReferenceShape & { durationMs: number } }> {
   const started = Date.now();
-  const record = await runScenario(scenario, undefined, undefined, {
-    ...limits,
-    quietMs: Math.max(1_000, limits.quietMs ?? 0),
-  });
+  const record = await runScenario(
+    scenario,
+    undefined,
+    undefined,
+    { ...limits, quietMs: Math.max(1_000, limits.quietMs ?? 0) },
+    plane,
+  );
   if (record.violations.length > 0)
     throw new Error(
       `the reference (undisturbed) run of scenario "${scenario.name}" already fails, so nothing can be explored:\n${record.violations.join('\n')}\n${record.logs.slice(-20).join('\n')}`,
@@ -118,6 +157,7 @@ export async function referenceRun<M extends OperatorManagerLike>(
       watched: [...record.watched].sort(),
       steps: scenario.steps.length,
       webhooks: scenario.webhooks !== undefined,
+      excludedKinds: Object.keys(plane.excludedKinds) as PerturbationKind[],
       durationMs: Date.now() - started,
     },
   };
@@ -129,12 +169,13 @@ async function runSchedules<M extends OperatorManagerLike>(
   next: (done: number) => Schedule | undefined,
   options: ExploreOptions,
   report: ExplorationReport,
+  plane: RunPlane,
 ): Promise<void> {
   for (;;) {
     const schedule = next(report.schedules.length);
     if (schedule === undefined) return;
     const id = scheduleId(schedule);
-    const record = await runScenario(scenario, schedule, reference.record, options);
+    const record = await runScenario(scenario, schedule, reference.record, options, plane);
     report.schedules.push(id);
     for (const p of record.fired) {
       report.coverage[p.kind] = (report.coverage[p.kind] ?? 0) + 1;
@@ -152,9 +193,14 @@ async function runSchedules<M extends OperatorManagerLike>(
   }
 }
 
-function newReport(scenario: string, shape: ExplorationReport['reference']): ExplorationReport {
+function newReport(
+  scenario: string,
+  plane: ControlPlaneKind,
+  shape: ExplorationReport['reference'],
+): ExplorationReport {
   return {
     scenario,
+    plane,
     reference: shape,
     schedules: [],
     done: 0,
@@ -179,18 +225,43 @@ export async function exploreQuick<M extends OperatorManagerLike>(
   options: ExploreOptions & { limit?: number; kinds?: readonly PerturbationKind[] } = {},
 ): Promise<ExplorationReport> {
   const started = Date.now();
-  const reference = await referenceRun(scenario, options);
-  const replay = process.env[replayVariable];
-  const schedules =
-    replay !== undefined && replay !== ''
-      ? [parseScheduleId(replay)]
-      : quickSchedules(reference.shape, {
-          seed: options.seed ?? 1,
-          limit: options.limit ?? 30,
-          ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
-        });
-  const report = newReport(scenario.name, reference.shape);
-  await runSchedules(scenario, reference, (done) => schedules[done], options, report);
+  const plane = await startPlane(scenario, options);
+  try {
+    const reference = await referenceRun(scenario, options, plane);
+    const replay = process.env[replayVariable];
+    const excluded = reference.shape.excludedKinds ?? [];
+    const schedules =
+      replay !== undefined && replay !== ''
+        ? [parseScheduleId(replay)]
+        : quickSchedules(reference.shape, {
+            seed: options.seed ?? 1,
+            limit: options.limit ?? 30,
+            ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+          }).filter((schedule) => schedule.perturbations.every((p) => !excluded.includes(p.kind)));
+    const report = newReport(scenario.name, plane.kind, reference.shape);
+    await runSchedules(scenario, reference, (done) => schedules[done], options, report, plane);
+    return finishQuick(report, started, replay);
+  } finally {
+    if (plane !== options.plane) await plane.stop();
+  }
+}
+
+function startPlane<M extends OperatorManagerLike>(
+  scenario: Scenario<M>,
+  options: ExploreOptions,
+): Promise<RunPlane> {
+  if (options.plane) return Promise.resolve(options.plane);
+  return RunPlane.start(
+    scenario,
+    options.controlPlane === undefined ? {} : { controlPlane: options.controlPlane },
+  );
+}
+
+function finishQuick(
+  report: ExplorationReport,
+  started: number,
+  replay: string | undefined,
+): ExplorationReport {
   report.done = report.schedules.length;
   report.durationMs = Date.now() - started;
   // A replay is run to be read: its failure goes to stderr whatever the test asserts.
@@ -202,6 +273,8 @@ export async function exploreQuick<M extends OperatorManagerLike>(
 interface ExplorationState {
   scenario: string;
   seed: number;
+  /** The plane the schedules ran on (absent in files written before planes were recorded). */
+  plane?: ControlPlaneKind;
   /** Schedules done so far. */
   done: number;
   failures: ExplorationFailure[];
@@ -241,9 +314,29 @@ export async function exploreLong<M extends OperatorManagerLike>(
     throw new Error(
       `the exploration state file ${options.statePath} is of scenario "${state.scenario}" with seed ${state.seed}, not "${scenario.name}" with seed ${seed}: pass another --state file, or remove it to start over`,
     );
+  const plane = await startPlane(scenario, options);
+  try {
+    if (state.plane !== undefined && state.plane !== plane.kind)
+      throw new Error(
+        `the exploration state file ${options.statePath} is of a run on the ${state.plane} plane, not ${plane.kind}: pass another --state file per plane (their rates and draws differ), or --plane ${state.plane}`,
+      );
+    state.plane = plane.kind;
+    return await exploreOnPlane(scenario, options, state, plane);
+  } finally {
+    if (plane !== options.plane) await plane.stop();
+  }
+}
+
+async function exploreOnPlane<M extends OperatorManagerLike>(
+  scenario: Scenario<M>,
+  options: ExploreOptions & { schedules: number; statePath?: string },
+  state: ExplorationState,
+  plane: RunPlane,
+): Promise<ExplorationReport> {
+  const seed = state.seed;
   const started = Date.now();
-  const reference = await referenceRun(scenario, options);
-  const report = newReport(scenario.name, reference.shape);
+  const reference = await referenceRun(scenario, options, plane);
+  const report = newReport(scenario.name, plane.kind, reference.shape);
   report.failures = state.failures;
   report.coverage = state.coverage;
   report.crashPoints = state.crashPoints;
@@ -277,6 +370,7 @@ export async function exploreLong<M extends OperatorManagerLike>(
       },
     },
     report,
+    plane,
   );
   await saving;
   await save();
@@ -290,7 +384,7 @@ export function summarize(report: ExplorationReport): string {
   const minutes = report.durationMs / 60_000;
   const rate = minutes > 0 ? (report.done / minutes).toFixed(1) : 'n/a';
   return [
-    `scenario "${report.scenario}": ${report.schedules.length} schedule(s) this run, ${report.done} in all, ${report.failures.length} failure(s) in all, ${(report.durationMs / 1000).toFixed(1)} s in all (${rate} schedules/min)`,
+    `scenario "${report.scenario}" on the ${report.plane} plane: ${report.schedules.length} schedule(s) this run, ${report.done} in all, ${report.failures.length} failure(s) in all, ${(report.durationMs / 1000).toFixed(1)} s in all (${rate} schedules/min)`,
     `  reference run: ${report.reference.writes.length} write(s), ${report.reference.requests} request(s), ${report.reference.durationMs} ms`,
     `  covered: ${Object.entries(report.coverage)
       .map(([kind, count]) => `${kind} ${count}`)

@@ -6,6 +6,7 @@ import {
   type Outcome,
   outcomeDifferences,
   readOutcome,
+  renameNamespace,
   withSortedKeys,
 } from './outcome.js';
 
@@ -40,6 +41,54 @@ describe('outcomeDifferences', () => {
       'orphaned child: ConfigMap/x owned by Widget/w (uid u, gone)',
       'Event Deleted Widget: recorded here, never in the reference run',
     ]);
+  });
+});
+
+describe('outcomeDifferences on a plane without a garbage collector', () => {
+  it('passes an orphan the reference also left (uids differ between runs), and names a new one', () => {
+    const reference = outcome([], [], ['ConfigMap/x owned by Widget/w (uid u1, gone)']);
+    expect(
+      outcomeDifferences(
+        reference,
+        outcome([], [], ['ConfigMap/x owned by Widget/w (uid u2, gone)']),
+      ),
+    ).toEqual([]);
+    expect(
+      outcomeDifferences(
+        reference,
+        outcome([], [], ['ConfigMap/y owned by Widget/w (uid u2, gone)']),
+      ),
+    ).toEqual(['orphaned child: ConfigMap/y owned by Widget/w (uid u2, gone)']);
+  });
+});
+
+describe('renameNamespace', () => {
+  it('renames the run namespace where it is a value or a whole word, and nothing else', () => {
+    expect(
+      renameNamespace(
+        {
+          metadata: { name: 'explore-12-data', namespace: 'explore-12' },
+          data: {
+            target: 'explore-12/app',
+            host: 'app.explore-12.svc.cluster.local',
+            other: 'explore-123',
+            list: ['explore-12'],
+          },
+          count: 12,
+        },
+        'explore-12',
+        'explore',
+      ),
+    ).toEqual({
+      metadata: { name: 'explore-12-data', namespace: 'explore' },
+      data: {
+        target: 'explore/app',
+        host: 'app.explore.svc.cluster.local',
+        other: 'explore-123',
+        list: ['explore'],
+      },
+      count: 12,
+    });
   });
 });
 
@@ -131,5 +180,25 @@ describe('readOutcome', () => {
     expect(child.metadata.creationTimestamp).toBeUndefined();
     expect(child.metadata.ownerReferences).toEqual([{ kind: 'ConfigMap', name: 'owner' }]);
     expect(read.orphans).toEqual([]);
+  });
+
+  it('names the namespace as reportedNamespace says, so runs in namespaces of their own compare', async () => {
+    await applyObjects(env.kubeConfig, [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'run-7' } },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'app', namespace: 'run-7' },
+        data: { peer: 'db.run-7.svc' },
+      },
+    ]);
+    const read = await readOutcome(env.kubeConfig, {
+      namespace: 'run-7',
+      reportedNamespace: 'run',
+      kinds: [{ apiVersion: 'v1', kind: 'ConfigMap' }],
+    });
+    expect(read.objects['v1/ConfigMap']).toMatchObject([
+      { metadata: { name: 'app', namespace: 'run' }, data: { peer: 'db.run.svc' } },
+    ]);
   });
 });

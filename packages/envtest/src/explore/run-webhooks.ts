@@ -52,7 +52,10 @@ export class RunWebhooks {
    *
    * @throws {Error} as `env.installWebhooks` (a configuration without a webhook, say).
    */
-  static async start(env: Environment, webhooks: ScenarioWebhooks): Promise<RunWebhooks> {
+  static async start(
+    env: Pick<Environment, 'installWebhooks'>,
+    webhooks: ScenarioWebhooks,
+  ): Promise<RunWebhooks> {
     const certDir = await mkdtemp(join(tmpdir(), 'explore-webhooks-'));
     const proxy = await WebhookProxy.start();
     const run = new RunWebhooks(webhooks, proxy, certDir);

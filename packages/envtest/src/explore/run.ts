@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Client, isNotFound, type KubernetesObject } from '@ops/core';
 import { applyObjects } from '../apply-objects.js';
-import { Environment, type EnvironmentOptions } from '../environment.js';
+import type { EnvironmentOptions } from '../environment.js';
 import {
   type OperatorManagerLike,
   type OperatorManagerSettings,
@@ -28,6 +28,7 @@ import {
   outcomeDifferences,
   readOutcome,
 } from './outcome.js';
+import { RunPlane, type RunSpace } from './run-plane.js';
 import {
   isWebhookCallFailure,
   RunWebhooks,
@@ -77,11 +78,19 @@ export interface ScenarioStep {
 export interface Scenario<M extends OperatorManagerLike> {
   /** Named in reports and state files. */
   name: string;
-  /** The namespace the steps' objects go in (created first; default `explore`). */
+  /**
+   * The namespace the steps' objects go in (created first; default `explore`). On the real
+   * planes it is a base name: each run has a namespace of its own, `<namespace>-<run number>`,
+   * and the outcome names it `<namespace>` (see {@link RunPlane}).
+   */
   namespace?: string;
   /** CRDs installed before the operator starts. */
   crds?: KubernetesObject[];
-  /** Options of each run's control plane (`Environment.start`); its CRDs are added to {@link crds}. */
+  /**
+   * Options of the control plane (`Environment.start`), which also choose the plane; its CRDs
+   * are added to {@link crds}. Local: each run starts its own; real planes: one per
+   * exploration (see {@link RunPlane}).
+   */
   environment?: EnvironmentOptions;
   /** Makes the operator's manager: `(settings) => new Manager({ ...settings, logger: pino({}, settings.logDestination) })`. */
   createManager(settings: ExplorerSettings): M;
@@ -157,29 +166,6 @@ interface Incarnation<M extends OperatorManagerLike> {
   webhooks: ServedWebhooks | undefined;
 }
 
-/** Starts the control plane of one run, with its namespace. */
-async function startRunEnvironment<M extends OperatorManagerLike>(
-  scenario: Scenario<M>,
-): Promise<Environment> {
-  const env = await Environment.start({
-    ...scenario.environment,
-    crds: [...(scenario.environment?.crds ?? []), ...(scenario.crds ?? [])],
-  });
-  try {
-    await applyObjects(env.kubeConfig, [
-      {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: scenario.namespace ?? 'explore' },
-      },
-    ]);
-  } catch (error) {
-    await env.stop();
-    throw error;
-  }
-  return env;
-}
-
 /** The decision a perturbation takes on a request, if it acts on it. */
 function decisionOf(
   perturbation: Perturbation,
@@ -213,25 +199,51 @@ function decisionOf(
 }
 
 /**
- * One run of `scenario` on a new control plane, disturbed by `schedule` (undisturbed when
- * undefined), each step checked against `reference` (the reference run's outcomes; when
- * undefined, each step settles once the operator is quiet and the outcome stops changing).
- * Never throws for what the operator does: that is in {@link RunRecord.violations}.
+ * One run of `scenario` on `plane` (a {@link RunPlane}: a control plane of its own on the
+ * local plane, a namespace of its own on a real one; default: a plane started for this run
+ * alone and stopped after it), disturbed by `schedule` (undisturbed when undefined), each
+ * step checked against `reference` (the reference run's outcomes; when undefined, each step
+ * settles once the operator is quiet and the outcome stops changing). Never throws for what
+ * the operator does: that is in {@link RunRecord.violations}.
  *
- * @throws {Error} when the control plane does not start or a step's objects are refused.
+ * @throws {Error} when the control plane does not start, a step's objects are refused, or
+ *   the schedule holds a perturbation the plane cannot perform.
  */
 export async function runScenario<M extends OperatorManagerLike>(
   scenario: Scenario<M>,
   schedule: Schedule | undefined,
   reference: RunRecord | undefined,
   limits: RunLimits = {},
+  plane?: RunPlane,
+): Promise<RunRecord> {
+  const runPlane = plane ?? (await RunPlane.start(scenario));
+  try {
+    for (const perturbation of schedule?.perturbations ?? []) {
+      const reason = runPlane.excludedKinds[perturbation.kind];
+      if (reason !== undefined)
+        throw new Error(
+          `the ${runPlane.kind} plane cannot perform the perturbation ${perturbation.kind}: ${reason}; replay the schedule on another plane (OPS_ENVTEST_CONTROL_PLANE)`,
+        );
+    }
+    return await runOnPlane(scenario, schedule, reference, limits, runPlane);
+  } finally {
+    if (plane === undefined) await runPlane.stop();
+  }
+}
+
+async function runOnPlane<M extends OperatorManagerLike>(
+  scenario: Scenario<M>,
+  schedule: Schedule | undefined,
+  reference: RunRecord | undefined,
+  limits: RunLimits,
+  plane: RunPlane,
 ): Promise<RunRecord> {
   const quietMs = limits.quietMs ?? 400;
   const settleTimeoutMs = limits.settleTimeoutMs ?? 20_000;
   const stuckMs = limits.stuckMs ?? 6_000;
-  const namespace = scenario.namespace ?? 'explore';
-  const env = await startRunEnvironment(scenario);
-  const runWebhooks = await startWebhooks(env, scenario.webhooks);
+  const space = await plane.openRun(scenario.namespace ?? 'explore');
+  const { env, namespace } = space;
+  const runWebhooks = await startWebhooks(space, scenario.webhooks);
   const record: RunRecord = {
     outcomes: [],
     writes: [],
@@ -280,7 +292,11 @@ export async function runScenario<M extends OperatorManagerLike>(
     );
     if (request.verb === 'delete' && status < 300)
       record.deletions.push(`${request.resource} ${request.name}`);
-    const proxy = incarnation?.proxy;
+    // Once the run is over, the writes of the operator's shutdown fire nothing: an API server
+    // restart then would still be going on when the next run (on a real plane, the same
+    // control plane) starts. Found on binaries: apiserver-restart@2 of a run whose 2nd write
+    // came only as the operator stopped.
+    const proxy = finished ? undefined : incarnation?.proxy;
     for (const p of perturbations) {
       if (!('afterWrite' in p) || p.afterWrite !== request.writeNumber || proxy === undefined)
         continue;
@@ -499,7 +515,12 @@ export async function runScenario<M extends OperatorManagerLike>(
       }
       lastWriteAt = Date.now();
       const outcome = await settle({
-        read: () => readOutcome(env.kubeConfig, { namespace, ...scenario.outcome }),
+        read: () =>
+          readOutcome(env.kubeConfig, {
+            namespace,
+            reportedNamespace: space.reportedNamespace,
+            ...scenario.outcome,
+          }),
         expected: reference?.outcomes[index],
         quiet: () => Date.now() - lastWriteAt >= quietMs,
         stuck: () => Date.now() - lastWriteAt >= stuckMs,
@@ -542,7 +563,7 @@ export async function runScenario<M extends OperatorManagerLike>(
     process.off('unhandledRejection', onRejection);
     record.requests = counters.requests;
     await runWebhooks?.stop();
-    await env.stop();
+    await space.close();
   }
   return record;
 }
@@ -560,14 +581,14 @@ async function stopIncarnation<M extends OperatorManagerLike>(
 
 /** The run's webhooks when the scenario has some; the control plane is stopped when they fail to start. */
 async function startWebhooks(
-  env: Environment,
+  space: RunSpace,
   webhooks: ScenarioWebhooks | undefined,
 ): Promise<RunWebhooks | undefined> {
   if (webhooks === undefined) return undefined;
   try {
-    return await RunWebhooks.start(env, webhooks);
+    return await RunWebhooks.start(space.env, webhooks);
   } catch (error) {
-    await env.stop();
+    await space.close();
     throw error;
   }
 }

@@ -228,12 +228,14 @@ export interface ReferenceShape {
   steps?: number;
   /** Whether the scenario serves admission webhooks (default false): webhook perturbations need them. */
   webhooks?: boolean;
+  /** Kinds the run's plane cannot perform (the cluster plane cannot restart its API server): never drawn. */
+  excludedKinds?: readonly PerturbationKind[];
 }
 
 /**
  * One perturbation of `kind` drawn with `random` from what the reference run did; undefined
  * when the run gives it no place (no writes; no update, patch or delete for a 409; no write
- * but Events').
+ * but Events') or the plane cannot perform it ({@link ReferenceShape.excludedKinds}).
  */
 export function drawPerturbation(
   kind: PerturbationKind,
@@ -241,7 +243,7 @@ export function drawPerturbation(
   random: SeededRandom,
 ): Perturbation | undefined {
   const writes = reference.writes.length;
-  if (writes === 0) return undefined;
+  if (writes === 0 || reference.excludedKinds?.includes(kind)) return undefined;
   const anyWrite = () => random.integer(1, writes);
   const writesWhere = (test: (write: string) => boolean) =>
     reference.writes.flatMap((write, index) => (test(write) ? [index + 1] : []));

@@ -3,7 +3,8 @@
  * root) through vitest.explore.config.ts: the scenario exported as OPS_EXPLORE_EXPORT from
  * the module OPS_EXPLORE_SCENARIO, OPS_EXPLORE_SCHEDULES schedules (default 1000), resumable
  * from the state file OPS_EXPLORE_STATE, from the seed OPS_EXPLORE_SEED (default 1); with
- * OPS_EXPLORE_REPLAY, only that schedule. Prints progress and a coverage summary; fails when
+ * OPS_EXPLORE_REPLAY, only that schedule. With OPS_EXPLORE_PLANE (`--plane`), on the plane
+ * OPS_ENVTEST_CONTROL_PLANE names, whatever the scenario's own choice. Prints progress and a coverage summary; fails when
  * a schedule failed, with each failure's report.
  */
 import type { Manager } from '@ops/core';
@@ -27,10 +28,12 @@ it(`explores ${modulePath}#${exportName}`, async () => {
       `${modulePath} exports no scenario named ${exportName} (it exports ${Object.keys(loaded).join(', ') || 'nothing'}): pass <module>#<export>`,
     );
   const replayCommand = (id: string) =>
-    `pnpm explore ${process.env.OPS_EXPLORE_TARGET ?? modulePath}#${exportName} --replay '${id}'`;
+    `pnpm explore ${process.env.OPS_EXPLORE_TARGET ?? modulePath}#${exportName} --replay '${id}'${process.env.OPS_EXPLORE_PLANE ? ` --plane ${process.env.OPS_EXPLORE_PLANE}` : ''}`;
+  const plane = process.env.OPS_EXPLORE_PLANE ? { controlPlane: 'auto' as const } : {};
   const report = process.env[replayVariable]
-    ? await exploreQuick(scenario, { replayCommand })
+    ? await exploreQuick(scenario, { replayCommand, ...plane })
     : await exploreLong(scenario, {
+        ...plane,
         schedules: Number(process.env.OPS_EXPLORE_SCHEDULES ?? 1000),
         seed: Number(process.env.OPS_EXPLORE_SEED ?? 1),
         replayCommand,

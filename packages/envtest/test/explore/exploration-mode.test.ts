@@ -39,7 +39,7 @@ it('exploration mode is resumable from its state file and summarizes what it cov
   const fired = Object.values(second.coverage).reduce((sum, count) => sum + (count ?? 0), 0);
   expect(fired).toBeGreaterThanOrEqual(1);
   expect(summarize(second)).toMatch(
-    /^scenario "error-handling \(correct\)": 2 schedule\(s\) this run, 5 in all, 0 failure\(s\) in all/,
+    /^scenario "error-handling \(correct\)" on the local plane: 2 schedule\(s\) this run, 5 in all, 0 failure\(s\) in all/,
   );
   await expect(
     exploreLong(duplicateChildCorrect, { schedules: 6, statePath, seed: 40 }),
