@@ -16,6 +16,7 @@ export default defineConfig({
           [
             'test/application.e2e.test.ts',
             'test/as-deployed.e2e.test.ts',
+            'test/explore.e2e.test.ts',
             'test/helm-chart.e2e.test.ts',
             'test/self-managed-certs.e2e.test.ts',
             'test/seed-yaml.e2e.test.ts',
