@@ -4,6 +4,8 @@ import { format } from 'node:util';
 import type { KubernetesObject } from '@ops/api';
 import { formatRfc3339Seconds } from '@ops/api';
 import { type Logger, pino } from 'pino';
+import { isAlreadyExists, isConflict } from '../client/api-error-helpers.js';
+import { ApiError } from '../errors/api-error.js';
 import type { CoreEvent, EventObjectReference, EventSink, EventType } from './core-event.js';
 import { type Correlation, EventCorrelator } from './event-correlator.js';
 
@@ -29,6 +31,29 @@ export interface EventRecorderOptions {
   maxCacheEntries?: number;
   /** Writes waiting for the sink at most; more are dropped (and logged). Default 1000. */
   maxPendingWrites?: number;
+  /**
+   * Attempts of a write that fails for a reason that may pass (no answer, a timeout, 429 or
+   * another 5xx), before the Event is dropped. Default 5.
+   */
+  maxWriteAttempts?: number;
+  /** The wait before the first retry of a write, in ms, doubled before each next one. Default 500. */
+  retryDelayMs?: number;
+}
+
+/**
+ * Whether a failed write may succeed if sent again: an API error with no answer (code 0), 429,
+ * 5xx or 409 Conflict (which says to try again), or a failed connection (a Node.js error code such as `ECONNRESET` on the error or
+ * one of its causes). Not a 4xx, nor an error of the sink's own code.
+ */
+function mayPass(error: unknown): boolean {
+  if (ApiError.isInstance(error))
+    return error.code === 0 || error.code === 429 || error.code >= 500 || isConflict(error);
+  for (let current = error, depth = 0; current && depth < 8; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR)/.test(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 const eventTypes: readonly string[] = ['Normal', 'Warning'];
@@ -55,7 +80,12 @@ const eventTypes: readonly string[] = ['Normal', 'Warning'];
  *   `refillIntervalMs`; Events beyond that are dropped (still counted, so the next one
  *   written has the right count).
  *
- * Caveats: no retries (client-go retries up to 12 times); Events dropped when the sink falls
+ * - Retries: a write that fails for a reason that may pass (no answer, a failed connection,
+ *   429, 5xx, 409 Conflict) is sent again, up to `maxWriteAttempts` in all, `retryDelayMs` apart and doubling
+ *   (logged as warnings); a create answered 409 AlreadyExists is written (an earlier attempt
+ *   the answer of which was lost stored it). Only the last failure logs an error.
+ *
+ * Caveats: fewer retries than client-go (12, 10 s apart); Events dropped when the sink falls
  * more than `maxPendingWrites` behind; state is per recorder, so share one recorder per
  * component.
  */
@@ -67,8 +97,12 @@ export class EventRecorder {
   readonly #now: () => number;
   readonly #correlator: EventCorrelator;
   readonly #maxPendingWrites: number;
+  readonly #maxWriteAttempts: number;
+  readonly #retryDelayMs: number;
   #pending = 0;
   #tail: Promise<void> = Promise.resolve();
+  /** Aborted by {@link close}: no write is retried after it. */
+  readonly #closing = new AbortController();
 
   /** @throws {RangeError} when a rate limit option is out of range (not when recording). */
   constructor(options: EventRecorderOptions) {
@@ -78,6 +112,8 @@ export class EventRecorder {
     this.#logger = options.logger ?? pino({ level: 'silent' });
     this.#now = options.now ?? Date.now;
     this.#maxPendingWrites = options.maxPendingWrites ?? 1000;
+    this.#maxWriteAttempts = Math.max(1, options.maxWriteAttempts ?? 5);
+    this.#retryDelayMs = options.retryDelayMs ?? 500;
     this.#correlator = new EventCorrelator({
       canPatch: typeof options.sink.patch === 'function',
       ...(options.aggregationWindowMs === undefined
@@ -122,6 +158,16 @@ export class EventRecorder {
       return;
     }
     this.event(object, type, reason, message);
+  }
+
+  /**
+   * Stops retrying (a write waiting for its retry, or failing from now on, is dropped with a
+   * warning: the process is stopping and its connections are closed), then resolves as
+   * {@link flush}. The manager calls it when it stops.
+   */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await this.flush();
   }
 
   /** Resolves once every write issued so far has been sent (successfully or not). */
@@ -203,6 +249,22 @@ export class EventRecorder {
       });
   }
 
+  /** Waits `ms`, or until {@link close}. */
+  #sleep(ms: number): Promise<void> {
+    const signal = this.#closing.signal;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      signal.addEventListener('abort', done);
+    });
+  }
+
   async #write(correlation: Exclude<Correlation, { action: 'skip' }>): Promise<void> {
     const { event } = correlation;
     const fields = {
@@ -222,11 +284,32 @@ export class EventRecorder {
         );
       }
     }
-    try {
-      await this.#sink.create(event);
-    } catch (error) {
-      correlation.failed();
-      this.#logger.error({ ...fields, err: error }, 'could not write event; dropped');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#sink.create(event);
+        return;
+      } catch (error) {
+        if (attempt > 1 && isAlreadyExists(error)) return;
+        if (this.#closing.signal.aborted && mayPass(error)) {
+          correlation.failed();
+          this.#logger.warn(
+            { ...fields, err: error },
+            'could not write event while closing; dropped',
+          );
+          return;
+        }
+        if (attempt >= this.#maxWriteAttempts || !mayPass(error)) {
+          correlation.failed();
+          this.#logger.error({ ...fields, err: error }, 'could not write event; dropped');
+          return;
+        }
+        const delayMs = this.#retryDelayMs * 2 ** (attempt - 1);
+        this.#logger.warn(
+          { ...fields, err: error, attempt, delayMs },
+          'could not write event; retrying',
+        );
+        await this.#sleep(delayMs);
+      }
     }
   }
 }

@@ -400,7 +400,7 @@ export class Manager {
       throw error;
     }
     await stopAll();
-    for (const recorder of this.recorders) await recorder.flush();
+    for (const recorder of this.recorders) await recorder.close();
     this.log.info('manager stopped');
   }
 
