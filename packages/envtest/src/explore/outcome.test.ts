@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyObjects } from '../apply-objects.js';
 import { Environment } from '../environment.js';
-import { findOrphans, type Outcome, outcomeDifferences, readOutcome } from './outcome.js';
+import {
+  findOrphans,
+  type Outcome,
+  outcomeDifferences,
+  readOutcome,
+  withSortedKeys,
+} from './outcome.js';
 
 const outcome = (objects: unknown[], events: string[] = [], orphans: string[] = []): Outcome => ({
   objects: { 'v1/ConfigMap': objects },
@@ -34,6 +40,31 @@ describe('outcomeDifferences', () => {
       'orphaned child: ConfigMap/x owned by Widget/w (uid u, gone)',
       'Event Deleted Widget: recorded here, never in the reference run',
     ]);
+  });
+});
+
+describe('withSortedKeys', () => {
+  it('orders the keys of objects at every depth, and keeps the order of arrays', () => {
+    const written = {
+      status: {
+        phase: 'done',
+        containers: [{ name: 'b', code: 0 }, { name: 'a' }],
+        conditions: [],
+      },
+    };
+    const patchedInAnotherOrder = {
+      status: {
+        conditions: [],
+        containers: [{ code: 0, name: 'b' }, { name: 'a' }],
+        phase: 'done',
+      },
+    };
+    expect(JSON.stringify(withSortedKeys(written))).toBe(
+      JSON.stringify(withSortedKeys(patchedInAnotherOrder)),
+    );
+    expect(JSON.stringify(withSortedKeys(written))).toBe(
+      '{"status":{"conditions":[],"containers":[{"code":0,"name":"b"},{"name":"a"}],"phase":"done"}}',
+    );
   });
 });
 

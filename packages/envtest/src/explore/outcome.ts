@@ -57,6 +57,21 @@ function removePath(object: Record<string, unknown>, path: string): void {
     delete (current as Record<string, unknown>)[parts[parts.length - 1] ?? ''];
 }
 
+/**
+ * `value` with the keys of its objects in sorted order, at every depth (arrays keep theirs):
+ * the order in which an object's fields were written (a merge patch appends new ones) is no
+ * part of an outcome.
+ */
+export function withSortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSortedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, withSortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
 const sortedByJson = (items: unknown[]) =>
   items
     .map((item) => JSON.stringify(item))
@@ -89,7 +104,7 @@ export async function readOutcome(
           (copy.metadata as Record<string, unknown>).ownerReferences = owners.map(
             ({ kind: ownerKind, name }) => ({ kind: ownerKind, name }),
           );
-        items.push(copy);
+        items.push(withSortedKeys(copy));
       }
       objects[`${apiVersion}/${kind}`] = sortedByJson(items);
     }
