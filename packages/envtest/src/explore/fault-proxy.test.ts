@@ -260,6 +260,15 @@ describe('FaultProxy.serveStaleSyncs', () => {
       });
       expect(Date.now() - started).toBeGreaterThanOrEqual(750);
       stale.close();
+      // Served stale once: the relist after it (say after a 410) is fresh, or it would never catch up.
+      const relist = await openWatch(lagging.kubeConfig(), syncPath);
+      await eventually(() => relist.events.some((e) => e.type === 'BOOKMARK'), {
+        description: 'the relist ended with its bookmark',
+      });
+      expect(
+        relist.events.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name),
+      ).toContain('after-first-sync');
+      relist.close();
     } finally {
       await lagging.sever();
     }

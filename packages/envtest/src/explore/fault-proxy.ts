@@ -155,6 +155,11 @@ export class FaultProxy {
   private staleSyncHoldMs: number | undefined;
   /** The resource whose syncs are stale. */
   private staleSyncResource = '';
+  /**
+   * The syncs served stale once: the next sync of each is fresh, as a lagging informer's
+   * relist (after the 410 a server without the stale version's history answers) catches up.
+   */
+  private readonly staleServed = new Set<string>();
 
   private constructor(
     private readonly server: http.Server,
@@ -254,7 +259,8 @@ export class FaultProxy {
    * replica (or watch cache) lagging behind on that resource would: the initial state the run's first WatchList of the same resource received (which
    * may predate objects that exist now), then a watch from that state's resourceVersion,
    * whose events (what changed since) are held back for `holdMs`. The operator's cache
-   * syncs, its controllers start, and for `holdMs` they see the old state.
+   * syncs, its controllers start, and for `holdMs` they see the old state. Each sync is
+   * served stale once; a relist after it is fresh.
    */
   serveStaleSyncs(resource: string, holdMs: number): void {
     this.staleSyncResource = resource;
@@ -418,9 +424,13 @@ export class FaultProxy {
     const key = `${url.pathname}?${url.searchParams.get('labelSelector') ?? ''}&${url.searchParams.get('fieldSelector') ?? ''}`;
     const isSync = url.searchParams.get('sendInitialEvents') === 'true';
     const stale =
-      isSync && this.staleSyncHoldMs !== undefined && resource === this.staleSyncResource
+      isSync &&
+      this.staleSyncHoldMs !== undefined &&
+      resource === this.staleSyncResource &&
+      !this.staleServed.has(key)
         ? syncs?.get(key)
         : undefined;
+    if (stale !== undefined) this.staleServed.add(key);
     if (stale === undefined) {
       const upstream = await this.send(req, url, Buffer.alloc(0));
       const recording = isSync && syncs !== undefined && !syncs.has(key) ? [] : undefined;
