@@ -1,18 +1,30 @@
 import type { KubernetesObject } from '@ops/api';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors/api-error.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, type ApiErrorReason } from '../errors/api-error.js';
 import type { CoreEvent, EventPatch, EventSink } from './core-event.js';
 import { EventRecorder, type EventRecorderOptions } from './event-recorder.js';
 
-/** Records writes; `failCreates` / `failPatches` make the next calls reject. */
+/**
+ * Records writes; `failCreates` / `failPatches` make the next calls reject; `createErrors`
+ * are thrown by the next creates, in order (`store` first: stored, then the error thrown,
+ * as when the answer of an applied write is lost).
+ */
 class FakeSink implements EventSink {
   readonly created: CoreEvent[] = [];
   readonly patches: { namespace: string; name: string; patch: EventPatch }[] = [];
+  readonly createErrors: { error: Error; store?: boolean }[] = [];
+  createCalls = 0;
   failCreates = 0;
   failPatches = 0;
 
   async create(event: CoreEvent): Promise<unknown> {
+    this.createCalls++;
+    const next = this.createErrors.shift();
+    if (next) {
+      if (next.store) this.created.push(structuredClone(event));
+      throw next.error;
+    }
     if (this.failCreates > 0) {
       this.failCreates--;
       throw new Error('apiserver unavailable');
@@ -29,6 +41,11 @@ class FakeSink implements EventSink {
     this.patches.push({ namespace, name, patch: structuredClone(patch) });
     return patch;
   }
+}
+
+/** The error the client throws for an HTTP answer `code` with `reason`. */
+function apiError(code: number, reason: ApiErrorReason): ApiError {
+  return new ApiError(code, reason, `${code} ${reason}`, { code, reason });
 }
 
 function collectingLogger() {
@@ -271,9 +288,78 @@ describe('EventRecorder rate limiting', () => {
   });
 });
 
+describe('EventRecorder retries writes that may pass', () => {
+  it('sends a create again after a timeout, 429, 5xx, a Conflict or a failed connection, then writes it', async () => {
+    const { sink, recorder, lines } = setup({ retryDelayMs: 1 });
+    sink.createErrors.push(
+      { error: apiError(500, 'InternalError') },
+      { error: apiError(409, 'Conflict') },
+      { error: apiError(429, 'TooManyRequests') },
+      {
+        error: new TypeError('fetch failed', {
+          cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+        }),
+      },
+    );
+    recorder.event(database(), 'Normal', 'Created', 'made it');
+    await recorder.flush();
+    expect(sink.createCalls).toBe(5);
+    expect(sink.created.map((event) => event.reason)).toEqual(['Created']);
+    expect(lines.filter((line) => line.msg === 'could not write event; retrying')).toHaveLength(4);
+    expect(lines.some((line) => line.level >= 50)).toBe(false);
+  });
+
+  it('takes AlreadyExists on a retry as written: the lost answer was of a stored create', async () => {
+    const { sink, recorder, lines } = setup({ retryDelayMs: 1 });
+    sink.createErrors.push(
+      { error: apiError(504, 'Timeout'), store: true },
+      { error: apiError(409, 'AlreadyExists') },
+    );
+    recorder.event(database(), 'Normal', 'Created', 'made it');
+    await recorder.flush();
+    expect(sink.createCalls).toBe(2);
+    expect(sink.created).toHaveLength(1);
+    expect(lines.some((line) => line.level >= 50)).toBe(false);
+  });
+
+  it('drops the Event with an error after maxWriteAttempts, and at once on a 4xx', async () => {
+    const { sink, recorder, lines } = setup({ retryDelayMs: 1, maxWriteAttempts: 3 });
+    for (let attempt = 0; attempt < 3; attempt++)
+      sink.createErrors.push({ error: apiError(503, 'ServiceUnavailable') });
+    recorder.event(database(), 'Normal', 'Created', 'made it');
+    await recorder.flush();
+    expect(sink.createCalls).toBe(3);
+    sink.createErrors.push({ error: apiError(403, 'Forbidden') });
+    recorder.event(database(), 'Normal', 'Deleted', 'gone');
+    await recorder.flush();
+    expect(sink.createCalls).toBe(4);
+    expect(sink.created).toHaveLength(0);
+    expect(lines.filter((line) => line.msg === 'could not write event; dropped')).toHaveLength(2);
+  });
+
+  it('stops retrying once closed: the waiting write is dropped with a warning', async () => {
+    const { sink, recorder, lines } = setup({ retryDelayMs: 60_000 });
+    sink.createErrors.push(
+      { error: apiError(0, 'ConnectionFailed') },
+      { error: apiError(0, 'ConnectionFailed') },
+    );
+    recorder.event(database(), 'Normal', 'Created', 'made it');
+    await vi.waitFor(() => expect(sink.createCalls).toBe(1));
+    const started = Date.now();
+    await recorder.close();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(sink.createCalls).toBe(2);
+    expect(sink.created).toHaveLength(0);
+    expect(lines.some((line) => line.msg === 'could not write event while closing; dropped')).toBe(
+      true,
+    );
+    expect(lines.some((line) => line.level >= 50)).toBe(false);
+  });
+});
+
 describe('EventRecorder never throws into the caller', () => {
   it('logs and drops failed writes, and recreates after a failed create', async () => {
-    const { clock, sink, recorder, lines } = setup();
+    const { clock, sink, recorder, lines } = setup({ maxWriteAttempts: 1 });
     sink.failCreates = 1;
     recorder.event(database(), 'Warning', 'BackupFailed', 'disk full');
     await recorder.flush();
@@ -344,79 +430,5 @@ describe('EventRecorder never throws into the caller', () => {
     const recorder = new EventRecorder({ sink: new FakeSink(), component: 'x' });
     expect(() => recorder.event(database(), 'Normal', 'Ok', 'fine')).not.toThrow();
     return recorder.flush();
-  });
-});
-
-describe('EventRecorder retries a write that failed for a passing reason', () => {
-  const unavailable = (code: number, retryAfterSeconds?: number) =>
-    new ApiError(code, 'Unknown', `the server answered ${code}`, {
-      kind: 'Status',
-      code,
-      ...(retryAfterSeconds === undefined ? {} : { details: { retryAfterSeconds } }),
-    });
-
-  /** A sink whose creates reject with `errors`, in order, then succeed. */
-  function failingThen(errors: unknown[]): FakeSink {
-    const sink = new FakeSink();
-    const create = sink.create.bind(sink);
-    sink.create = async (event) => {
-      const error = errors.shift();
-      if (error !== undefined) throw error;
-      return create(event);
-    };
-    return sink;
-  }
-
-  it('writes the Event once the API server answers again (502, no answer, 429)', async () => {
-    const sink = failingThen([unavailable(502), unavailable(0), unavailable(429)]);
-    const { recorder, lines } = setup({ sink, writeRetryDelayMs: 1 });
-    recorder.event(database(), 'Normal', 'Created', 'created the database');
-    await recorder.flush();
-    expect(sink.created.map((event) => event.reason)).toEqual(['Created']);
-    expect(lines.filter((line) => line.msg === 'could not write event; retrying')).toHaveLength(3);
-    expect(lines.some((line) => line.msg === 'could not write event; dropped')).toBe(false);
-  });
-
-  it('drops the Event after writeAttempts tries, and never retries a refusal', async () => {
-    const failing = failingThen([unavailable(503), unavailable(503), unavailable(503)]);
-    const first = setup({ sink: failing, writeAttempts: 2, writeRetryDelayMs: 1 });
-    first.recorder.event(database(), 'Normal', 'Created', 'created the database');
-    await first.recorder.flush();
-    expect(failing.created).toHaveLength(0);
-    expect(
-      first.lines.filter((line) => line.msg === 'could not write event; retrying'),
-    ).toHaveLength(1);
-    expect(first.lines.some((line) => line.msg === 'could not write event; dropped')).toBe(true);
-
-    const refusing = failingThen([unavailable(403), unavailable(403)]);
-    const second = setup({ sink: refusing, writeRetryDelayMs: 1 });
-    second.recorder.event(database(), 'Normal', 'Created', 'created the database');
-    await second.recorder.flush();
-    expect(refusing.created).toHaveLength(0);
-    expect(second.lines.some((line) => line.msg === 'could not write event; retrying')).toBe(false);
-  });
-
-  it('takes AlreadyExists on a retry as the earlier try applied (a timeout after the write)', async () => {
-    const alreadyExists = new ApiError(409, 'AlreadyExists', 'events "x" already exists', {
-      kind: 'Status',
-      code: 409,
-      reason: 'AlreadyExists',
-    });
-    const sink = failingThen([unavailable(504), alreadyExists]);
-    const { recorder, lines } = setup({ sink, writeRetryDelayMs: 1 });
-    recorder.event(database(), 'Normal', 'Created', 'created the database');
-    await recorder.flush();
-    expect(lines.some((line) => line.msg === 'could not write event; dropped')).toBe(false);
-  });
-
-  it('stops waiting to retry once closed (a stopping manager does not wait out the backoff)', async () => {
-    const sink = failingThen([unavailable(503), unavailable(503)]);
-    const { recorder, lines } = setup({ sink, writeRetryDelayMs: 60_000 });
-    recorder.event(database(), 'Normal', 'Created', 'created the database');
-    await new Promise((resolve) => setImmediate(resolve));
-    const started = Date.now();
-    await recorder.close();
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(lines.some((line) => line.msg === 'could not write event; dropped')).toBe(true);
   });
 });

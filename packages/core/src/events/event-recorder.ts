@@ -4,8 +4,7 @@ import { format } from 'node:util';
 import type { KubernetesObject } from '@ops/api';
 import { formatRfc3339Seconds } from '@ops/api';
 import { type Logger, pino } from 'pino';
-import { isAlreadyExists } from '../client/api-error-helpers.js';
-import { abortableSleep } from '../controller/abortable-sleep.js';
+import { isAlreadyExists, isConflict } from '../client/api-error-helpers.js';
 import { ApiError } from '../errors/api-error.js';
 import type { CoreEvent, EventObjectReference, EventSink, EventType } from './core-event.js';
 import { type Correlation, EventCorrelator } from './event-correlator.js';
@@ -33,22 +32,28 @@ export interface EventRecorderOptions {
   /** Writes waiting for the sink at most; more are dropped (and logged). Default 1000. */
   maxPendingWrites?: number;
   /**
-   * Tries of an Event's create that fails for a passing reason (no answer, 429, 5xx), before
-   * it is dropped. Default 5 (client-go tries 12 times, 10 s apart).
+   * Attempts of a write that fails for a reason that may pass (no answer, a timeout, 429 or
+   * another 5xx), before the Event is dropped. Default 5.
    */
-  writeAttempts?: number;
-  /**
-   * Wait before the second try, in ms, doubled before each next one (at least the
-   * Retry-After of a 429). Default 250: the five tries span about 4 s, an API server restart.
-   */
-  writeRetryDelayMs?: number;
+  maxWriteAttempts?: number;
+  /** The wait before the first retry of a write, in ms, doubled before each next one. Default 500. */
+  retryDelayMs?: number;
 }
 
-/** Whether a failed write may succeed if sent again: no answer, throttled, or a server error. */
-function isPassingFailure(error: unknown): boolean {
-  return (
-    ApiError.isInstance(error) && (error.code === 0 || error.code === 429 || error.code >= 500)
-  );
+/**
+ * Whether a failed write may succeed if sent again: an API error with no answer (code 0), 429,
+ * 5xx or 409 Conflict (which says to try again), or a failed connection (a Node.js error code such as `ECONNRESET` on the error or
+ * one of its causes). Not a 4xx, nor an error of the sink's own code.
+ */
+function mayPass(error: unknown): boolean {
+  if (ApiError.isInstance(error))
+    return error.code === 0 || error.code === 429 || error.code >= 500 || isConflict(error);
+  for (let current = error, depth = 0; current && depth < 8; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR)/.test(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 const eventTypes: readonly string[] = ['Normal', 'Warning'];
@@ -75,11 +80,12 @@ const eventTypes: readonly string[] = ['Normal', 'Warning'];
  *   `refillIntervalMs`; Events beyond that are dropped (still counted, so the next one
  *   written has the right count).
  *
- * - Retries: a create that fails for a passing reason (the API server unreachable or
- *   restarting, 429, 5xx) is tried again, up to `writeAttempts` times with a doubling wait,
- *   before the Event is dropped (as client-go's recorder does, with fewer and shorter tries).
+ * - Retries: a write that fails for a reason that may pass (no answer, a failed connection,
+ *   429, 5xx, 409 Conflict) is sent again, up to `maxWriteAttempts` in all, `retryDelayMs` apart and doubling
+ *   (logged as warnings); a create answered 409 AlreadyExists is written (an earlier attempt
+ *   the answer of which was lost stored it). Only the last failure logs an error.
  *
- * Caveats: Events dropped when the sink falls
+ * Caveats: fewer retries than client-go (12, 10 s apart); Events dropped when the sink falls
  * more than `maxPendingWrites` behind; state is per recorder, so share one recorder per
  * component.
  */
@@ -91,12 +97,12 @@ export class EventRecorder {
   readonly #now: () => number;
   readonly #correlator: EventCorrelator;
   readonly #maxPendingWrites: number;
-  readonly #writeAttempts: number;
-  readonly #writeRetryDelayMs: number;
-  /** Aborted by {@link close}: no more retries, and a retry's wait ends at once. */
-  readonly #closing = new AbortController();
+  readonly #maxWriteAttempts: number;
+  readonly #retryDelayMs: number;
   #pending = 0;
   #tail: Promise<void> = Promise.resolve();
+  /** Aborted by {@link close}: no write is retried after it. */
+  readonly #closing = new AbortController();
 
   /** @throws {RangeError} when a rate limit option is out of range (not when recording). */
   constructor(options: EventRecorderOptions) {
@@ -106,8 +112,8 @@ export class EventRecorder {
     this.#logger = options.logger ?? pino({ level: 'silent' });
     this.#now = options.now ?? Date.now;
     this.#maxPendingWrites = options.maxPendingWrites ?? 1000;
-    this.#writeAttempts = Math.max(1, options.writeAttempts ?? 5);
-    this.#writeRetryDelayMs = options.writeRetryDelayMs ?? 250;
+    this.#maxWriteAttempts = Math.max(1, options.maxWriteAttempts ?? 5);
+    this.#retryDelayMs = options.retryDelayMs ?? 500;
     this.#correlator = new EventCorrelator({
       canPatch: typeof options.sink.patch === 'function',
       ...(options.aggregationWindowMs === undefined
@@ -155,8 +161,9 @@ export class EventRecorder {
   }
 
   /**
-   * Stops retrying (a write waiting to be tried again is tried once more, at once) and
-   * resolves once the writes issued so far are done: what a manager calls as it stops.
+   * Stops retrying (a write waiting for its retry, or failing from now on, is dropped with a
+   * warning: the process is stopping and its connections are closed), then resolves as
+   * {@link flush}. The manager calls it when it stops.
    */
   async close(): Promise<void> {
     this.#closing.abort();
@@ -242,6 +249,22 @@ export class EventRecorder {
       });
   }
 
+  /** Waits `ms`, or until {@link close}. */
+  #sleep(ms: number): Promise<void> {
+    const signal = this.#closing.signal;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      signal.addEventListener('abort', done);
+    });
+  }
+
   async #write(correlation: Exclude<Correlation, { action: 'skip' }>): Promise<void> {
     const { event } = correlation;
     const fields = {
@@ -266,30 +289,26 @@ export class EventRecorder {
         await this.#sink.create(event);
         return;
       } catch (error) {
-        // A try that timed out may have been applied: the Event is there.
         if (attempt > 1 && isAlreadyExists(error)) return;
-        if (
-          attempt < this.#writeAttempts &&
-          isPassingFailure(error) &&
-          !this.#closing.signal.aborted
-        ) {
-          const delayMs = Math.max(
-            this.#writeRetryDelayMs * 2 ** (attempt - 1),
-            ((error as ApiError).retryAfterSeconds ?? 0) * 1000,
-          );
+        if (this.#closing.signal.aborted && mayPass(error)) {
+          correlation.failed();
           this.#logger.warn(
-            { ...fields, err: error, attempt, delayMs },
-            'could not write event; retrying',
+            { ...fields, err: error },
+            'could not write event while closing; dropped',
           );
-          await abortableSleep(delayMs, this.#closing.signal);
-          continue;
+          return;
         }
-        correlation.failed();
-        this.#logger.error(
-          { ...fields, err: error, attempts: attempt },
-          'could not write event; dropped',
+        if (attempt >= this.#maxWriteAttempts || !mayPass(error)) {
+          correlation.failed();
+          this.#logger.error({ ...fields, err: error }, 'could not write event; dropped');
+          return;
+        }
+        const delayMs = this.#retryDelayMs * 2 ** (attempt - 1);
+        this.#logger.warn(
+          { ...fields, err: error, attempt, delayMs },
+          'could not write event; retrying',
         );
-        return;
+        await this.#sleep(delayMs);
       }
     }
   }

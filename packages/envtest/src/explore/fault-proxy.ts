@@ -164,8 +164,11 @@ export class FaultProxy {
   private staleSyncResource = '';
   /** Whether the requests on the election Lease are cut ({@link cutElectionLease}). */
   private leaseCut = false;
-  /** When the lag ends (set by the first stale sync served): later syncs are fresh. */
-  private staleSyncUntil: number | undefined;
+  /**
+   * The syncs served stale once: the next sync of each is fresh, as a lagging informer's
+   * relist (after the 410 a server without the stale version's history answers) catches up.
+   */
+  private readonly staleServed = new Set<string>();
 
   private constructor(
     private readonly server: http.Server,
@@ -265,8 +268,8 @@ export class FaultProxy {
    * replica (or watch cache) lagging behind on that resource would: the initial state the run's first WatchList of the same resource received (which
    * may predate objects that exist now), then a watch from that state's resourceVersion,
    * whose events (what changed since) are held back for `holdMs`. The operator's cache
-   * syncs, its controllers start, and for `holdMs` they see the old state. The lag lasts
-   * `holdMs` from the first stale sync: a WatchList after that is served fresh.
+   * syncs, its controllers start, and for `holdMs` they see the old state. Each sync is
+   * served stale once; a relist after it is fresh.
    */
   serveStaleSyncs(resource: string, holdMs: number): void {
     this.staleSyncResource = resource;
@@ -436,15 +439,17 @@ export class FaultProxy {
   }
 
   /**
-   * The stale initial state a WatchList of `resource` (under `key`) is served, while the lag
-   * of {@link serveStaleSyncs} lasts: `holdMs` from the first stale sync served. Afterwards
-   * the replica has caught up and syncs are fresh (else an operator whose stale watch cannot
-   * resume, its history gone after an API server restart, would relist stale forever).
+   * The stale initial state a WatchList of `resource` (under `key`) is served under
+   * {@link serveStaleSyncs}: once per key; a later sync (a relist) is fresh, as a lagging
+   * replica's would be by then (else an operator whose stale watch cannot resume, its history
+   * gone after an API server restart, would relist stale forever).
    */
   private staleSyncOf(resource: string, key: string): string[] | undefined {
     if (this.staleSyncHoldMs === undefined || resource !== this.staleSyncResource) return undefined;
-    this.staleSyncUntil ??= Date.now() + this.staleSyncHoldMs;
-    return Date.now() < this.staleSyncUntil ? this.counters.firstSyncs?.get(key) : undefined;
+    if (this.staleServed.has(key)) return undefined;
+    const stale = this.counters.firstSyncs?.get(key);
+    if (stale !== undefined) this.staleServed.add(key);
+    return stale;
   }
 
   /** Proxies a watch: fresh, or (for a WatchList under {@link serveStaleSyncs}) stale. */

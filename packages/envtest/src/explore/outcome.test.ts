@@ -92,6 +92,31 @@ describe('renameNamespace', () => {
   });
 });
 
+describe('withSortedKeys', () => {
+  it('orders the keys of objects at every depth, and keeps the order of arrays', () => {
+    const written = {
+      status: {
+        phase: 'done',
+        containers: [{ name: 'b', code: 0 }, { name: 'a' }],
+        conditions: [],
+      },
+    };
+    const patchedInAnotherOrder = {
+      status: {
+        conditions: [],
+        containers: [{ code: 0, name: 'b' }, { name: 'a' }],
+        phase: 'done',
+      },
+    };
+    expect(JSON.stringify(withSortedKeys(written))).toBe(
+      JSON.stringify(withSortedKeys(patchedInAnotherOrder)),
+    );
+    expect(JSON.stringify(withSortedKeys(written))).toBe(
+      '{"status":{"conditions":[],"containers":[{"code":0,"name":"b"},{"name":"a"}],"phase":"done"}}',
+    );
+  });
+});
+
 describe('findOrphans', () => {
   it('compares objects whatever the order their fields were written in', () => {
     const stored = (status: Record<string, string>): Outcome => ({

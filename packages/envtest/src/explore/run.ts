@@ -15,6 +15,7 @@ import {
   type ProxyCounters,
   type ProxyDecision,
 } from './fault-proxy.js';
+import { inNamespace } from './in-namespace.js';
 import {
   explorerLeaseName,
   explorerLeaseTiming,
@@ -68,6 +69,12 @@ export interface ScenarioStep {
   apply?: KubernetesObject[];
   /** Objects deleted (a missing one is no error). */
   delete?: Array<{ apiVersion: string; kind: string; name: string }>;
+  /**
+   * For a step whose world moves on without the operator (a Pod that runs to completion):
+   * the reference run's step settles only once this holds of its outcome, as well as the
+   * operator being quiet. Perturbed runs wait for the reference outcome anyway.
+   */
+  settledWhen?: (outcome: Outcome) => boolean;
 }
 
 /**
@@ -529,6 +536,7 @@ async function runOnPlane<M extends OperatorManagerLike>(
           await takeover?.settled();
         },
         settleTimeoutMs,
+        ...(step.settledWhen ? { settledWhen: step.settledWhen } : {}),
       });
       record.outcomes.push(outcome.outcome);
       if (outcome.problem) violation(outcome.problem);
@@ -628,21 +636,18 @@ async function applyStep(
   namespace: string,
   step: ScenarioStep,
 ): Promise<void> {
-  const inNamespace = (object: KubernetesObject): KubernetesObject => ({
-    ...object,
-    metadata: { ...object.metadata, namespace },
-  });
-  if (step.apply) await applyObjects(kubeConfig, step.apply.map(inNamespace));
-  if (step.delete) {
-    const client = new Client({ kubeConfig });
-    try {
+  const client = new Client({ kubeConfig });
+  try {
+    if (step.apply)
+      await applyObjects(kubeConfig, await inNamespace(client, namespace, step.apply));
+    if (step.delete) {
       for (const target of step.delete)
         await client.delete({ ...target, namespace }).catch((error: unknown) => {
           if (!isNotFound(error)) throw error;
         });
-    } finally {
-      client.close();
     }
+  } finally {
+    client.close();
   }
 }
 
@@ -658,6 +663,7 @@ async function settle(options: {
   stuck: () => boolean;
   pending: () => Promise<void>;
   settleTimeoutMs: number;
+  settledWhen?: (outcome: Outcome) => boolean;
 }): Promise<{ outcome: Outcome; problem?: string }> {
   const deadline = Date.now() + options.settleTimeoutMs;
   let previous: string | undefined;
@@ -686,7 +692,8 @@ async function settle(options: {
       }
     } else {
       const text = JSON.stringify(last);
-      if (quiet && options.quiet() && text === previous) return { outcome: last };
+      const done = options.settledWhen?.(last) ?? true;
+      if (quiet && options.quiet() && text === previous && done) return { outcome: last };
       previous = quiet ? text : undefined;
     }
     if (Date.now() > deadline) break;
@@ -698,6 +705,11 @@ async function settle(options: {
     return {
       outcome: last,
       problem: `the outcome did not reach the reference ${stuck ? 'and the operator stopped writing' : `within ${options.settleTimeoutMs} ms`}:\n${differences.map((d) => `      ${d}`).join('\n')}`,
+    };
+  if (options.settledWhen && !options.settledWhen(last))
+    return {
+      outcome: last,
+      problem: `the step's settledWhen did not hold within ${options.settleTimeoutMs} ms; its outcome: ${JSON.stringify(last)}`,
     };
   return {
     outcome: last,

@@ -1,0 +1,19 @@
+// Quick mode of fault exploration (@ops/envtest, README "Fault exploration") on the
+// sidecar-operator's scenario (test/explore.scenario.ts): the undisturbed reference run, then a
+// crash after each of its writes and each other kind of perturbation, every outcome checked
+// against the reference (the same SidecarSet status and Pods, no error logged
+// without a retry, the operator quiet at the end of each step). `pnpm explore sidecar-operator`
+// runs the long exploration.
+import { exploreQuick, summarize } from '@ops/envtest';
+import { expect, it } from 'vitest';
+import { scenario } from './explore.scenario.js';
+
+it('passes quick-mode fault exploration', { timeout: 300_000 }, async () => {
+  const report = await exploreQuick(scenario, {
+    limit: 20,
+    replayCommand: (id) => `pnpm explore sidecar-operator --replay '${id}'`,
+  });
+  expect(report.failures, summarize(report)).toEqual([]);
+  expect(report.schedules.length).toBeGreaterThan(0);
+  console.log(summarize(report));
+});

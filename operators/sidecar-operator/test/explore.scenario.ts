@@ -1,0 +1,110 @@
+/**
+ * The sidecar-operator's scenario for fault exploration (@ops/envtest, README "Fault
+ * exploration"): its real manager and setup (`createSidecarOperator().setup`, as src/main.ts
+ * runs it through runOperator) on the local plane's simulated cluster (`requires: 'pods'`: its
+ * kubelet starts Pods and keeps them Ready). What is explored is the SidecarSet controller:
+ * the status it keeps (matched, updated, ready Pods) while a user runs Pods and changes the
+ * sample of config/samples. The Pods of the steps are created as the admission chain admits
+ * them: a Pod created after the SidecarSet carries the containers and hash annotation the
+ * mutating webhook `mpod.kb.io` gives it (computed with the operator's own injectSidecars);
+ * the webhook's own path (and its faults) is left to webhook perturbations.
+ *
+ * `pnpm explore sidecar-operator` explores it; test/explore.e2e.test.ts runs its quick mode.
+ */
+import { readFileSync } from 'node:fs';
+import { Manager, type Pod } from '@ops/core';
+import type { Outcome, Scenario } from '@ops/envtest';
+import { pino } from 'pino';
+import YAML from 'yaml';
+import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
+import { createSidecarOperator } from '../src/operator.js';
+import { injectSidecars } from '../src/webhook/inject-sidecars.js';
+
+/** The sample of config/samples. */
+function sample(): SidecarSet {
+  const text = readFileSync(
+    new URL('../config/samples/apps_v1alpha1_sidecarset.yaml', import.meta.url),
+    'utf8',
+  );
+  return YAML.parse(text) as SidecarSet;
+}
+
+/** The sample with its sidecar's image changed, as a user rolls out a new one. */
+function upgraded(sidecarSet: SidecarSet): SidecarSet {
+  const next = structuredClone(sidecarSet);
+  for (const container of next.spec.containers ?? []) container.image = 'busybox:1.37';
+  return next;
+}
+
+/** A Pod `name` labelled `app: <app>`, as a user's workload creates it. */
+function pod(name: string, app: string): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels: { app } },
+    spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] },
+  };
+}
+
+/** Whether every Pod of an outcome is Ready (the simulated kubelet makes them so in time). */
+const podsReady = (outcome: Outcome) =>
+  (outcome.objects['v1/Pod'] ?? []).every((item) =>
+    (item as Pod).status?.conditions?.some(
+      (condition) => condition.type === 'Ready' && condition.status === 'True',
+    ),
+  );
+
+const logging = sample();
+const name = logging.metadata?.name ?? '';
+
+export const scenario: Scenario<Manager> = {
+  name: 'sidecar-operator',
+  crds: [sidecarSetResource.crd()],
+  environment: { controlPlane: 'local', requires: 'pods' },
+  createManager: (settings) =>
+    new Manager({ ...settings, logger: pino({ level: 'info' }, settings.logDestination) }),
+  setup: (manager) => createSidecarOperator().setup(manager),
+  steps: [
+    // Pods that run before the SidecarSet exists: not injected.
+    {
+      name: 'run Pods before the SidecarSet',
+      apply: [pod('web-early', 'web'), pod('db', 'db')],
+      settledWhen: podsReady,
+    },
+    { name: 'create the sample', apply: [logging] },
+    {
+      name: 'run a web Pod, injected',
+      apply: [injectSidecars(pod('web-injected', 'web'), [logging]).pod],
+      settledWhen: podsReady,
+    },
+    { name: 'change the sidecar image', apply: [upgraded(logging)] },
+    {
+      name: 'delete the injected Pod',
+      delete: [{ apiVersion: 'v1', kind: 'Pod', name: 'web-injected' }],
+    },
+    {
+      name: 'delete the sample',
+      delete: [{ apiVersion: sidecarSetResource.apiVersion, kind: 'SidecarSet', name }],
+    },
+  ],
+  outcome: {
+    kinds: [
+      { apiVersion: sidecarSetResource.apiVersion, kind: 'SidecarSet' },
+      { apiVersion: 'v1', kind: 'Pod' },
+    ],
+    // The times the operator and the simulated kubelet stamp (second granularity: a run may
+    // or may not cross a second) and the container ids the kubelet draws; nothing else.
+    nondeterministic: [
+      { kind: 'SidecarSet', path: 'status.conditions.0.lastTransitionTime' },
+      { kind: 'Pod', path: 'status.startTime' },
+      ...[0, 1, 2, 3, 4].map((index) => ({
+        kind: 'Pod',
+        path: `status.conditions.${index}.lastTransitionTime`,
+      })),
+      ...[0, 1].flatMap((index) => [
+        { kind: 'Pod', path: `status.containerStatuses.${index}.containerID` },
+        { kind: 'Pod', path: `status.containerStatuses.${index}.state.running.startedAt` },
+      ]),
+    ],
+  },
+};
