@@ -55,7 +55,7 @@ const name = job.metadata.name ?? '';
 export const scenario: Scenario<Manager> = {
   name: 'myjob-operator',
   crds: [myJobResource.crd()],
-  environment: { controlPlane: 'local', requires: 'pods' },
+  environment: { requires: 'pods' },
   createManager: (settings) =>
     new Manager({ ...settings, logger: pino({ level: 'info' }, settings.logDestination) }),
   setup: (manager) => addMyJobController(manager),
@@ -87,6 +87,9 @@ export const scenario: Scenario<Manager> = {
         path: `status.conditions.${index}.lastTransitionTime`,
       })),
       { kind: 'Pod', path: 'status.startTime' },
+      // On the cluster plane each Pod gets the next address of its kwok node's range.
+      { kind: 'Pod', path: 'status.podIP' },
+      { kind: 'Pod', path: 'status.podIPs' },
       ...[0, 1, 2, 3, 4].map((index) => ({
         kind: 'Pod',
         path: `status.conditions.${index}.lastTransitionTime`,

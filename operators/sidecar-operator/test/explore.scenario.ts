@@ -60,7 +60,7 @@ const name = logging.metadata?.name ?? '';
 export const scenario: Scenario<Manager> = {
   name: 'sidecar-operator',
   crds: [sidecarSetResource.crd()],
-  environment: { controlPlane: 'local', requires: 'pods' },
+  environment: { requires: 'pods' },
   createManager: (settings) =>
     new Manager({ ...settings, logger: pino({ level: 'info' }, settings.logDestination) }),
   setup: (manager) => createSidecarOperator().setup(manager),
@@ -97,6 +97,9 @@ export const scenario: Scenario<Manager> = {
     nondeterministic: [
       { kind: 'SidecarSet', path: 'status.conditions.0.lastTransitionTime' },
       { kind: 'Pod', path: 'status.startTime' },
+      // On the cluster plane each Pod gets the next address of its kwok node's range.
+      { kind: 'Pod', path: 'status.podIP' },
+      { kind: 'Pod', path: 'status.podIPs' },
       ...[0, 1, 2, 3, 4].map((index) => ({
         kind: 'Pod',
         path: `status.conditions.${index}.lastTransitionTime`,

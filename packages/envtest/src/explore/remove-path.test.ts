@@ -24,6 +24,27 @@ describe('removePath', () => {
     ]);
   });
 
+  it('picks one item of a list by a whole number', () => {
+    const object = {
+      status: {
+        conditions: [
+          { type: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' },
+          { type: 'Synced', lastTransitionTime: '2026-01-02T00:00:00Z' },
+        ],
+        containerStatuses: [{ name: 'a' }, { name: 'b' }],
+      },
+    };
+    removePath(object, 'status.conditions.1.lastTransitionTime');
+    removePath(object, 'status.containerStatuses.0');
+    expect(object.status).toEqual({
+      conditions: [
+        { type: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' },
+        { type: 'Synced' },
+      ],
+      containerStatuses: [{ name: 'b' }],
+    });
+  });
+
   it('does nothing where the path leads nowhere', () => {
     const object = { spec: { replicas: 1 }, status: 'plain' };
     removePath(object, 'spec.template.metadata');

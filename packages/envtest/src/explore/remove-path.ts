@@ -1,7 +1,8 @@
 /**
  * Removes the field at the dotted `path` (`status.childName`) from `object`, in place. A list
  * met on the way is gone through item by item: `status.conditions.lastTransitionTime` removes
- * `lastTransitionTime` from every condition. Nothing happens where the path leads nowhere.
+ * `lastTransitionTime` from every condition; a whole number picks one item instead
+ * (`status.conditions.0.lastTransitionTime`). Nothing happens where the path leads nowhere.
  */
 export function removePath(object: unknown, path: string): void {
   removeParts(object, path.split('.'));
@@ -9,7 +10,11 @@ export function removePath(object: unknown, path: string): void {
 
 function removeParts(current: unknown, parts: readonly string[]): void {
   if (Array.isArray(current)) {
-    for (const item of current) removeParts(item, parts);
+    const [first = '', ...rest] = parts;
+    if (/^\d+$/.test(first)) {
+      if (rest.length === 0) current.splice(Number(first), 1);
+      else removeParts(current[Number(first)], rest);
+    } else for (const item of current) removeParts(item, parts);
     return;
   }
   if (typeof current !== 'object' || current === null) return;

@@ -169,3 +169,22 @@ describe('drawing schedules', () => {
     ).toBeGreaterThan(5);
   });
 });
+
+describe('explorationSchedule and leader loss', () => {
+  it('draws at most one leader loss per schedule: a run has two replicas', () => {
+    const reference = {
+      writes: ['create configmaps', 'update widgets/status', 'update configmaps'],
+      requests: 10,
+      startupRequests: 2,
+      watched: ['configmaps', 'widgets'],
+    };
+    let withLeaderLoss = 0;
+    for (let index = 0; index < 2000; index++) {
+      const { perturbations } = explorationSchedule(reference, 1, index);
+      const losses = perturbations.filter((p) => p.kind === 'leader-loss').length;
+      expect(losses).toBeLessThanOrEqual(1);
+      withLeaderLoss += losses;
+    }
+    expect(withLeaderLoss).toBeGreaterThan(0);
+  });
+});

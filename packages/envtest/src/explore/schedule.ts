@@ -376,7 +376,7 @@ export function quickSchedules(
   return schedules;
 }
 
-/** Exploration mode's `index`-th schedule from `baseSeed`: one or two perturbations of random kinds. */
+/** Exploration mode's `index`-th schedule from `baseSeed`: one or two perturbations of random kinds, at most one `leader-loss`. */
 export function explorationSchedule(
   reference: ReferenceShape,
   baseSeed: number,
@@ -388,7 +388,11 @@ export function explorationSchedule(
   const perturbations: Perturbation[] = [];
   for (let attempt = 0; perturbations.length < count && attempt < 10; attempt++) {
     const drawn = drawPerturbation(random.pick(perturbationKinds), reference, random);
-    if (drawn) perturbations.push(drawn);
+    // One leader loss per run: the run has two replicas and the deposed one exits for good,
+    // so a second loss would have no replica to take over.
+    const secondLeaderLoss =
+      drawn?.kind === 'leader-loss' && perturbations.some((p) => p.kind === 'leader-loss');
+    if (drawn && !secondLeaderLoss) perturbations.push(drawn);
   }
   return { seed, perturbations };
 }
