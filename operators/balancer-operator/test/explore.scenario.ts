@@ -86,6 +86,10 @@ export const scenario: Scenario<Manager> = (() => {
         // The API server's Deployment controller stamps its conditions with its wall clock.
         { kind: 'Deployment', path: 'status.conditions.lastTransitionTime' },
         { kind: 'Deployment', path: 'status.conditions.lastUpdateTime' },
+        // The Pod template's only annotation is the hash of the nginx configuration, which
+        // names the backend Services by their namespace: on the real planes each run has its
+        // own namespace (the ConfigMap itself is compared with the namespace normalised).
+        { kind: 'Deployment', path: 'spec.template.metadata.annotations' },
       ],
     },
   };
