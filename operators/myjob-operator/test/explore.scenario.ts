@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Manager } from '@ops/core';
-import type { Outcome, Scenario } from '@ops/envtest';
+import { type Outcome, podRuntimeFields, type Scenario } from '@ops/envtest';
 import { pino } from 'pino';
 import YAML from 'yaml';
 import { type MyJob, myJobResource } from '../src/api/v1/my-job.js';
@@ -75,29 +75,14 @@ export const scenario: Scenario<Manager> = {
       { apiVersion: 'v1', kind: 'Pod' },
     ],
     // What differs from run to run however the operator behaves: the uid of the Pod (recorded
-    // in the MyJob's status), and the times the simulated kubelet and the operator stamp
-    // (the Pod's start, its container's, the conditions' transitions; second granularity, so a
-    // run may or may not cross a second) and the container id the kubelet draws.
+    // in the MyJob's status), the times the operator stamps (second granularity, so a run may
+    // or may not cross a second), and what the kubelet stamps and draws in a Pod's status.
     nondeterministic: [
       { kind: 'MyJob', path: 'status.podUID' },
       { kind: 'MyJob', path: 'status.startTime' },
       { kind: 'MyJob', path: 'status.completionTime' },
-      ...[0, 1].map((index) => ({
-        kind: 'MyJob',
-        path: `status.conditions.${index}.lastTransitionTime`,
-      })),
-      { kind: 'Pod', path: 'status.startTime' },
-      // On the cluster plane each Pod gets the next address of its kwok node's range.
-      { kind: 'Pod', path: 'status.podIP' },
-      { kind: 'Pod', path: 'status.podIPs' },
-      ...[0, 1, 2, 3, 4].map((index) => ({
-        kind: 'Pod',
-        path: `status.conditions.${index}.lastTransitionTime`,
-      })),
-      { kind: 'Pod', path: 'status.containerStatuses.0.containerID' },
-      { kind: 'Pod', path: 'status.containerStatuses.0.state.terminated.startedAt' },
-      { kind: 'Pod', path: 'status.containerStatuses.0.state.terminated.finishedAt' },
-      { kind: 'Pod', path: 'status.containerStatuses.0.state.terminated.containerID' },
+      { kind: 'MyJob', path: 'status.conditions.lastTransitionTime' },
+      ...podRuntimeFields,
     ],
   },
 };

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Manager, type Pod } from '@ops/core';
-import type { Outcome, Scenario } from '@ops/envtest';
+import { type Outcome, podRuntimeFields, type Scenario } from '@ops/envtest';
 import { pino } from 'pino';
 import YAML from 'yaml';
 import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
@@ -92,22 +92,11 @@ export const scenario: Scenario<Manager> = {
       { apiVersion: sidecarSetResource.apiVersion, kind: 'SidecarSet' },
       { apiVersion: 'v1', kind: 'Pod' },
     ],
-    // The times the operator and the simulated kubelet stamp (second granularity: a run may
-    // or may not cross a second) and the container ids the kubelet draws; nothing else.
+    // The time the operator stamps (second granularity: a run may or may not cross a second)
+    // and what the kubelet stamps and draws in a Pod's status; nothing else.
     nondeterministic: [
       { kind: 'SidecarSet', path: 'status.conditions.0.lastTransitionTime' },
-      { kind: 'Pod', path: 'status.startTime' },
-      // On the cluster plane each Pod gets the next address of its kwok node's range.
-      { kind: 'Pod', path: 'status.podIP' },
-      { kind: 'Pod', path: 'status.podIPs' },
-      ...[0, 1, 2, 3, 4].map((index) => ({
-        kind: 'Pod',
-        path: `status.conditions.${index}.lastTransitionTime`,
-      })),
-      ...[0, 1].flatMap((index) => [
-        { kind: 'Pod', path: `status.containerStatuses.${index}.containerID` },
-        { kind: 'Pod', path: `status.containerStatuses.${index}.state.running.startedAt` },
-      ]),
+      ...podRuntimeFields,
     ],
   },
 };

@@ -56,6 +56,7 @@ export {
   eventually,
   type PollOptions,
 } from './eventually.js';
+export { assertQuickExploration } from './explore/assert-quick-exploration.js';
 export {
   describeFailure,
   type ExplorationFailure,
@@ -63,6 +64,7 @@ export {
   type ExploreOptions,
   exploreLong,
   exploreQuick,
+  type PlaneLimits,
   referenceRun,
   replayVariable,
   summarize,
@@ -97,6 +99,7 @@ export {
   readOutcome,
   renameNamespace,
 } from './explore/outcome.js';
+export { podRuntimeFields } from './explore/pod-runtime-fields.js';
 export {
   type ExplorerSettings,
   type RunLimits,

@@ -212,7 +212,20 @@ function newReport(
 }
 
 /**
- * Quick mode: the reference run, then at most `limit` (default 30) schedules of
+ * How many schedules quick mode runs on each kind of plane: a schedule on the real planes
+ * costs about three times a local one (a namespace made and removed, kube-apiserver's slower
+ * writes), so a suite that runs on both usually asks fewer of them there.
+ */
+export interface PlaneLimits {
+  /** On the local plane. */
+  local: number;
+  /** On the `binaries` and `cluster` planes. */
+  real: number;
+}
+
+/**
+ * Quick mode: the reference run, then at most `limit` (default 30; per plane with
+ * {@link PlaneLimits}) schedules of
  * {@link quickSchedules} (a crash after every write of the reference run, then each other
  * perturbation; only those of `kinds` when given), or only the schedule named by
  * `OPS_EXPLORE_REPLAY` when that is set. Meant
@@ -222,7 +235,10 @@ function newReport(
  */
 export async function exploreQuick<M extends OperatorManagerLike>(
   scenario: Scenario<M>,
-  options: ExploreOptions & { limit?: number; kinds?: readonly PerturbationKind[] } = {},
+  options: ExploreOptions & {
+    limit?: number | PlaneLimits;
+    kinds?: readonly PerturbationKind[];
+  } = {},
 ): Promise<ExplorationReport> {
   const started = Date.now();
   const plane = await startPlane(scenario, options);
@@ -235,7 +251,10 @@ export async function exploreQuick<M extends OperatorManagerLike>(
         ? [parseScheduleId(replay)]
         : quickSchedules(reference.shape, {
             seed: options.seed ?? 1,
-            limit: options.limit ?? 30,
+            limit:
+              typeof options.limit === 'object'
+                ? options.limit[plane.kind === 'local' ? 'local' : 'real']
+                : (options.limit ?? 30),
             ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
           }).filter((schedule) => schedule.perturbations.every((p) => !excluded.includes(p.kind)));
     const report = newReport(scenario.name, plane.kind, reference.shape);
