@@ -1,4 +1,5 @@
-// `pnpm explore <scenario> [--schedules N] [--state FILE] [--seed N] [--replay ID] [--plane P]`: fault
+// `pnpm explore <scenario> [--schedules N] [--state FILE] [--seed N] [--replay ID] [--plane P]
+// [--concurrency N]`: fault
 // exploration mode of @ops/envtest (packages/envtest/README.md, "Fault exploration") on one
 // scenario, run by vitest (so scenario modules are TypeScript, as tests are).
 //
@@ -6,7 +7,8 @@
 // export `scenario`) or a module path from the repository root, optionally `#<export>`.
 // --plane picks the control plane as OPS_ENVTEST_CONTROL_PLANE does (`local`, the default;
 // `binaries`, real etcd + kube-apiserver, which gives `cluster` to a scenario that requires
-// Pods; `cluster`), over the scenario's own choice.
+// Pods; `cluster`), over the scenario's own choice. --concurrency runs that many schedules at
+// once on the local plane (each with its own API server; default 1; ignored on the real planes).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -15,7 +17,7 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const usage =
-  'usage: pnpm explore <operator | path/to/scenario.ts[#export]> [--schedules N (default 1000)] [--state FILE (resumable)] [--seed N] [--replay SCHEDULE-ID] [--plane local|binaries|cluster]';
+  'usage: pnpm explore <operator | path/to/scenario.ts[#export]> [--schedules N (default 1000)] [--state FILE (resumable)] [--seed N] [--replay SCHEDULE-ID] [--plane local|binaries|cluster] [--concurrency N (local plane)]';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -25,6 +27,7 @@ const { values, positionals } = parseArgs({
     seed: { type: 'string' },
     replay: { type: 'string' },
     plane: { type: 'string' },
+    concurrency: { type: 'string' },
     help: { type: 'boolean' },
   },
 });
@@ -45,6 +48,7 @@ if (!existsSync(modulePath)) {
 for (const [name, value] of [
   ['schedules', values.schedules],
   ['seed', values.seed],
+  ['concurrency', values.concurrency],
 ]) {
   if (value !== undefined && !/^\d+$/.test(value)) {
     console.error(
@@ -52,6 +56,10 @@ for (const [name, value] of [
     );
     process.exit(2);
   }
+}
+if (values.concurrency !== undefined && Number(values.concurrency) < 1) {
+  console.error(`pnpm explore: --concurrency takes 1 or more, got ${values.concurrency}\n${usage}`);
+  process.exit(2);
 }
 if (values.plane !== undefined && !['local', 'binaries', 'cluster'].includes(values.plane)) {
   console.error(
@@ -79,6 +87,7 @@ const result = spawnSync(
       ...(values.schedules ? { OPS_EXPLORE_SCHEDULES: values.schedules } : {}),
       ...(values.state ? { OPS_EXPLORE_STATE: resolve(process.cwd(), values.state) } : {}),
       ...(values.seed ? { OPS_EXPLORE_SEED: values.seed } : {}),
+      ...(values.concurrency ? { OPS_EXPLORE_CONCURRENCY: values.concurrency } : {}),
       ...(values.replay ? { OPS_EXPLORE_REPLAY: values.replay } : {}),
       ...(values.plane
         ? { OPS_ENVTEST_CONTROL_PLANE: values.plane, OPS_EXPLORE_PLANE: values.plane }

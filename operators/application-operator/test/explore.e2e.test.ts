@@ -5,7 +5,7 @@
 // schedule and the command that replays it; `pnpm explore application-operator` at the repository root
 // runs exploration mode (1,000 schedules). On the real plane (`pnpm test:binaries`) a schedule
 // costs about three times a local one: fewer there, the first crash points and one of each
-// other kind.
+// other kind. Two schedules run at once on the local plane (one at a time on the real one).
 import { assertQuickExploration, summarize } from '@ops/envtest';
 import { it } from 'vitest';
 import { scenario } from './explore.scenario.js';
@@ -14,6 +14,7 @@ it('reaches the same outcome under crashes, stale reads, lost events and API err
   timeout: 240_000,
 }, async () => {
   const report = await assertQuickExploration(scenario, {
+    concurrency: 2,
     limit: { local: 24, real: 8 },
     replayCommand: (id) => `pnpm explore application-operator --replay '${id}'`,
   });

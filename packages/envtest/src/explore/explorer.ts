@@ -64,6 +64,15 @@ export interface ExploreOptions extends RunLimits {
   /** Stop at the first failing schedule (default true). */
   stopAtFirstFailure?: boolean;
   /**
+   * How many schedules run at once on the local plane (default 1), each with an API server
+   * and an operator of its own in this process: the runs mostly wait (for a step to go
+   * quiet), so a few at once take little more time than one. The report is the same as one
+   * at a time: schedules in order, nothing past the first failure when stopping there. Ignored
+   * on the real planes, where runs share a control plane the operator watches whole. An
+   * unhandled rejection is then a violation of every run that was going on.
+   */
+  concurrency?: number;
+  /**
    * The command that replays a schedule, given its id, printed with a failure (default:
    * `OPS_EXPLORE_REPLAY='<id>' pnpm vitest run`).
    */
@@ -163,34 +172,66 @@ async function referenceOnPlane<M extends OperatorManagerLike>(
   };
 }
 
+/**
+ * Runs the schedules `next` gives (by index, until it gives none) on `plane`, adding each to
+ * `report` in index order whatever order they finish in. On the local plane, where each run
+ * has an API server of its own, up to `options.concurrency` run at once; on the real planes,
+ * one at a time (a run's operator watches the whole cluster, and an API server restart would
+ * reach every run). With `stopAtFirstFailure`, nothing past the first failing index is
+ * reported, so the report is the one a run one at a time gives.
+ */
 async function runSchedules<M extends OperatorManagerLike>(
   scenario: Scenario<M>,
   reference: { record: RunRecord; shape: ReferenceShape & { durationMs: number } },
-  next: (done: number) => Schedule | undefined,
+  next: (index: number) => Schedule | undefined,
   options: ExploreOptions,
   report: ExplorationReport,
   plane: RunPlane,
 ): Promise<void> {
-  for (;;) {
-    const schedule = next(report.schedules.length);
-    if (schedule === undefined) return;
-    const id = scheduleId(schedule);
-    const record = await runScenario(scenario, schedule, reference.record, options, plane);
-    report.schedules.push(id);
-    for (const p of record.fired) {
-      report.coverage[p.kind] = (report.coverage[p.kind] ?? 0) + 1;
-      if (p.kind === 'crash')
-        report.crashPoints[p.afterWrite] = (report.crashPoints[p.afterWrite] ?? 0) + 1;
+  const concurrency =
+    plane.kind === 'local' ? Math.max(1, Math.floor(options.concurrency ?? 1)) : 1;
+  const finished = new Map<number, { schedule: Schedule; record: RunRecord }>();
+  let dispatched = 0;
+  let reported = 0;
+  let stopped = false;
+  const reportFinished = () => {
+    for (
+      let done = finished.get(reported);
+      done !== undefined && !stopped;
+      done = finished.get(reported)
+    ) {
+      finished.delete(reported);
+      reported += 1;
+      const { schedule, record } = done;
+      const id = scheduleId(schedule);
+      report.schedules.push(id);
+      for (const p of record.fired) {
+        report.coverage[p.kind] = (report.coverage[p.kind] ?? 0) + 1;
+        if (p.kind === 'crash')
+          report.crashPoints[p.afterWrite] = (report.crashPoints[p.afterWrite] ?? 0) + 1;
+      }
+      const failed = record.violations.length > 0;
+      if (failed)
+        report.failures.push({
+          id,
+          message: describeFailure(scenario.name, schedule, record, options.replayCommand),
+        });
+      options.onSchedule?.(id, failed, report.schedules.length);
+      if (failed && options.stopAtFirstFailure !== false) stopped = true;
     }
-    const failed = record.violations.length > 0;
-    if (failed)
-      report.failures.push({
-        id,
-        message: describeFailure(scenario.name, schedule, record, options.replayCommand),
-      });
-    options.onSchedule?.(id, failed, report.schedules.length);
-    if (failed && options.stopAtFirstFailure !== false) return;
-  }
+  };
+  const worker = async () => {
+    while (!stopped) {
+      const index = dispatched;
+      const schedule = next(index);
+      if (schedule === undefined) return;
+      dispatched += 1;
+      const record = await runScenario(scenario, schedule, reference.record, options, plane);
+      finished.set(index, { schedule, record });
+      reportFinished();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
 function newReport(

@@ -4,7 +4,8 @@
  * the module OPS_EXPLORE_SCENARIO, OPS_EXPLORE_SCHEDULES schedules (default 1000), resumable
  * from the state file OPS_EXPLORE_STATE, from the seed OPS_EXPLORE_SEED (default 1); with
  * OPS_EXPLORE_REPLAY, only that schedule. With OPS_EXPLORE_PLANE (`--plane`), on the plane
- * OPS_ENVTEST_CONTROL_PLANE names, whatever the scenario's own choice. Prints progress and a coverage summary; fails when
+ * OPS_ENVTEST_CONTROL_PLANE names, whatever the scenario's own choice; OPS_EXPLORE_CONCURRENCY
+ * schedules at once on the local plane (default 1). Prints progress and a coverage summary; fails when
  * a schedule failed, with each failure's report.
  */
 import type { Manager } from '@ops/core';
@@ -36,6 +37,7 @@ it(`explores ${modulePath}#${exportName}`, async () => {
         ...plane,
         schedules: Number(process.env.OPS_EXPLORE_SCHEDULES ?? 1000),
         seed: Number(process.env.OPS_EXPLORE_SEED ?? 1),
+        concurrency: Number(process.env.OPS_EXPLORE_CONCURRENCY ?? 1),
         replayCommand,
         ...(process.env.OPS_EXPLORE_STATE ? { statePath: process.env.OPS_EXPLORE_STATE } : {}),
         onSchedule: (id, failed, done) => {

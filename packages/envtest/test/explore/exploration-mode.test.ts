@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exploreLong, referenceRun, summarize } from '../../src/explore/explorer.js';
+import { exploreLong, exploreQuick, referenceRun, summarize } from '../../src/explore/explorer.js';
 import { runScenario } from '../../src/explore/run.js';
 import { explorationSchedule, parseScheduleId, scheduleId } from '../../src/explore/schedule.js';
-import { duplicateChildCorrect } from './planted/duplicate-child.js';
+import { duplicateChildBuggy, duplicateChildCorrect } from './planted/duplicate-child.js';
 import { errorHandledCorrect } from './planted/error-swallowed.js';
 import { staleDeletionCorrect } from './planted/stale-deletion.js';
 
@@ -62,4 +62,27 @@ it('starts a crashed operator again while its API server is restarting, as the k
   expect(record.violations).toEqual([]);
   expect(record.restarts).toBe(1);
   expect(record.fired.map((p) => p.kind).sort()).toEqual(['apiserver-restart', 'stale-restart']);
+});
+
+it('runs schedules several at once on the local plane, reporting them as one at a time would', {
+  timeout: 300_000,
+}, async () => {
+  const statePath = join(directory, 'concurrent.json');
+  const long = await exploreLong(errorHandledCorrect, {
+    schedules: 5,
+    statePath,
+    seed: 7,
+    concurrency: 3,
+  });
+  // In index order, every one reported once, and the state file counts them all.
+  expect(long.schedules).toEqual(
+    [0, 1, 2, 3, 4].map((index) => scheduleId(explorationSchedule(long.reference, 7, index))),
+  );
+  expect(long.failures).toEqual([]);
+  expect(JSON.parse(await readFile(statePath, 'utf8'))).toMatchObject({ done: 5 });
+  // Quick mode stops at the first failing schedule, the first of the list here (a crash
+  // after the first write): what ran beside it is not reported.
+  const quick = await exploreQuick(duplicateChildBuggy, { limit: 4, concurrency: 3 });
+  expect(quick.schedules).toEqual(['1:crash@1']);
+  expect(quick.failures.map((failure) => failure.id)).toEqual(['1:crash@1']);
 });
