@@ -57,6 +57,9 @@ export const scenario: Scenario<Manager> = (() => {
     // The plane is envtest's choice (`OPS_ENVTEST_CONTROL_PLANE`; the local API server by
     // default): the reference run is made on the same plane as the schedules it judges.
     environment: { crdDirectoryPaths: [`${operatorRoot}config/crd/bases`] },
+    // The operator runs as its ServiceAccount, under the RBAC of its install (config/default),
+    // as in a cluster: a write that install does not allow is refused.
+    operatorConfig: `${operatorRoot}config/default`,
     createManager: (settings) =>
       new Manager({ ...settings, logger: pino({ level: 'info' }, settings.logDestination) }),
     setup: (manager) => addBalancerController(manager),

@@ -15,6 +15,7 @@
  * `pnpm explore myjob-operator` explores it; test/explore.e2e.test.ts runs its quick mode.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Manager } from '@ops/core';
 import { type Outcome, podRuntimeFields, type Scenario } from '@ops/envtest';
 import { pino } from 'pino';
@@ -56,6 +57,9 @@ export const scenario: Scenario<Manager> = {
   name: 'myjob-operator',
   crds: [myJobResource.crd()],
   environment: { requires: 'pods' },
+  // The operator runs as its ServiceAccount, under the RBAC of its install (config/default),
+  // as in a cluster: a write that install does not allow is refused.
+  operatorConfig: fileURLToPath(new URL('../config/default', import.meta.url)),
   createManager: (settings) =>
     new Manager({ ...settings, logger: pino({ level: 'info' }, settings.logDestination) }),
   setup: (manager) => addMyJobController(manager),

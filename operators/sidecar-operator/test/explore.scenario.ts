@@ -12,6 +12,7 @@
  * `pnpm explore sidecar-operator` explores it; test/explore.e2e.test.ts runs its quick mode.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Manager, type Pod } from '@ops/core';
 import { type Outcome, podRuntimeFields, type Scenario } from '@ops/envtest';
 import { pino } from 'pino';
@@ -61,6 +62,9 @@ export const scenario: Scenario<Manager> = {
   name: 'sidecar-operator',
   crds: [sidecarSetResource.crd()],
   environment: { requires: 'pods' },
+  // The operator runs as its ServiceAccount, under the RBAC of its install (config/default),
+  // as in a cluster: a write that install does not allow is refused.
+  operatorConfig: fileURLToPath(new URL('../config/default', import.meta.url)),
   createManager: (settings) =>
     new Manager({ ...settings, logger: pino({ level: 'info' }, settings.logDestination) }),
   setup: (manager) => createSidecarOperator().setup(manager),

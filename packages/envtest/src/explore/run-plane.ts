@@ -9,6 +9,8 @@ import {
 } from '../environment.js';
 import { eventually } from '../eventually.js';
 import { kubeRequest } from '../kube-request.js';
+import { type RenderedOperator, renderOperator } from '../rendered-operator.js';
+import type { ServiceAccountIdentity } from '../service-account-identity.js';
 import {
   type NamespacedResource,
   namespacedResources,
@@ -21,6 +23,8 @@ export interface PlaneScenario {
   namespace?: string;
   crds?: KubernetesObject[];
   environment?: EnvironmentOptions;
+  /** The operator's install ({@link RunPlane.operatorIdentity}): a local plane then authorizes with RBAC. */
+  operatorConfig?: string;
 }
 
 /** Where one run happens: its control plane and its namespace. */
@@ -29,7 +33,10 @@ export interface RunSpace {
    * The run's control plane: its admin kubeconfig, (local, binaries) its API server restart,
    * and the webhook configurations of a scenario that serves webhooks.
    */
-  readonly env: Pick<Environment, 'kind' | 'kubeConfig' | 'restartApiServer' | 'installWebhooks'>;
+  readonly env: Pick<
+    Environment,
+    'kind' | 'kubeConfig' | 'restartApiServer' | 'installWebhooks' | 'serviceAccount'
+  >;
   /** The namespace the run's objects go in (created, empty, when the run starts). */
   readonly namespace: string;
   /** The name the outcome gives {@link namespace}: the scenario's, the same for every run. */
@@ -79,6 +86,9 @@ const namespacePattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  */
 export class RunPlane {
   private runs = 0;
+  /** Per kustomize directory: its rendering (every plane) and its identity (real planes). */
+  private readonly rendered = new Map<string, Promise<RenderedOperator>>();
+  private readonly identities = new Map<string, Promise<ServiceAccountIdentity>>();
 
   private constructor(
     private readonly scenario: PlaneScenario,
@@ -147,9 +157,15 @@ export class RunPlane {
     this.runs++;
     const base = namespace;
     if (this.shared === undefined) {
+      const environment = this.scenario.environment;
       const env = await Environment.start({
-        ...this.scenario.environment,
-        crds: [...(this.scenario.environment?.crds ?? []), ...(this.scenario.crds ?? [])],
+        ...environment,
+        crds: [...(environment?.crds ?? []), ...(this.scenario.crds ?? [])],
+        // The local API server authorizes everyone by default; the operator's install is
+        // judged only with its RBAC authorizer on (kube-apiserver's is always on).
+        ...(this.scenario.operatorConfig === undefined
+          ? {}
+          : { apiServer: { ...environment?.apiServer, rbac: true } }),
       });
       try {
         await createNamespace(env.kubeConfig, base);
@@ -170,6 +186,37 @@ export class RunPlane {
       reportedNamespace: base,
       close: () => removeNamespace(env.kubeConfig, own, resources, timeoutMs),
     };
+  }
+
+  /**
+   * The identity the operator of `operatorConfig` (its kustomize directory, `config/default`)
+   * runs as in `space`: the ServiceAccount its manager Deployment names, under the RBAC of
+   * that install ({@link Environment.serviceAccount}). The directory is rendered once per
+   * plane. On the real planes the account is made once (with
+   * {@link Environment.operatorServiceAccount}: its namespace as rendered, the manager Pod
+   * dry-run through Pod Security admission) and serves every run; on `local`, where each run
+   * has an API server of its own, it is made in each run's.
+   *
+   * @throws {Error} as {@link renderOperator} (kubectl fails, no manager Deployment) and
+   *   {@link Environment.serviceAccount}.
+   */
+  async operatorIdentity(space: RunSpace, operatorConfig: string): Promise<ServiceAccountIdentity> {
+    const shared = this.shared;
+    if (shared !== undefined) {
+      let identity = this.identities.get(operatorConfig);
+      if (identity === undefined) {
+        identity = shared.env.operatorServiceAccount(operatorConfig).then((made) => made.identity);
+        this.identities.set(operatorConfig, identity);
+      }
+      return identity;
+    }
+    let rendered = this.rendered.get(operatorConfig);
+    if (rendered === undefined) {
+      rendered = renderOperator(operatorConfig);
+      this.rendered.set(operatorConfig, rendered);
+    }
+    const { objects, serviceAccount } = await rendered;
+    return space.env.serviceAccount({ ...serviceAccount, rbac: objects });
   }
 
   /** Stops the shared control plane of the real planes. Safe to call twice. */

@@ -8,6 +8,7 @@ import {
   type RunningOperatorManager,
   startOperatorManager,
 } from '../operator-manager.js';
+import type { ServiceAccountIdentity } from '../service-account-identity.js';
 import { errorFits } from './error-fits.js';
 import {
   FaultProxy,
@@ -104,6 +105,17 @@ export interface Scenario<M extends OperatorManagerLike> {
   /** The operator's setup, as its entry point runs it. */
   setup(manager: M): void | Promise<void>;
   steps: ScenarioStep[];
+  /**
+   * The operator's kustomize directory as it is deployed (`config/default`, an absolute path):
+   * the operator then runs as the ServiceAccount that install's manager Deployment names,
+   * under that install's RBAC ({@link RunPlane.operatorIdentity}), not as the control plane's
+   * admin, so a path that needs a right the install does not grant fails as it would in a
+   * cluster (a write refused 403, logged without a retry). With leader election, its Lease is
+   * then in the account's namespace, where an install's leader-election Role grants Leases
+   * (named after the run's namespace, one per run). The steps and the outcome stay the
+   * admin's, as a user's are.
+   */
+  operatorConfig?: string;
   /** The kinds whose objects (in the namespace) are the outcome, and what may differ between runs. */
   outcome: { kinds: OutcomeKind[]; nondeterministic?: NondeterministicField[] };
   /**
@@ -250,6 +262,11 @@ async function runOnPlane<M extends OperatorManagerLike>(
   const stuckMs = limits.stuckMs ?? 6_000;
   const space = await plane.openRun(scenario.namespace ?? 'explore');
   const { env, namespace } = space;
+  const operator = await operatorIdentity(plane, space, scenario.operatorConfig);
+  const lease =
+    operator === undefined
+      ? { namespace, name: explorerLeaseName }
+      : { namespace: operator.namespace, name: `${explorerLeaseName}-${namespace}` };
   const runWebhooks = await startWebhooks(space, scenario.webhooks);
   const record: RunRecord = {
     outcomes: [],
@@ -386,7 +403,7 @@ async function runOnPlane<M extends OperatorManagerLike>(
     const self = new Promise<Incarnation<M>>((resolve) => {
       started = resolve;
     });
-    proxy = await FaultProxy.start(env.kubeConfig, counters, {
+    proxy = await FaultProxy.start(operator?.kubeConfig ?? env.kubeConfig, counters, {
       decide: (request) => {
         if (takeover !== undefined && request.writeNumber !== undefined) {
           takeover.onWrite(replica, request);
@@ -395,7 +412,7 @@ async function runOnPlane<M extends OperatorManagerLike>(
         return decide(request);
       },
       afterWrite,
-      ...(elected ? { electionLease: `${namespace}/${explorerLeaseName}` } : {}),
+      ...(elected ? { electionLease: `${lease.namespace}/${lease.name}` } : {}),
       onSevered: () => {
         muted.value = true;
         // The process died: its webhook server with it.
@@ -434,8 +451,8 @@ async function runOnPlane<M extends OperatorManagerLike>(
     const election = elected
       ? {
           leaderElection: true,
-          leaderElectionId: explorerLeaseName,
-          leaderElectionNamespace: namespace,
+          leaderElectionId: lease.name,
+          leaderElectionNamespace: lease.namespace,
           leaderElectionIdentity: identity,
           ...explorerLeaseTiming,
         }
@@ -584,6 +601,21 @@ async function stopIncarnation<M extends OperatorManagerLike>(
   } finally {
     await incarnation.proxy.sever();
     await incarnation.webhooks?.stop();
+  }
+}
+
+/** The operator's identity when the scenario names its install; the run is closed when that fails. */
+async function operatorIdentity(
+  plane: RunPlane,
+  space: RunSpace,
+  operatorConfig: string | undefined,
+): Promise<ServiceAccountIdentity | undefined> {
+  if (operatorConfig === undefined) return undefined;
+  try {
+    return await plane.operatorIdentity(space, operatorConfig);
+  } catch (error) {
+    await space.close();
+    throw error;
   }
 }
 
