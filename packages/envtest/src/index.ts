@@ -65,6 +65,7 @@ export {
   exploreLong,
   exploreQuick,
   type PlaneLimits,
+  type QuickExploreOptions,
   referenceRun,
   replayVariable,
   summarize,

@@ -1,13 +1,11 @@
 import type { OperatorManagerLike } from '../operator-manager.js';
 import {
   type ExplorationReport,
-  type ExploreOptions,
   exploreQuick,
-  type PlaneLimits,
+  type QuickExploreOptions,
   summarize,
 } from './explorer.js';
 import type { Scenario } from './run.js';
-import type { PerturbationKind } from './schedule.js';
 
 /**
  * Quick mode ({@link exploreQuick}) as one assertion, for an operator's test suite: resolves
@@ -21,10 +19,7 @@ import type { PerturbationKind } from './schedule.js';
  */
 export async function assertQuickExploration<M extends OperatorManagerLike>(
   scenario: Scenario<M>,
-  options: ExploreOptions & {
-    limit?: number | PlaneLimits;
-    kinds?: readonly PerturbationKind[];
-  } = {},
+  options: QuickExploreOptions = {},
 ): Promise<ExplorationReport> {
   const report = await exploreQuick(scenario, options);
   if (report.failures.length > 0)

@@ -264,6 +264,14 @@ export interface PlaneLimits {
   real: number;
 }
 
+/** Options of quick mode: which schedules, at most how many (per plane, or on any). */
+export interface QuickExploreOptions extends ExploreOptions {
+  /** At most this many schedules (default 30), or per plane. */
+  limit?: number | PlaneLimits;
+  /** Only the quick schedules of these perturbation kinds, in the same order. */
+  kinds?: readonly PerturbationKind[];
+}
+
 /**
  * Quick mode: the reference run, then at most `limit` (default 30; per plane with
  * {@link PlaneLimits}) schedules of
@@ -276,10 +284,7 @@ export interface PlaneLimits {
  */
 export async function exploreQuick<M extends OperatorManagerLike>(
   scenario: Scenario<M>,
-  options: ExploreOptions & {
-    limit?: number | PlaneLimits;
-    kinds?: readonly PerturbationKind[];
-  } = {},
+  options: QuickExploreOptions = {},
 ): Promise<ExplorationReport> {
   const started = Date.now();
   const plane = await startPlane(scenario, options);
