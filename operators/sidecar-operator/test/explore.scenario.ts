@@ -4,22 +4,23 @@
  * runs it through runOperator) on the local plane's simulated cluster (`requires: 'pods'`: its
  * kubelet starts Pods and keeps them Ready). What is explored is the SidecarSet controller:
  * the status it keeps (matched, updated, ready Pods) while a user runs Pods and changes the
- * sample of config/samples. The Pods of the steps are created as the admission chain admits
- * them: a Pod created after the SidecarSet carries the containers and hash annotation the
- * mutating webhook `mpod.kb.io` gives it (computed with the operator's own injectSidecars);
- * the webhook's own path (and its faults) is left to webhook perturbations.
+ * sample of config/samples, and the admission webhooks it serves as deployed: each Pod of the
+ * steps goes through `mpod.kb.io`, which gives one created after the SidecarSet its sidecar
+ * containers and hash annotation, answering from the incarnation's cache; the SidecarSets go
+ * through `vsidecarset.kb.io`. Both have `failurePolicy: Fail`, so while a webhook is down a
+ * step is refused and applied again, as a user would, and never admitted half-made.
  *
  * `pnpm explore sidecar-operator` explores it; test/explore.e2e.test.ts runs its quick mode.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Manager, type Pod } from '@ops/core';
-import { type Outcome, podRuntimeFields, type Scenario } from '@ops/envtest';
+import { WebhookServer } from '@ops/core/webhook';
+import { type Outcome, parseManifests, podRuntimeFields, type Scenario } from '@ops/envtest';
 import { pino } from 'pino';
 import YAML from 'yaml';
 import { type SidecarSet, sidecarSetResource } from '../src/api/v1alpha1/sidecar-set.js';
-import { createSidecarOperator } from '../src/operator.js';
-import { injectSidecars } from '../src/webhook/inject-sidecars.js';
+import { createSidecarOperator, registerWebhooks, type SidecarOperator } from '../src/operator.js';
 
 /** The sample of config/samples. */
 function sample(): SidecarSet {
@@ -58,6 +59,19 @@ const podsReady = (outcome: Outcome) =>
 const logging = sample();
 const name = logging.metadata?.name ?? '';
 
+/** The webhook configurations ops-manifests generated (config/webhook/manifests.yaml). */
+const webhookConfigurations = parseManifests(
+  readFileSync(new URL('../config/webhook/manifests.yaml', import.meta.url), 'utf8'),
+  'config/webhook/manifests.yaml',
+);
+
+/**
+ * Each incarnation's operator, by its manager: `setup` binds the Pod webhook's SidecarSet
+ * cache to the manager's, and that incarnation's webhook server serves the same webhooks, as
+ * src/main.ts (runOperator) wires them.
+ */
+const operators = new WeakMap<Manager, SidecarOperator>();
+
 export const scenario: Scenario<Manager> = {
   name: 'sidecar-operator',
   crds: [sidecarSetResource.crd()],
@@ -67,7 +81,31 @@ export const scenario: Scenario<Manager> = {
   operatorConfig: fileURLToPath(new URL('../config/default', import.meta.url)),
   createManager: (settings) =>
     new Manager({ ...settings, logger: pino({ level: 'info' }, settings.logDestination) }),
-  setup: (manager) => createSidecarOperator().setup(manager),
+  setup: (manager) => {
+    const operator = createSidecarOperator();
+    operators.set(manager, operator);
+    operator.setup(manager);
+  },
+  // Its webhooks as deployed (both failurePolicy: Fail): every Pod of the steps is admitted
+  // through mpod.kb.io, which injects the sidecars, and the SidecarSets through
+  // vsidecarset.kb.io; webhook-down and webhook-slow disturb them.
+  webhooks: {
+    configurations: webhookConfigurations,
+    createServer: (certDir, manager) => {
+      const server = new WebhookServer({
+        port: 0,
+        host: '127.0.0.1',
+        certDir,
+        watchCertDir: false,
+      });
+      const operator = operators.get(manager);
+      if (operator === undefined)
+        throw new Error('the sidecar-operator was not set up on this manager');
+      registerWebhooks(operator, server);
+      return server;
+    },
+    probes: [pod('webhook-probe', 'probe'), { ...logging, metadata: { name: 'webhook-probe' } }],
+  },
   steps: [
     // Pods that run before the SidecarSet exists: not injected.
     {
@@ -78,7 +116,7 @@ export const scenario: Scenario<Manager> = {
     { name: 'create the sample', apply: [logging] },
     {
       name: 'run a web Pod, injected',
-      apply: [injectSidecars(pod('web-injected', 'web'), [logging]).pod],
+      apply: [pod('web-injected', 'web')],
       settledWhen: podsReady,
     },
     { name: 'change the sidecar image', apply: [upgraded(logging)] },

@@ -124,7 +124,7 @@ export interface Scenario<M extends OperatorManagerLike> {
    * because the API server could not call a webhook (`failurePolicy: Fail`) is applied
    * again, as a user retries kubectl, until the step's deadline.
    */
-  webhooks?: ScenarioWebhooks;
+  webhooks?: ScenarioWebhooks<M>;
 }
 
 /** Time limits of a run; the defaults suit the local plane. */
@@ -267,7 +267,10 @@ async function runOnPlane<M extends OperatorManagerLike>(
     operator === undefined
       ? { namespace, name: explorerLeaseName }
       : { namespace: operator.namespace, name: `${explorerLeaseName}-${namespace}` };
-  const runWebhooks = await startWebhooks(space, scenario.webhooks);
+  const runWebhooks = await startWebhooks(space, scenario.webhooks, {
+    namespace,
+    deadline: Date.now() + settleTimeoutMs,
+  });
   const record: RunRecord = {
     outcomes: [],
     writes: [],
@@ -459,14 +462,16 @@ async function runOnPlane<M extends OperatorManagerLike>(
       : {};
     let running: RunningOperatorManager<M>;
     try {
-      served = await runWebhooks?.serve();
       running = await startOperatorManager({
         identity: { kubeConfig: proxy.kubeConfig() },
         createManager: (settings) => {
           manager = scenario.createManager({ ...settings, ...election, logDestination });
           return manager;
         },
-        setup: scenario.setup,
+        setup: async (made) => {
+          await scenario.setup(made);
+          served = await runWebhooks?.serve(made);
+        },
         timeoutMs: settleTimeoutMs,
         waitForLeadership: !standby,
       });
@@ -620,13 +625,14 @@ async function operatorIdentity(
 }
 
 /** The run's webhooks when the scenario has some; the control plane is stopped when they fail to start. */
-async function startWebhooks(
+async function startWebhooks<M>(
   space: RunSpace,
-  webhooks: ScenarioWebhooks | undefined,
-): Promise<RunWebhooks | undefined> {
+  webhooks: ScenarioWebhooks<M> | undefined,
+  probe: { namespace: string; deadline: number },
+): Promise<RunWebhooks<M> | undefined> {
   if (webhooks === undefined) return undefined;
   try {
-    return await RunWebhooks.start(space.env, webhooks);
+    return await RunWebhooks.start(space.env, webhooks, probe);
   } catch (error) {
     await space.close();
     throw error;

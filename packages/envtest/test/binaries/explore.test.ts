@@ -20,6 +20,7 @@ import { parseScheduleId, quickSchedules, scheduleId } from '../../src/explore/s
 import { kubeRequest } from '../../src/index.js';
 import { duplicateChildBuggy, duplicateChildCorrect } from '../explore/planted/duplicate-child.js';
 import { errorHandledCorrect, errorSwallowedBuggy } from '../explore/planted/error-swallowed.js';
+import { ignoredWebhookCorrect } from '../explore/planted/ignored-webhook.js';
 import { staleDeletionBuggy, staleDeletionCorrect } from '../explore/planted/stale-deletion.js';
 import { stuckDeletionBuggy } from '../explore/planted/stuck-deletion.js';
 import { widget, widgetCrd, widgets } from '../explore/planted/widget.js';
@@ -145,5 +146,27 @@ describe('the explorer finds planted bugs through kube-apiserver, and passes the
     );
     expect(record.violations).toEqual([]);
     expect(record.fired.map((p) => p.kind)).toEqual(['apiserver-restart']);
+  });
+
+  it('a webhook down or slow while a Widget is admitted: with failurePolicy Fail the twin passes, each run waiting until kube-apiserver calls its configuration', async () => {
+    const report = await exploreQuick(ignoredWebhookCorrect, {
+      plane,
+      limit: 2,
+      kinds: ['webhook-down', 'webhook-slow'],
+    });
+    expectPassed(report, 2);
+    expect(report.coverage).toEqual({ 'webhook-down': 1, 'webhook-slow': 1 });
+    // Each run removed its configuration: the next run's Widgets meet no webhook nobody serves.
+    const run = await plane.openRun();
+    try {
+      const stored = await kubeRequest(
+        run.env.kubeConfig,
+        'GET',
+        '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/widget-defaults',
+      );
+      expect(stored.status).toBe(404);
+    } finally {
+      await run.close();
+    }
   });
 });

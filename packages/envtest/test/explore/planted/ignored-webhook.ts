@@ -59,6 +59,9 @@ function webhooks(failurePolicy: 'Ignore' | 'Fail'): ScenarioWebhooks {
   } as KubernetesObject;
   return {
     configurations: [configuration],
+    // A Widget the API server calls a Fail webhook for; an Ignore webhook cannot be probed
+    // (an unreachable one admits the probe as it admits before it is taken up).
+    probes: failurePolicy === 'Fail' ? [widget('webhook-probe', { value: 'probe' })] : [],
     createServer: (certDir) =>
       new WebhookServer({ port: 0, host: '127.0.0.1', certDir, watchCertDir: false }).register(
         path,
