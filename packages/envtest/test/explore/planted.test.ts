@@ -88,7 +88,9 @@ describe('the explorer finds each planted bug, and passes its correct twin', {
     const found = await explore({ stuckDeletionBuggy }, 'stuck-deletion.ts');
     expectFound(
       found,
-      /:crash(-at-request)?@\d+$/,
+      // Any restart between the cleanup and the finalizer removal: a crash after a write or
+      // a request, or a restart against a stale cache.
+      /:(crash(-at-request)?@\d+|stale-restart@\d+\+\d+~configmaps)$/,
       'explore.ops.dev/v1/Widget: 1 object(s) where the reference run left 0',
     );
     expect(found.failures[0]?.message).toMatch(/#\d+ delete configmaps explore\/app-record -> 200/);
