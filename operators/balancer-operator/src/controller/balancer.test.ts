@@ -2,7 +2,7 @@ import { ApiError, type KubernetesObject, type Service } from '@ops/core';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Balancer } from '../api/v1alpha1/balancer.js';
-import { type BalancerReconcilerDeps, balancerReconciler } from './balancer.js';
+import { type BalancerReconcilerDeps, balancerReconciler, obsoleteRecheckMs } from './balancer.js';
 import { backendNameLabel, balancerNameLabel } from './balancer-names.js';
 import { testBalancer } from './test-balancer.js';
 
@@ -98,8 +98,9 @@ describe('balancerReconciler', () => {
     const { store, writes, reconcile } = storeReconciler([balancer, obsolete]);
 
     // The event of its own delete does not wake the controller (the manager skips events of
-    // its own writes): the reconcile that deleted the Service must ask for the next one.
-    expect(await reconcile()).toEqual({ requeue: true });
+    // its own writes): the reconcile that deleted the Service must ask for the next one, after
+    // a fixed delay (a rate-limited requeue waits out the backoff of earlier failures).
+    expect(await reconcile()).toEqual({ requeueAfterMs: obsoleteRecheckMs });
     expect(writes).toContain('delete Service/balancer-sample-v3-backend');
     expect(store.has('Service/balancer-sample-v3-backend')).toBe(false);
 

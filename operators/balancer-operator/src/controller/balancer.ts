@@ -50,6 +50,14 @@ export const balancerRbac: PolicyRule[] = [
 /** How often a Balancer whose child names are taken looks whether they were freed. */
 export const conflictRecheckMs = 30_000;
 
+/**
+ * How soon a reconcile that deleted an obsolete backend Service runs again, to count it gone:
+ * a fixed delay, not the rate-limited requeue, whose wait grows with the key's failures (after
+ * an API server restart's run of them, it held the stale count for tens of seconds, and up to
+ * the limiter's maximum of 1,000 s).
+ */
+export const obsoleteRecheckMs = 200;
+
 /** The reconciler's collaborators, passed in so tests can give their own. */
 export interface BalancerReconcilerDeps {
   client: Reader & Writer & StatusWriter;
@@ -99,7 +107,8 @@ const kindAndName = (object: KubernetesObject) => `${object.kind} ${object.metad
  * 2. backend Services it controls that are no longer in the spec deleted;
  * 3. `status.activeBackendsNum` = backends in the spec whose Service exists,
  *    `obsoleteBackendsNum` = its backend Services found that are not in the spec (until they
- *    are gone: a reconcile that deleted one asks to run again, to count it gone),
+ *    are gone: a reconcile that deleted one runs again {@link obsoleteRecheckMs} later, to count
+ *    it gone),
  *    `observedGeneration`, and a `Ready` condition: True (`Available`) once the proxy
  *    Deployment has rolled out, False with `ProxyProgressing` before, or `NameConflict` when an
  *    object with a child's name exists that the Balancer does not control.
@@ -286,10 +295,12 @@ export function balancerReconciler(deps: BalancerReconcilerDeps) {
       }
     }
     // A Service it just deleted is counted obsolete above, and the event of its own delete
-    // does not wake it (the manager skips events of a controller's own writes): look again at
-    // once to count it gone. (Found by fault exploration: restarted after updating the other
-    // children, it deleted the Service and reported it obsolete for good.)
-    if (deletedNow > 0) return { requeue: true };
+    // does not wake it (the manager skips events of a controller's own writes): look again
+    // shortly to count it gone. (Found by fault exploration: restarted after updating the other
+    // children, it deleted the Service and reported it obsolete for good; and, on
+    // kube-apiserver, asking with `requeue` after an API server restart's failures waited out
+    // their backoff: see obsoleteRecheckMs.)
+    if (deletedNow > 0) return { requeueAfterMs: obsoleteRecheckMs };
     // Objects it does not control raise no event for it: look again later to see them gone.
     return conflicts.length > 0 ? { requeueAfterMs: recheckMs } : undefined;
   };
