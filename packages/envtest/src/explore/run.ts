@@ -137,7 +137,9 @@ export interface RunLimits {
    * How long the operator may stay quiet while the outcome differs from the reference
    * before the step fails without waiting out `settleTimeoutMs` (default 6 s: longer than
    * the backoff of a first failed request or watch, 429's Retry-After and the proxy's held
-   * events, so an operator that is only waiting to retry is not failed).
+   * events, so an operator that is only waiting to retry is not failed). After an API server
+   * restart this counts from twice the outage past its end, and `settleTimeoutMs` grows by
+   * three times the outage: the retries' backoff doubled through it.
    */
   stuckMs?: number;
 }
@@ -290,6 +292,16 @@ async function runOnPlane<M extends OperatorManagerLike>(
   const perturbations = schedule?.perturbations ?? [];
   let stepName = '';
   let lastWriteAt = Date.now();
+  /**
+   * The API server restarts of the run: how many are going on, when the last ended and how
+   * long the longest lasted. An operator whose requests failed through an outage retries with
+   * a backoff that doubled meanwhile, so its next try may come about as long after the outage
+   * as the outage lasted (on kube-apiserver, whose restart takes seconds, its RBAC caches
+   * answering 403 until they sync): a step is not judged stuck, nor timed out, for twice the
+   * outage after it ended.
+   */
+  const outage = { ongoing: 0, endedAt: 0, ms: 0 };
+  const outageGraceMs = () => (outage.ongoing > 0 ? Number.POSITIVE_INFINITY : 2 * outage.ms);
   let incarnation: Incarnation<M> | undefined;
   /** Every incarnation started in the run (with leader election, the standbys too). */
   const replicas: Incarnation<M>[] = [];
@@ -336,12 +348,22 @@ async function runOnPlane<M extends OperatorManagerLike>(
         incarnation.leaseCut.value = true;
         proxy.cutElectionLease();
         takeover?.cut(incarnation.replica);
-      } else if (p.kind === 'apiserver-restart')
+      } else if (p.kind === 'apiserver-restart') {
+        const startedAt = Date.now();
+        outage.ongoing += 1;
         background.push(
-          env.restartApiServer({ downtimeMs: 200 }).catch((error: unknown) => {
-            violation(`the API server did not restart: ${String(error)}`);
-          }),
+          env
+            .restartApiServer({ downtimeMs: 200 })
+            .catch((error: unknown) => {
+              violation(`the API server did not restart: ${String(error)}`);
+            })
+            .finally(() => {
+              outage.ongoing -= 1;
+              outage.endedAt = Date.now();
+              outage.ms = Math.max(outage.ms, outage.endedAt - startedAt);
+            }),
         );
+      }
     }
   };
   const decide = (request: ProxiedRequest): ProxyDecision => {
@@ -552,7 +574,9 @@ async function runOnPlane<M extends OperatorManagerLike>(
           }),
         expected: reference?.outcomes[index],
         quiet: () => Date.now() - lastWriteAt >= quietMs,
-        stuck: () => Date.now() - lastWriteAt >= stuckMs,
+        stuck: () =>
+          Date.now() - Math.max(lastWriteAt, outage.endedAt + outageGraceMs()) >= stuckMs,
+        extraTimeMs: () => (outage.ongoing > 0 ? Number.POSITIVE_INFINITY : 3 * outage.ms),
         pending: async () => {
           await restarting;
           await takeover?.settled();
@@ -699,6 +723,8 @@ async function settle(options: {
   expected: Outcome | undefined;
   quiet: () => boolean;
   stuck: () => boolean;
+  /** Time added to `settleTimeoutMs` (an API server restart's outage and the backoff after it). */
+  extraTimeMs: () => number;
   pending: () => Promise<void>;
   settleTimeoutMs: number;
   settledWhen?: (outcome: Outcome) => boolean;
@@ -718,7 +744,7 @@ async function settle(options: {
       // The API server may be restarting (a perturbation): read again.
       readError = error;
       await new Promise((resolve) => setTimeout(resolve, 100));
-      if (Date.now() > deadline) break;
+      if (Date.now() > deadline + options.extraTimeMs()) break;
       continue;
     }
     if (options.expected) {
@@ -734,7 +760,7 @@ async function settle(options: {
       if (quiet && options.quiet() && text === previous && done) return { outcome: last };
       previous = quiet ? text : undefined;
     }
-    if (Date.now() > deadline) break;
+    if (Date.now() > deadline + options.extraTimeMs()) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (last === undefined)
