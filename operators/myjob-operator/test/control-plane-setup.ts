@@ -1,11 +1,5 @@
-import { ensureControlPlaneAssets } from '@ops/envtest';
-
 /**
- * Before any file of `pnpm test:binaries` starts a control plane: builds the real binaries
- * (etcd, kube-apiserver, ...) with Go into the user's cache, or finds them current, printing progress,
- * so no test's hook waits for a cold build. Fails the run, saying what to install, when they
- * cannot be built.
+ * The global setup of `pnpm test:binaries`: envtest's, which builds or finds the control
+ * plane's binaries before any file starts and keeps a control plane started ahead of each.
  */
-export default async function setup(): Promise<void> {
-  await ensureControlPlaneAssets();
-}
+export { setUpControlPlanes as default } from '@ops/envtest';

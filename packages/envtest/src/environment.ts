@@ -12,6 +12,7 @@ import {
   startClusterControlPlane,
 } from './cluster-control-plane.js';
 import { ensureControlPlaneAssets } from './control-plane-assets.js';
+import { acquirePooledControlPlane, controlPlanePoolVariable } from './control-plane-pool.js';
 import { eventually } from './eventually.js';
 import { kubeRequest } from './kube-request.js';
 import { loadManifests } from './load-manifests.js';
@@ -58,7 +59,9 @@ export interface EnvironmentOptions {
    *   as fault injection);
    * - `binaries`: real etcd + kube-apiserver from `binaryAssetsDirectory`, `KUBEBUILDER_ASSETS`
    *   or the project's cache (built with Go when absent; a ControlPlaneAssetsError
-   *   says what to install when it cannot be);
+   *   says what to install when it cannot be); taken ready from the control plane pool
+   *   named by `OPS_ENVTEST_CONTROL_PLANE_POOL` when one runs those binaries (see
+   *   {@link startControlPlanePool});
    * - `cluster`: a whole cluster from the same binaries with kwokctl's `binary` runtime:
    *   kube-controller-manager, kube-scheduler and kwok's fake nodes, so Pods run (see
    *   {@link startClusterControlPlane});
@@ -212,10 +215,14 @@ export class Environment {
               ...(options.kubernetesVersion ? { kubernetes: options.kubernetesVersion } : {}),
             })
           ).directory);
+      const pool = process.env[controlPlanePoolVariable]?.startsWith('http://')
+        ? process.env[controlPlanePoolVariable]
+        : undefined;
       processes =
         plane === 'cluster'
           ? await startClusterControlPlane(assets, { ...options.cluster, timeoutMs })
-          : await startBinaryControlPlane(assets, { timeoutMs });
+          : ((pool ? await acquirePooledControlPlane(pool, assets) : undefined) ??
+            (await startBinaryControlPlane(assets, { timeoutMs })));
     } else {
       server = await ApiServer.start(options.apiServer ?? {}).catch((error: unknown) => {
         if (!PortInUseError.isInstance(error)) throw error;

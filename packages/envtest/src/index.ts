@@ -41,6 +41,13 @@ export {
   pinnedControlPlane,
   pinnedControlPlanes,
 } from './control-plane-assets.js';
+export { setUpControlPlanes } from './control-plane-global-setup.js';
+export {
+  type ControlPlanePool,
+  type ControlPlanePoolOptions,
+  controlPlanePoolVariable,
+  startControlPlanePool,
+} from './control-plane-pool.js';
 export {
   type ControlPlaneKind,
   chooseControlPlane,
