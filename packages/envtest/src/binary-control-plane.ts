@@ -109,7 +109,9 @@ async function waitHealthy(
  * and `PodSecurity` admission plugins on), a static admin token in `system:masters`, and
  * service-account keys generated for the run; no endpoint reconciler, and the ServiceAccount
  * admission plugin off, as controller-runtime's envtest (see {@link hardenedApiServerArgs}
- * for why). Resolves once `/readyz` answers 200.
+ * for why). Resolves once `/readyz` answers 200. The ports are picked free just before etcd and
+ * kube-apiserver bind them; a start in which another process took one first is made again
+ * with fresh ports, up to three times in all.
  *
  * @throws {Error} naming the missing binary, or quoting the process's last log lines when it
  *   exits or stays unhealthy.
@@ -117,6 +119,27 @@ async function waitHealthy(
 export async function startBinaryControlPlane(
   assetsDir: string,
   options: { timeoutMs?: number } = {},
+): Promise<BinaryControlPlane> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startBinaryControlPlaneOnce(assetsDir, options);
+    } catch (error) {
+      // The ports are picked free and bound by etcd and kube-apiserver a moment later: another
+      // process may have taken one in between. A start that lost that race (the process says
+      // "address already in use" and exits) is made again with fresh ports, at most 3 times.
+      if (
+        attempt >= 3 ||
+        !(error instanceof Error) ||
+        !error.message.includes('address already in use')
+      )
+        throw error;
+    }
+  }
+}
+
+async function startBinaryControlPlaneOnce(
+  assetsDir: string,
+  options: { timeoutMs?: number },
 ): Promise<BinaryControlPlane> {
   const etcdBinary = join(assetsDir, 'etcd');
   const apiserverBinary = join(assetsDir, 'kube-apiserver');

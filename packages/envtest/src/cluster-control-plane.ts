@@ -101,6 +101,28 @@ async function lastLogLines(clusterDir: string): Promise<string> {
   return parts.join('\n');
 }
 
+/**
+ * The first log line of a component that could not listen on the port it was given ("bind:
+ * address already in use"): the ports are picked free, but another process can take one
+ * before the component binds it. Undefined when no component says so.
+ */
+export async function portTakenLine(clusterDir: string): Promise<string | undefined> {
+  const logs = join(clusterDir, 'logs');
+  if (!existsSync(logs)) return undefined;
+  for (const file of await readdir(logs)) {
+    const text = await readFile(join(logs, file), 'utf8').catch(() => '');
+    const line = text.split('\n').find((entry) => entry.includes('address already in use'));
+    if (line !== undefined) return `${file}: ${line.slice(0, 400)}`;
+  }
+  return undefined;
+}
+
+/** A start that failed because a component's port was taken first: started again. */
+class PortTakenError extends Error {}
+
+/** How many times a start whose port was taken is made, each with fresh ports. */
+const startAttempts = 3;
+
 /** kwokctl's kubeconfig names files of its PKI; inline them so the YAML stands alone. */
 async function inlineKubeconfig(path: string): Promise<string> {
   const config = new KubeConfig();
@@ -152,6 +174,10 @@ async function inlineKubeconfig(path: string): Promise<string> {
  * is not refused while kube-controller-manager creates the namespace's `default`
  * ServiceAccount.
  *
+ * The ports are picked free just before the components bind them; a start in which another
+ * process took one first (a component logs "address already in use") is made again with fresh
+ * ports, up to three times in all.
+ *
  * The components run detached from this process (kwokctl starts them in sessions of their
  * own); `stop()` deletes the cluster, and a test process that exits without calling it kills
  * them and removes the work directory on its way out.
@@ -163,6 +189,23 @@ async function inlineKubeconfig(path: string): Promise<string> {
 export async function startClusterControlPlane(
   assetsDir: string,
   options: ClusterControlPlaneOptions = {},
+): Promise<ClusterControlPlane> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterControlPlaneOnce(assetsDir, options);
+    } catch (error) {
+      // Ports are picked free and handed to the components, which bind them a moment later:
+      // another process may have taken one in between. A start that lost that race is made
+      // again with fresh ports (kube-apiserver's own, if the caller gave it, stays), at most
+      // three times.
+      if (!(error instanceof PortTakenError) || attempt >= startAttempts) throw error;
+    }
+  }
+}
+
+async function startClusterControlPlaneOnce(
+  assetsDir: string,
+  options: ClusterControlPlaneOptions,
 ): Promise<ClusterControlPlane> {
   for (const binary of controlPlaneBinaries) {
     if (!existsSync(join(assetsDir, binary)))
@@ -304,9 +347,13 @@ export async function startClusterControlPlane(
       if (response.status >= 300)
         throw new Error(`could not create the node ${node}: ${JSON.stringify(response.body)}`);
     }
+    let portTaken: string | undefined;
     for (const node of nodes) {
       await eventually(
         async () => {
+          // A component that could not bind its port never gets ready: stop waiting for it.
+          portTaken ??= await portTakenLine(clusterDir);
+          if (portTaken !== undefined) return true;
           const response = await kubeRequest(config, 'GET', `/api/v1/nodes/${node}`);
           const conditions =
             (response.body as { status?: { conditions?: Array<{ type: string; status: string }> } })
@@ -319,11 +366,21 @@ export async function startClusterControlPlane(
         },
       );
     }
+    if (portTaken !== undefined)
+      throw new PortTakenError(`a component of cluster ${name} found its port taken: ${portTaken}`);
     return { kubeconfig, name, workdir, nodes, stop };
   } catch (error) {
     // The components' last words, read before stop() removes them.
     const logs = await lastLogLines(clusterDir);
+    const portTaken = await portTakenLine(clusterDir);
     await stop();
+    if (portTaken !== undefined && !(error instanceof PortTakenError))
+      throw new PortTakenError(
+        `a component of cluster ${name} found its port taken: ${portTaken}`,
+        {
+          cause: error,
+        },
+      );
     if (error instanceof Error && logs)
       error.message += `\nThe components' last log lines:\n${logs}`;
     throw error;
