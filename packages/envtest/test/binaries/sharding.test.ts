@@ -1,22 +1,32 @@
+import type { KubeConfig } from '@kubernetes/client-node';
 import {
   Client,
   configMaps,
   ignoreNotFound,
+  leases,
   Manager,
   secrets,
   setControllerReference,
 } from '@ops/core';
-import { ringLabel, shardLabel, shardLeaseName, shardNameLabel } from '@ops/core/sharding';
+import {
+  ringLabel,
+  sharderLeaseName,
+  shardLabel,
+  shardLeaseName,
+  shardNameLabel,
+} from '@ops/core/sharding';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment, eventually } from '../../src/index.js';
+import { Environment, eventually, FaultProxy } from '../../src/index.js';
 
 // Runs with pnpm test:binaries, on real etcd + kube-apiserver (issue #35): a controller
 // sharded across replicas, where the label-selected watches, the conditional label patches
 // of the drain handshake and the shard Leases meet the real API server. A replica that
 // crashed holding objects (its Lease left behind, never renewed) loses them only once its
-// Lease lapsed; then a rolling restart replaces every replica. Every reconcile is logged as
-// an interval per object and replica; no two replicas' intervals of one object may overlap.
+// Lease lapsed; then a rolling restart replaces every replica. A replica cut off from its own
+// Lease (through a fault proxy) stops, and only then do its objects move. Every reconcile is
+// logged as an interval per object and replica; no two replicas' intervals of one object may
+// overlap.
 
 const namespace = 'sharding';
 const ring = 'copier';
@@ -61,14 +71,24 @@ function overlaps(): string[] {
   return found;
 }
 
-function replica(who: string): { stop(): Promise<void> } {
+/** How a replica's reconciles behave: `ms` of work each, and whether an abort ends it. */
+interface Work {
+  ms: number;
+  honoursAbort: boolean;
+}
+
+function replica(
+  who: string,
+  space = namespace,
+  connection: { kubeConfig?: KubeConfig; work?: Work } = {},
+): { stop(): Promise<void>; done: Promise<void>; stoppedAt(): number | undefined } {
   const manager = new Manager({
-    kubeConfig: env.kubeConfig,
+    kubeConfig: connection.kubeConfig ?? env.kubeConfig,
     logger: pino({ level: 'silent' }),
     metricsBindAddress: false,
     healthProbeBindAddress: false,
-    namespace,
-    leaderElectionNamespace: namespace,
+    namespace: space,
+    leaderElectionNamespace: space,
     leaderElectionIdentity: who,
     ...timing,
   });
@@ -77,10 +97,20 @@ function replica(who: string): { stop(): Promise<void> } {
     .for(configMaps)
     .owns(secrets)
     .withOptions({ maxConcurrentReconciles: 4, sharding: { ring } })
-    .complete(async (request) => {
+    .complete(async (request, context) => {
       const interval = { key: request.name, who, start: Date.now() } as (typeof intervals)[0];
       intervals.push(interval);
       try {
+        const work = connection.work;
+        if (work !== undefined && work.ms > 0)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, work.ms);
+            if (work.honoursAbort)
+              context.signal.addEventListener('abort', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+          });
         const parent = await ignoreNotFound(
           manager.client.get(configMaps, request.name, request.namespace),
         );
@@ -93,7 +123,7 @@ function replica(who: string): { stop(): Promise<void> } {
             kind: 'Secret',
             metadata: {
               name: `${request.name}-copy`,
-              namespace,
+              namespace: space,
               labels: { [shardLabel(ring)]: shard },
             },
             data: { value: Buffer.from(parent.data?.value ?? '').toString('base64') },
@@ -106,9 +136,14 @@ function replica(who: string): { stop(): Promise<void> } {
       }
     });
   const abort = new AbortController();
-  const done = manager.start(abort.signal);
+  let stoppedAt: number | undefined;
+  const done = manager.start(abort.signal).finally(() => {
+    stoppedAt = Date.now();
+  });
   done.catch(() => undefined);
   return {
+    done,
+    stoppedAt: () => stoppedAt,
     stop: async () => {
       abort.abort();
       await done;
@@ -117,11 +152,11 @@ function replica(who: string): { stop(): Promise<void> } {
 }
 
 /** Parents not assigned to one of `owners` with a child of the same shard holding `value`. */
-async function unconverged(owners: string[], value: string): Promise<string[]> {
+async function unconverged(owners: string[], value: string, space: string): Promise<string[]> {
   const encoded = Buffer.from(value).toString('base64');
   const [parentList, childList] = await Promise.all([
-    admin.list(configMaps, { namespace, labelSelector: 'role=parent' }),
-    admin.list(secrets, { namespace }),
+    admin.list(configMaps, { namespace: space, labelSelector: 'role=parent' }),
+    admin.list(secrets, { namespace: space }),
   ]);
   const children = new Map(childList.items.map((child) => [child.metadata?.name, child]));
   return parentList.items
@@ -137,17 +172,17 @@ async function unconverged(owners: string[], value: string): Promise<string[]> {
     .map((parent) => parent.metadata?.name ?? '');
 }
 
-async function converge(owners: string[], value: string): Promise<void> {
-  await eventually(async () => (await unconverged(owners, value)).length === 0, {
+async function converge(owners: string[], value: string, space = namespace): Promise<void> {
+  await eventually(async () => (await unconverged(owners, value, space)).length === 0, {
     ...generous,
     description: `every parent reconciled on ${owners.join(', ')} with ${value}`,
   });
 }
 
-async function setAllValues(value: string): Promise<void> {
-  for (let i = 0; i < parents; i++)
+async function setAllValues(value: string, space = namespace, count = parents): Promise<void> {
+  for (let i = 0; i < count; i++)
     await admin.patch(
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `parent-${i}`, namespace } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `parent-${i}`, namespace: space } },
       { data: { value } },
       'merge',
     );
@@ -225,5 +260,80 @@ describe('a sharded controller on kube-apiserver', () => {
     }
     expect(overlaps()).toEqual([]);
     await Promise.all(['r4', 'r5', 'r6'].map((who) => replicas.get(who)?.stop()));
+  }, 300_000);
+
+  it('lets another replica take a partitioned replica’s objects only after it stopped', async () => {
+    const space = 'sharding-partition';
+    const count = 60;
+    intervals.length = 0;
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: space } });
+    for (let i = 0; i < count; i++)
+      await admin.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `parent-${i}`, namespace: space, labels: { role: 'parent' } },
+        data: { value: 'v1' },
+      });
+    // r1 first, so it holds the sharder Lease and the partitioned replica is only a shard.
+    const r1 = replica('r1', space);
+    await eventually(
+      async () =>
+        (await ignoreNotFound(admin.get(leases, sharderLeaseName(ring), space)))?.spec
+          ?.holderIdentity === 'r1',
+      { ...generous, description: 'r1 holds the sharder Lease' },
+    );
+    // r2 talks to kube-apiserver through a proxy that, once `partitioned`, answers every
+    // request on r2's own shard Lease with an error: r2 can no longer renew it, while its
+    // other requests, and the other replicas, go on as before.
+    let partitioned = false;
+    const r2Lease = shardLeaseName(ring, 'r2');
+    const proxy = await FaultProxy.start(env.kubeConfig, undefined, {
+      decide: (request) =>
+        partitioned && request.resource === 'leases' && request.name === r2Lease
+          ? { action: 'reject', code: 500 }
+          : { action: 'forward' },
+    });
+    const r2Work: Work = { ms: 2, honoursAbort: true };
+    const r2 = replica('r2', space, { kubeConfig: proxy.kubeConfig(), work: r2Work });
+    const r3 = replica('r3', space);
+    try {
+      await converge(['r1', 'r2', 'r3'], 'v1', space);
+      const owned = await admin.list(configMaps, {
+        namespace: space,
+        labelSelector: `${shardLabel(ring)}=r2`,
+      });
+      const r2Objects = owned.items.map((parent) => parent.metadata?.name ?? '');
+      expect(r2Objects.length).toBeGreaterThan(0);
+
+      // r2's reconciles become slow and no longer stop when told: after it steps down they run
+      // on for most of a lease duration. Its objects may only move once they have ended.
+      Object.assign(r2Work, { ms: 0.6 * timing.leaseDurationMs, honoursAbort: false });
+      await setAllValues('v2', space, count);
+      await eventually(
+        () => intervals.some((interval) => interval.who === 'r2' && interval.end === undefined),
+        { ...generous, description: 'r2 has a reconcile in flight' },
+      );
+      const partitionedAt = Date.now();
+      partitioned = true;
+      await expect(r2.done).rejects.toThrow(/could not be renewed in time/);
+      const stoppedAt = r2.stoppedAt() as number;
+      expect(stoppedAt - partitionedAt).toBeGreaterThanOrEqual(timing.renewDeadlineMs - 300);
+      expect(intervals.filter((i) => i.who === 'r2' && i.end === undefined)).toEqual([]);
+
+      await setAllValues('v3', space, count);
+      await converge(['r1', 'r3'], 'v3', space);
+      for (const key of r2Objects) {
+        const takeover = intervals.find(
+          (interval) =>
+            interval.key === key && interval.who !== 'r2' && interval.start >= partitionedAt,
+        );
+        expect(takeover, `${key} was taken over`).toBeDefined();
+        expect(takeover?.start as number).toBeGreaterThanOrEqual(stoppedAt);
+      }
+      expect(overlaps()).toEqual([]);
+    } finally {
+      await Promise.all([r1.stop(), r3.stop(), r2.stop().catch(() => undefined)]);
+      await proxy.sever();
+    }
   }, 300_000);
 });
