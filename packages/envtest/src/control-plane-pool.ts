@@ -80,6 +80,11 @@ export async function startControlPlanePool(
     const next = ready.shift() ?? start();
     if (!closed && ready.length < spares) ready.push(start());
     const plane = await next;
+    if (closed) {
+      // Closed while this plane was starting: nobody will return it.
+      stopInBackground(plane);
+      throw new PoolRequestError(503, 'the pool closed while the control plane started');
+    }
     const id = String(++leases);
     leased.set(id, plane);
     return { id, kubeconfig: plane.kubeconfig };
