@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { freePort } from './free-port.js';
+import { freePort, retryWhilePortTaken } from './free-port.js';
 import { hardenedApiServerArgs } from './hardened-api-server-args.js';
 
 /** A running etcd + kube-apiserver pair started from binaries. */
@@ -120,21 +120,11 @@ export async function startBinaryControlPlane(
   assetsDir: string,
   options: { timeoutMs?: number } = {},
 ): Promise<BinaryControlPlane> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startBinaryControlPlaneOnce(assetsDir, options);
-    } catch (error) {
-      // The ports are picked free and bound by etcd and kube-apiserver a moment later: another
-      // process may have taken one in between. A start that lost that race (the process says
-      // "address already in use" and exits) is made again with fresh ports, at most 3 times.
-      if (
-        attempt >= 3 ||
-        !(error instanceof Error) ||
-        !error.message.includes('address already in use')
-      )
-        throw error;
-    }
-  }
+  // A process that lost its port to another says "address already in use" and exits.
+  return retryWhilePortTaken(
+    () => startBinaryControlPlaneOnce(assetsDir, options),
+    (error) => error instanceof Error && error.message.includes('address already in use'),
+  );
 }
 
 async function startBinaryControlPlaneOnce(

@@ -10,7 +10,7 @@ import YAML from 'yaml';
 import { controlPlaneBinaries } from './control-plane-assets.js';
 import { ControlPlaneAssetsError } from './errors/control-plane-assets-error.js';
 import { eventually } from './eventually.js';
-import { freePort } from './free-port.js';
+import { freePort, retryWhilePortTaken } from './free-port.js';
 import { hardenedApiServerArgs } from './hardened-api-server-args.js';
 import { kubeRequest } from './kube-request.js';
 import { kwokStages } from './kwok-stages.js';
@@ -120,9 +120,6 @@ export async function portTakenLine(clusterDir: string): Promise<string | undefi
 /** A start that failed because a component's port was taken first: started again. */
 class PortTakenError extends Error {}
 
-/** How many times a start whose port was taken is made, each with fresh ports. */
-const startAttempts = 3;
-
 /** kwokctl's kubeconfig names files of its PKI; inline them so the YAML stands alone. */
 async function inlineKubeconfig(path: string): Promise<string> {
   const config = new KubeConfig();
@@ -190,17 +187,10 @@ export async function startClusterControlPlane(
   assetsDir: string,
   options: ClusterControlPlaneOptions = {},
 ): Promise<ClusterControlPlane> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startClusterControlPlaneOnce(assetsDir, options);
-    } catch (error) {
-      // Ports are picked free and handed to the components, which bind them a moment later:
-      // another process may have taken one in between. A start that lost that race is made
-      // again with fresh ports (kube-apiserver's own, if the caller gave it, stays), at most
-      // three times.
-      if (!(error instanceof PortTakenError) || attempt >= startAttempts) throw error;
-    }
-  }
+  return retryWhilePortTaken(
+    () => startClusterControlPlaneOnce(assetsDir, options),
+    (error) => error instanceof PortTakenError,
+  );
 }
 
 async function startClusterControlPlaneOnce(

@@ -16,3 +16,21 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Runs `start` (which picks its ports with {@link freePort} each time) again while it fails
+ * with an error `lostPort` recognises as a port another process took between the pick and the
+ * bind, up to three attempts in all; any other error, or the third, is thrown as it is.
+ */
+export async function retryWhilePortTaken<T>(
+  start: () => Promise<T>,
+  lostPort: (error: unknown) => boolean,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= 3 || !lostPort(error)) throw error;
+    }
+  }
+}
