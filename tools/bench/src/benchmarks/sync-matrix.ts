@@ -7,10 +7,10 @@ import type {
   TargetCheck,
 } from '../benchmark.js';
 import type { BenchServer } from '../harness/bench-server.js';
-import { syncInFreshProcess } from '../harness/fresh-process-sync.js';
 import { shapePlural } from '../harness/object-shapes.js';
 import { addSample, median } from '../harness/stats.js';
 import { syncContenders } from '../harness/sync-protocol.js';
+import { syncRounds } from '../harness/sync-rounds.js';
 import { warmServerLists } from '../harness/warm-server-lists.js';
 import {
   type Cell,
@@ -45,35 +45,27 @@ async function measureCell(
     `/api/v1/namespaces/${namespace}/${shapePlural(cell.shape)}`,
     defaultInformerPageSize,
   );
-  for (let round = 0; round < repeats; round++) {
-    const order = round % 2 === 0 ? syncContenders : [...syncContenders].reverse();
-    for (const contender of order) {
-      if (cell.failed.has(contender)) continue;
-      await server.collectGarbage();
-      try {
-        const outcome = await syncInFreshProcess({
-          contender,
-          url: server.url,
-          kubeconfigPath: server.kubeconfigPath,
-          namespace,
-          plural: shapePlural(cell.shape),
-          expected: cell.size,
-        });
-        addSample(ms, contender, outcome.ms);
-        addSample(heap, contender, outcome.heapPerObject);
-        addSample(cpuMs, contender, outcome.cpuMs);
-        const entry = samples[contender] ?? { ms: [], heap: [], cpuMs: [] };
-        samples[contender] = entry;
-        entry.ms.push(outcome.ms);
-        entry.heap.push(outcome.heapPerObject);
-        entry.cpuMs.push(outcome.cpuMs);
-      } catch (error) {
-        cell.failed.set(contender, (error as Error).message.split('\n')[0] ?? 'failed');
-        log(`${cellName(cell)}: ${contender} failed: ${(error as Error).message}`);
-      }
-    }
-    log(`${cellName(cell)}: round ${round + 1}/${repeats} done`);
-  }
+  await syncRounds({
+    server,
+    contenders: syncContenders,
+    rounds: repeats,
+    namespace,
+    shape: cell.shape,
+    expected: cell.size,
+    name: cellName(cell),
+    failed: cell.failed,
+    log,
+    record: (contender, outcome) => {
+      addSample(ms, contender, outcome.ms);
+      addSample(heap, contender, outcome.heapPerObject);
+      addSample(cpuMs, contender, outcome.cpuMs);
+      const entry = samples[contender] ?? { ms: [], heap: [], cpuMs: [] };
+      samples[contender] = entry;
+      entry.ms.push(outcome.ms);
+      entry.heap.push(outcome.heapPerObject);
+      entry.cpuMs.push(outcome.cpuMs);
+    },
+  });
   for (const contender of syncContenders) {
     if (ms[contender] !== undefined) cell.ms.set(contender, median(ms[contender]));
     if (heap[contender] !== undefined) cell.heap.set(contender, median(heap[contender]));

@@ -4,31 +4,44 @@ import { watchListBenchmark } from './watch-list.js';
 
 afterEach(stopServers);
 
+interface CellSamples {
+  runs: Record<string, { ms: number[]; heap: number[] }>;
+  failed: Record<string, string>;
+}
+
 describe('watch-list benchmark', () => {
-  it('syncs with every contender in fresh processes and reports each figure and goal', async () => {
-    const result = await watchListBenchmark.run(tinyContext({ objects: 60, shapeRepeats: 1 }));
+  it('syncs Pods and Helm ConfigMaps with every contender and judges each cell', async () => {
+    // managed-fields is not one of this benchmark's shapes.
+    const result = await watchListBenchmark.run(tinyContext({ shapeSizes: [40], shapeRepeats: 1 }));
     expect(result.id).toBe('watch-list');
-    const runs = (result.samples as { runs: Record<string, { ms: number[]; heap: number[] }> })
-      .runs;
-    expect(Object.keys(runs).sort()).toEqual(
-      [
-        'client-node',
-        'fluent',
-        'ops-list',
-        'ops-list-gzip',
-        'ops-watch-list',
-        'ops-watch-list-gzip',
-      ].sort(),
-    );
-    for (const run of Object.values(runs)) {
-      expect(run.ms).toHaveLength(1);
-      expect(run.ms[0]).toBeGreaterThan(0);
-      expect(run.heap[0]).toBeGreaterThan(100);
+    const cells = result.samples as Record<string, CellSamples>;
+    expect(Object.keys(cells)).toEqual(['Pods, 40', 'Helm ConfigMaps, 40']);
+    for (const cell of Object.values(cells)) {
+      expect(cell.failed).toEqual({});
+      expect(Object.keys(cell.runs).sort()).toEqual(
+        [
+          'client-node',
+          'fluent',
+          'ops-list',
+          'ops-list-gzip',
+          'ops-watch-list',
+          'ops-watch-list-gzip',
+        ].sort(),
+      );
+      for (const run of Object.values(cell.runs)) {
+        expect(run.ms).toHaveLength(1);
+        expect(run.ms[0]).toBeGreaterThan(0);
+        expect(run.heap[0]).toBeGreaterThan(100);
+      }
     }
     for (const metric of result.metrics) expect(Number.isFinite(metric.value)).toBe(true);
-    expect(result.metrics.map((m) => m.name)).toContain('@ops/core, WatchList: bytes read');
-    expect(result.targets.map((t) => t.target)).toHaveLength(5);
+    expect(result.metrics.map((m) => m.name)).toContain(
+      'Helm ConfigMaps, 40: @ops/core, WatchList: bytes read',
+    );
+    expect(result.targets).toHaveLength(2 * 5);
+    expect(result.charts).toHaveLength(2);
     // The local server runs in the bench's child process: its memory is not measured apart.
-    expect(result.targets[4]?.measured).toMatch(/not measured/);
+    const memoryGoal = result.targets.find((t) => t.target.startsWith('Pods, 40: API server'));
+    expect(memoryGoal?.measured).toMatch(/not measured/);
   });
 });
