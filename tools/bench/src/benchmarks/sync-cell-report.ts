@@ -11,6 +11,7 @@ export const contenderLabels: Record<SyncContender, string> = {
   'ops-one-page': '@ops/core, one page',
   'client-node': 'client-node informer',
   fluent: 'fluent Watch',
+  'bare-watch-list': 'floor: bare WatchList + JSON.parse',
   'ops-watch-list': '@ops/core, WatchList',
   'ops-list': '@ops/core, paged LIST',
   'ops-watch-list-gzip': '@ops/core, WatchList, gzip (its defaults)',

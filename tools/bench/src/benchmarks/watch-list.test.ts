@@ -20,6 +20,8 @@ describe('watch-list benchmark', () => {
       expect(cell.failed).toEqual({});
       expect(Object.keys(cell.runs).sort()).toEqual(
         [
+          'bare-http',
+          'bare-watch-list',
           'client-node',
           'fluent',
           'ops-list',
@@ -35,9 +37,9 @@ describe('watch-list benchmark', () => {
       }
     }
     for (const metric of result.metrics) expect(Number.isFinite(metric.value)).toBe(true);
-    expect(result.metrics.map((m) => m.name)).toContain(
-      'Helm ConfigMaps, 40: @ops/core, WatchList: bytes read',
-    );
+    const names = result.metrics.map((m) => m.name);
+    expect(names).toContain('Helm ConfigMaps, 40: @ops/core, WatchList: bytes read');
+    expect(names).toContain('Pods, 40: floor: bare WatchList / bare GET (time)');
     expect(result.targets).toHaveLength(2 * 5);
     expect(result.charts).toHaveLength(2);
     // The local server runs in the bench's child process: its memory is not measured apart.

@@ -8,6 +8,7 @@ import type {
 import type { BenchServer } from '../harness/bench-server.js';
 import { formatNumber, formatRatio } from '../harness/format.js';
 import type { ObjectShape } from '../harness/object-shapes.js';
+import { processCpuMs } from '../harness/process-cpu.js';
 import { MemorySampler, type MemorySpan } from '../harness/process-memory.js';
 import { median, ratio } from '../harness/stats.js';
 import type { SyncContender } from '../harness/sync-protocol.js';
@@ -18,6 +19,8 @@ const namespace = 'watch-list';
 
 /** The contenders, in the order reports list them. */
 const contenders: readonly SyncContender[] = [
+  'bare-watch-list',
+  'bare-http',
   'ops-watch-list',
   'ops-list',
   'ops-watch-list-gzip',
@@ -35,6 +38,8 @@ interface Runs {
   /** The API server's resident memory: peak during the run minus what it held before. */
   serverGrowth: number[];
   serverPeak: number[];
+  /** The API server's CPU time over the run (every thread), in ms. */
+  serverCpuMs: number[];
 }
 
 const emptyRuns = (): Runs => ({
@@ -44,6 +49,7 @@ const emptyRuns = (): Runs => ({
   bytesRead: [],
   serverGrowth: [],
   serverPeak: [],
+  serverCpuMs: [],
 });
 
 /** The shapes this benchmark measures: issue #33's Pods and Helm-shaped ConfigMaps. */
@@ -70,6 +76,7 @@ async function measureCell(
 ): Promise<void> {
   // The server's memory over the sync just recorded (undefined where it is not a process of its own).
   let memory: MemorySpan | undefined;
+  let serverCpu: number | undefined;
   await syncRounds({
     server,
     contenders,
@@ -82,10 +89,14 @@ async function measureCell(
     log,
     around: async (sync) => {
       const sampler = MemorySampler.start(server.apiServerPid);
+      const cpuBefore = processCpuMs(server.apiServerPid);
       try {
         return await sync();
       } finally {
         memory = sampler?.stop();
+        const cpuAfter = processCpuMs(server.apiServerPid);
+        serverCpu =
+          cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
       }
     },
     record: (contender, outcome) => {
@@ -95,6 +106,7 @@ async function measureCell(
       runsOf.cpuMs.push(outcome.cpuMs);
       runsOf.heap.push(outcome.heapPerObject);
       if (outcome.bytesRead !== undefined) runsOf.bytesRead.push(outcome.bytesRead);
+      if (serverCpu !== undefined) runsOf.serverCpuMs.push(serverCpu);
       if (memory !== undefined) {
         runsOf.serverGrowth.push(memory.peakBytes - memory.baselineBytes);
         runsOf.serverPeak.push(memory.peakBytes);
@@ -133,6 +145,9 @@ function cellReport(cell: Cell): Pick<BenchmarkResult, 'metrics' | 'targets' | '
         unit: 'MB',
       });
     }
+    const serverCpuMs = med(id, 'serverCpuMs');
+    if (Number.isFinite(serverCpuMs))
+      metrics.push({ name: `${label}: API server CPU`, value: serverCpuMs, unit: 'ms' });
   }
   // The goals compare ops as a user gets it: its defaults, WatchList with gzip.
   const ops: SyncContender = 'ops-watch-list-gzip';
@@ -145,6 +160,16 @@ function cellReport(cell: Cell): Pick<BenchmarkResult, 'metrics' | 'targets' | '
     ['gzip / plain, paged LIST (CPU)', versus('ops-list-gzip', 'cpuMs', 'ops-list')],
     ['gzip / plain, paged LIST (bytes read)', versus('ops-list-gzip', 'bytesRead', 'ops-list')],
     ['WatchList / paged LIST (time)', versus('ops-watch-list', 'ms', 'ops-list')],
+    ['floor: bare WatchList / bare GET (time)', versus('bare-watch-list', 'ms', 'bare-http')],
+    [
+      'API server CPU, bare WatchList / bare GET',
+      versus('bare-watch-list', 'serverCpuMs', 'bare-http'),
+    ],
+    [
+      'API server CPU, ops WatchList / ops paged LIST (gzip)',
+      versus('ops-watch-list-gzip', 'serverCpuMs', 'ops-list-gzip'),
+    ],
+    ['ops WatchList (gzip) / bare WatchList (time)', versus(ops, 'ms', 'bare-watch-list')],
   ] as const)
     if (Number.isFinite(value)) metrics.push({ name: `${name}: ${label}`, value, unit: '×' });
 
@@ -222,6 +247,7 @@ export const watchListBenchmark: BenchmarkModule = {
         'Bytes read: rchar of the child process over the sync (every thread, sockets included): what came over the wire, gzipped or not.',
         'API server memory: its resident set sampled every 20 ms and through the kernel high-water mark (reset before each run); growth is the peak minus what it held when the run started.',
         'Goals compare @ops/core with its defaults (WatchList, gzip) to the peers (which ask for gzip too), and its WatchList to its paged LIST, both with gzip.',
+        "The floors: 'bare WatchList + JSON.parse' reads the WatchList stream over node:http and parses each line into a Map, no library and no gzip; 'bare GET + JSON.parse' is one unpaged LIST. Their ratio, and the API server's CPU under each (its process's user + system time over the run, every thread, at 10 ms resolution), say what the server's way of serving costs before any client does anything.",
       ],
       samples: {},
     };

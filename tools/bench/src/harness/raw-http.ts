@@ -139,14 +139,18 @@ export class RawHttp {
           response.setEncoding('utf8');
           let buffer = '';
           response.on('data', (chunk: string) => {
+            // One slice per line and one for the rest of the chunk: a floor pays no more.
             buffer += chunk;
-            let newline = buffer.indexOf('\n');
-            while (newline >= 0) {
-              const line = buffer.slice(0, newline);
-              buffer = buffer.slice(newline + 1);
-              if (line) onLine(line);
-              newline = buffer.indexOf('\n');
+            let start = 0;
+            for (
+              let newline = buffer.indexOf('\n');
+              newline >= 0;
+              newline = buffer.indexOf('\n', start)
+            ) {
+              if (newline > start) onLine(buffer.slice(start, newline));
+              start = newline + 1;
             }
+            if (start > 0) buffer = buffer.slice(start);
           });
           let ended = false;
           const end = () => {

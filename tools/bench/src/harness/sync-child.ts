@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
+import { bareWatchListVariant } from './bare-watch-list-variant.js';
 import type { ServerEndpoint } from './bench-server.js';
 import {
   type CacheVariant,
@@ -36,6 +37,8 @@ async function variantOf(): Promise<CacheVariant> {
       return parsedListVariant({ plural: job.plural });
     case 'bare-http':
       return parsedListVariant({ plural: job.plural, fetchTimed: true });
+    case 'bare-watch-list':
+      return bareWatchListVariant(job.plural);
     case 'ops':
       return opsInformerVariant({ plural: job.plural });
     case 'ops-one-page':

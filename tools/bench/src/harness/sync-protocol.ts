@@ -16,10 +16,13 @@ export type SyncContender =
   | WatchListContender;
 
 /**
- * The `@ops/core` contenders of the watch-list benchmark: the informer syncing by WatchList
- * or by paged LIST (`watchList: false`), each without and with gzip.
+ * The contenders of the watch-list benchmark beyond the matrix's: the `@ops/core` informer
+ * syncing by WatchList or by paged LIST (`watchList: false`), each without and with gzip,
+ * and the floor of a WatchList sync (`bare-watch-list`: the stream read over node:http and
+ * each line `JSON.parse`d into a Map, no library).
  */
 export type WatchListContender =
+  | 'bare-watch-list'
   | 'ops-watch-list'
   | 'ops-list'
   | 'ops-watch-list-gzip'
