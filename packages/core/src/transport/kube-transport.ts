@@ -87,14 +87,15 @@ export class KubeTransport {
    * @param options.offThreadBodies whether `offThread` requests may use the process's
    *   helper thread ({@link BodyThread.shared}; default true); when false they are sent like
    *   any other.
-   * @param options.compression whether to ask for gzip (`Accept-Encoding: gzip`): `true`
-   *   (the default, as client-go, client-node and fluent) always, `'auto'` unless the server
-   *   is on a loopback address, `false` never. kube-apiserver then gzips responses larger
-   *   than 128 KiB (list pages) and WatchList streams (1.37); gzipped answers are
-   *   decompressed wherever they are received, so every caller sees the same text either
-   *   way. It costs the client CPU (4-15% more for a cold sync) and saves about 15× the
-   *   bytes; measured by tools/bench's `watch-list` benchmark on kube-apiserver, where even
-   *   on loopback (over TLS) a sync of 10,000 Pods took 0.65-0.70× the time with it.
+   * @param options.compression whether to ask for gzip (`Accept-Encoding: gzip`): `'auto'`
+   *   (the default) unless the server is on a loopback address, `true` always (as client-go,
+   *   client-node and fluent), `false` never. kube-apiserver then gzips responses larger
+   *   than 128 KiB (list pages) and WatchList streams (1.37), the latter for the watch's
+   *   whole life, so every later event is inflated too; gzipped answers are decompressed
+   *   wherever they are received, so every caller sees the same text either way. Over a
+   *   network gzip saves about 15× the bytes of a sync; on loopback, where bytes cost
+   *   nothing, tools/bench measured it costing time (a cold sync 1.04-1.21× slower in 6 of 8
+   *   cells on a quiet machine) and CPU per watch event, hence `'auto'`.
    */
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -116,7 +117,7 @@ export class KubeTransport {
     this.agent = this.secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
     this.authConfig = this.secure ? kubeConfig : plainHttpAuthConfig(kubeConfig, cluster.name);
     this.bodyThread = options.offThreadBodies === false ? undefined : BodyThread.shared();
-    const compression = options.compression ?? true;
+    const compression = options.compression ?? 'auto';
     this.compression = compression === 'auto' ? !isLoopback(this.server.hostname) : compression;
   }
 

@@ -12,9 +12,9 @@ export const contenderLabels: Record<SyncContender, string> = {
   'client-node': 'client-node informer',
   fluent: 'fluent Watch',
   'bare-watch-list': 'floor: bare WatchList + JSON.parse',
-  'ops-watch-list': '@ops/core, WatchList',
+  'ops-watch-list': '@ops/core, WatchList (its defaults on loopback)',
   'ops-list': '@ops/core, paged LIST',
-  'ops-watch-list-gzip': '@ops/core, WatchList, gzip (its defaults)',
+  'ops-watch-list-gzip': '@ops/core, WatchList, gzip (its defaults over a network)',
   'ops-list-gzip': '@ops/core, paged LIST, gzip',
 };
 

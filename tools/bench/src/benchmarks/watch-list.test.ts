@@ -38,7 +38,9 @@ describe('watch-list benchmark', () => {
     }
     for (const metric of result.metrics) expect(Number.isFinite(metric.value)).toBe(true);
     const names = result.metrics.map((m) => m.name);
-    expect(names).toContain('Helm ConfigMaps, 40: @ops/core, WatchList: bytes read');
+    expect(names).toContain(
+      'Helm ConfigMaps, 40: @ops/core, WatchList (its defaults on loopback): bytes read',
+    );
     expect(names).toContain('Pods, 40: floor: bare WatchList / bare GET (time)');
     expect(result.targets).toHaveLength(2 * 5);
     expect(result.charts).toHaveLength(2);
