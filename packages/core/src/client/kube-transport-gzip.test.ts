@@ -20,6 +20,18 @@ const body = JSON.stringify({
   items: Array.from({ length: 2_000 }, (_, i) => ({ name: `o-${i}` })),
 });
 
+/** A kubeconfig whose one cluster is `server`, with a token user. */
+function kubeConfigFor(server: string): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kubeConfig;
+}
+
 /**
  * A server that gzips whenever the request accepts it, as kube-apiserver does: `/list`
  * answers `body`; `/watch` sends one event, then a second when `/next` is requested.
@@ -59,14 +71,10 @@ async function gzipServer(compression: boolean | 'auto' | undefined) {
   const listening = server;
   await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
   const { port } = listening.address() as AddressInfo;
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: `http://127.0.0.1:${port}` }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  transport = new KubeTransport(kubeConfig, compression === undefined ? {} : { compression });
+  transport = new KubeTransport(
+    kubeConfigFor(`http://127.0.0.1:${port}`),
+    compression === undefined ? {} : { compression },
+  );
   return { transport, acceptEncodings };
 }
 
@@ -92,13 +100,7 @@ describe('KubeTransport compression', () => {
       'https://api.cluster.example:6443',
       'https://[fd00::1]',
     ]) {
-      const kubeConfig = new KubeConfig();
-      kubeConfig.loadFromOptions({
-        clusters: [{ name: 'c', server: address }],
-        users: [{ name: 'u', token: 't' }],
-        contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-        currentContext: 'x',
-      });
+      const kubeConfig = kubeConfigFor(address);
       const remote = new KubeTransport(kubeConfig);
       expect(remote.compression, address).toBe(true);
       remote.close();
