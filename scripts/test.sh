@@ -21,12 +21,11 @@ source "$repo_root/scripts/ensure-python-kubernetes.sh"
 source "$repo_root/scripts/ensure-nginx.sh"
 
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
-# The repository's own checks (biome, workflows, declarations, links, class size, import
-# cycles), then every package's build, lint and typecheck in one turbo run, so one package's
-# typecheck runs beside another's build (`pnpm lint`, `pnpm typecheck` and `pnpm build` do the
-# same one at a time).
-pnpm run lint:repo
-pnpm turbo run build lint typecheck
+# One after the other: one turbo run of build, lint and typecheck took longer (164 s against
+# 143, and 264 CPU-seconds against 227: ten tasks at once on two cores).
+pnpm run lint
+pnpm run typecheck
+pnpm run build
 status=0
 # The real control plane of every pinned Kubernetes release: built (or reused) first, so its
 # progress is printed here, before any suite that runs on it starts.
