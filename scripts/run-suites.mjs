@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `node scripts/run-suites.mjs [--jobs N] [--older-releases "1.35.4 ..."] [--oldest-node-bin DIR]
-// [--record]`: every test suite of the test command (scripts/test.sh), as one pool of jobs
+// `node scripts/run-suites.mjs [--jobs N] [--older-releases "1.35.4 ..."] [--oldest-node V]
+// [--oldest-node-bin DIR] [--record]`: every test suite of the test command (scripts/test.sh), as one pool of jobs
 // run N at a time (default 3), the longest expected first, each job's output
 // line by line behind its label ("[envtest real 1.35.4] ..."). The jobs, one per package and
 // variant:
@@ -11,7 +11,10 @@
 //   release (`--older-releases`), without the fault-exploration quick runs, which test the
 //   operators' and the harness's handling of faults, which the release does not change;
 // - `node <version>`: each published package's `test` once more on the oldest Node.js its
-//   "engines" accept (`--oldest-node-bin`: the directory of that node binary).
+//   "engines" accept (`--oldest-node`, and `--oldest-node-bin`: the directory of its binary).
+//
+// The conformance walk's kubectl matrix (OPS_KUBECTL_MATRIX) runs in the `local` and `real`
+// jobs; the reruns walk with $KUBECTL alone.
 //
 // One pool instead of phases: a real-plane suite mostly waits on its control plane's processes
 // and the local suites mostly compute, so running them side by side keeps both cores busy
@@ -87,6 +90,10 @@ export function planSuites(packages, { nodeVersion, olderReleases, oldestNode })
   const short = (name) => name.replace(/^@ops\//, '');
   const report = (directory, node, suffix = '') =>
     `${directory}/test-results/vitest-node${node}${suffix}.json`;
+  // The conformance walk's kubectl matrix (OPS_KUBECTL_MATRIX, 1.27 ... 1.35) runs on the
+  // local API server and on the newest release; the reruns (an older release, the oldest
+  // Node.js) walk with $KUBECTL alone: what they test is the release or Node.js, not kubectl.
+  const oneKubectl = { OPS_KUBECTL_MATRIX: '' };
   /** @type {Suite[]} */
   const suites = [];
   for (const pkg of packages) {
@@ -126,7 +133,7 @@ export function planSuites(packages, { nodeVersion, olderReleases, oldestNode })
         directory: pkg.directory,
         script: 'test:binaries',
         args: ['--exclude', '**/explore.e2e.test.ts', '--exclude', '**/binaries/explore.test.ts'],
-        env: { OPS_ENVTEST_KUBERNETES_VERSION: release },
+        env: { OPS_ENVTEST_KUBERNETES_VERSION: release, ...oneKubectl },
         onOldestNode: false,
         report: report(pkg.directory, nodeVersion, `-binaries-kubernetes${release}`),
       });
@@ -143,7 +150,7 @@ export function planSuites(packages, { nodeVersion, olderReleases, oldestNode })
         directory: pkg.directory,
         script: 'test',
         args: [],
-        env: {},
+        env: oneKubectl,
         report: report(pkg.directory, oldestNode),
         onOldestNode: true,
       });

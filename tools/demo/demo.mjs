@@ -6,7 +6,7 @@
 // (kube-apiserver, kube-controller-manager, kube-scheduler and a kwok node, built with Go into
 // ~/.cache/ops/kube or reused). What differs per operator is in operators/.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -59,8 +59,11 @@ for (const flag of ['port', 'webhook-port', 'metrics-port', 'health-port']) {
 const operatorDir = join(root, chosen.dir);
 const { customResources } = await import(join(operatorDir, 'dist/manifests.js'));
 
-const work = join(root, '.cache', 'demo');
-mkdirSync(work, { recursive: true });
+// A directory of its own per run (kubeconfig, webhook certificates), so two demos at once (one
+// with --real, say) never read each other's; removed when the demo exits.
+mkdirSync(join(root, '.cache', 'demo'), { recursive: true });
+const work = mkdtempSync(join(root, '.cache', 'demo', 'run-'));
+process.once('exit', () => rmSync(work, { recursive: true, force: true }));
 const kubeconfigPath = join(work, 'kubeconfig');
 const say = (message) => console.log(`demo: ${message}`);
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:https';
 import { type AddressInfo, createServer } from 'node:net';
@@ -23,6 +24,22 @@ describe('the demo', () => {
     expect(output).toContain('export KUBECONFIG=');
     expect(output).toContain('demo: stopped');
     expect(code).toBe(0);
+  });
+
+  it('runs twice at once, each demo with its own kubeconfig and certificates, removed at its exit', {
+    timeout: 60_000,
+  }, async () => {
+    const demos = await Promise.all([
+      runDemo(['--exit-when-ready']),
+      runDemo(['sidecar', '--exit-when-ready']),
+    ]);
+    const codes = await Promise.all(demos.map((demo) => demo.exited));
+    const kubeconfigs = demos.map(
+      (demo) => /export KUBECONFIG=(\S+)/.exec(demo.output())?.[1] ?? demo.output(),
+    );
+    expect(codes).toEqual([0, 0]);
+    expect(new Set(kubeconfigs).size).toBe(2);
+    for (const kubeconfig of kubeconfigs) expect(existsSync(dirname(kubeconfig))).toBe(false);
   });
 
   it('picks the myjob-operator by its short name: the sample MyJob runs its Pod to completed', {
