@@ -33,7 +33,7 @@ echo "test: the real control plane of every pinned release (etcd, kube-apiserver
 control_plane_start=$SECONDS
 pnpm run control-plane build --all >&2 || status=$((status == 0 ? 1 : status))
 echo "test: control planes ready after $((SECONDS - control_plane_start)) s" >&2
-# Every suite, as one pool of jobs two at a time (OPS_TEST_JOBS), the longest first
+# Every suite, as one pool of jobs three at a time (OPS_TEST_JOBS), the longest first
 # (scripts/run-suites.mjs): each package's suite on the local API server and on the newest
 # release; envtest's and the operators' real-plane suites on each older pinned release (the
 # lines after the first of `ops-control-plane versions`), reported apart
@@ -48,7 +48,7 @@ read -r -a older_releases <<<"$(node tools/control-plane/dist/cli.js versions | 
 oldest_node="$(node -p 'require("./package.json").engines.node.match(/\d+\.\d+\.\d+/)[0]')"
 oldest_node_bin="$(node_bin_dir "$oldest_node")" || status=$((status == 0 ? 1 : status))
 suites_start=$SECONDS
-node scripts/run-suites.mjs --jobs "${OPS_TEST_JOBS:-2}" --older-releases "${older_releases[*]}" \
+node scripts/run-suites.mjs --jobs "${OPS_TEST_JOBS:-3}" --older-releases "${older_releases[*]}" \
   --oldest-node "$oldest_node" --oldest-node-bin "$oldest_node_bin" || status=$((status == 0 ? 1 : status))
 echo "test: every suite done after $((SECONDS - suites_start)) s" >&2
 
