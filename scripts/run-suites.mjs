@@ -94,29 +94,35 @@ export function planSuites(packages, { nodeVersion, olderReleases, oldestNode })
   // local API server and on the newest release; the reruns (an older release, the oldest
   // Node.js) walk with $KUBECTL alone: what they test is the release or Node.js, not kubectl.
   const oneKubectl = { OPS_KUBECTL_MATRIX: '' };
+  /** A suite of `pkg` in `variant` (its label's tail), keyed by `key`; `fields` set the rest. */
+  const suite = (pkg, variant, key, fields) => ({
+    label: `${short(pkg.name)} ${variant}`,
+    key: `${pkg.name} ${key}`,
+    name: pkg.name,
+    directory: pkg.directory,
+    args: [],
+    env: {},
+    onOldestNode: false,
+    ...fields,
+  });
   /** @type {Suite[]} */
   const suites = [];
   for (const pkg of packages) {
-    const base = { name: pkg.name, directory: pkg.directory, args: [], onOldestNode: false };
     if (pkg.scripts.test) {
-      suites.push({
-        ...base,
-        label: `${short(pkg.name)} local`,
-        key: `${pkg.name} local`,
-        script: 'test',
-        env: {},
-        report: report(pkg.directory, nodeVersion),
-      });
+      suites.push(
+        suite(pkg, 'local', 'local', {
+          script: 'test',
+          report: report(pkg.directory, nodeVersion),
+        }),
+      );
     }
     if (pkg.scripts['test:binaries']) {
-      suites.push({
-        ...base,
-        label: `${short(pkg.name)} real`,
-        key: `${pkg.name} real`,
-        script: 'test:binaries',
-        env: {},
-        report: report(pkg.directory, nodeVersion, '-binaries'),
-      });
+      suites.push(
+        suite(pkg, 'real', 'real', {
+          script: 'test:binaries',
+          report: report(pkg.directory, nodeVersion, '-binaries'),
+        }),
+      );
     }
   }
   const onEveryRelease = packages.filter(
@@ -126,34 +132,28 @@ export function planSuites(packages, { nodeVersion, olderReleases, oldestNode })
   );
   for (const release of olderReleases) {
     for (const pkg of onEveryRelease) {
-      suites.push({
-        label: `${short(pkg.name)} real ${release}`,
-        key: `${pkg.name} real older`,
-        name: pkg.name,
-        directory: pkg.directory,
-        script: 'test:binaries',
-        args: ['--exclude', '**/explore.e2e.test.ts', '--exclude', '**/binaries/explore.test.ts'],
-        env: { OPS_ENVTEST_KUBERNETES_VERSION: release, ...oneKubectl },
-        onOldestNode: false,
-        report: report(pkg.directory, nodeVersion, `-binaries-kubernetes${release}`),
-      });
+      suites.push(
+        suite(pkg, `real ${release}`, 'real older', {
+          script: 'test:binaries',
+          args: ['--exclude', '**/explore.e2e.test.ts', '--exclude', '**/binaries/explore.test.ts'],
+          env: { OPS_ENVTEST_KUBERNETES_VERSION: release, ...oneKubectl },
+          report: report(pkg.directory, nodeVersion, `-binaries-kubernetes${release}`),
+        }),
+      );
     }
   }
   if (oldestNode !== undefined && oldestNode !== nodeVersion) {
     for (const pkg of packages.filter(
       (candidate) => candidate.published && candidate.scripts.test,
     )) {
-      suites.push({
-        label: `${short(pkg.name)} node ${oldestNode}`,
-        key: `${pkg.name} oldest node`,
-        name: pkg.name,
-        directory: pkg.directory,
-        script: 'test',
-        args: [],
-        env: oneKubectl,
-        report: report(pkg.directory, oldestNode),
-        onOldestNode: true,
-      });
+      suites.push(
+        suite(pkg, `node ${oldestNode}`, 'oldest node', {
+          script: 'test',
+          env: oneKubectl,
+          report: report(pkg.directory, oldestNode),
+          onOldestNode: true,
+        }),
+      );
     }
   }
   return suites;
