@@ -28,6 +28,36 @@ export interface BinaryControlPlane {
   stop(): Promise<void>;
 }
 
+/** Options of {@link startBinaryControlPlane}. */
+export interface BinaryControlPlaneOptions {
+  /** How long etcd and kube-apiserver may take to become healthy (default 60 s). */
+  timeoutMs?: number;
+  /**
+   * kube-apiserver's feature gates, as its `--feature-gates` flag (`{ ShardedListAndWatch:
+   * true }` turns on an alpha gate). Default: none, the release's defaults. A gate the release
+   * does not know makes kube-apiserver exit, and the start fails quoting its log.
+   */
+  featureGates?: Readonly<Record<string, boolean>>;
+}
+
+/**
+ * The `--feature-gates` flag for `gates` (`A=true,B=false`, sorted by name), or nothing when
+ * there are none.
+ *
+ * @throws {Error} when a gate's name is not a feature gate's (letters and digits, starting
+ *   with a capital letter), so a typo is not passed on.
+ */
+export function featureGatesArgs(gates: Readonly<Record<string, boolean>> = {}): string[] {
+  const names = Object.keys(gates).sort();
+  if (names.length === 0) return [];
+  for (const name of names)
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(name))
+      throw new Error(
+        `envtest: "${name}" is not a feature gate's name (letters and digits, starting with a capital, as ShardedListAndWatch); fix the featureGates option`,
+      );
+  return [`--feature-gates=${names.map((name) => `${name}=${gates[name] === true}`).join(',')}`];
+}
+
 /** Sends SIGTERM, then SIGKILL after 5 s; resolves once the child has exited. */
 async function terminate(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -118,7 +148,7 @@ async function waitHealthy(
  */
 export async function startBinaryControlPlane(
   assetsDir: string,
-  options: { timeoutMs?: number } = {},
+  options: BinaryControlPlaneOptions = {},
 ): Promise<BinaryControlPlane> {
   // A process that lost its port to another says "address already in use" and exits.
   return retryWhilePortTaken(
@@ -129,7 +159,7 @@ export async function startBinaryControlPlane(
 
 async function startBinaryControlPlaneOnce(
   assetsDir: string,
-  options: { timeoutMs?: number },
+  options: BinaryControlPlaneOptions,
 ): Promise<BinaryControlPlane> {
   const etcdBinary = join(assetsDir, 'etcd');
   const apiserverBinary = join(assetsDir, 'kube-apiserver');
@@ -210,6 +240,7 @@ async function startBinaryControlPlaneOnce(
       // the `kubernetes` Service's endpoints, and nothing here routes to them.
       '--endpoint-reconciler-type=none',
       ...hardenedApiServerArgs.map(([flag, value]) => `--${flag}=${value}`),
+      ...featureGatesArgs(options.featureGates),
     ];
     children.push(startProcess(apiserverBinary, apiServerArgs, 'kube-apiserver', logs));
     const caPath = join(certDir, 'apiserver.crt');

@@ -49,6 +49,13 @@ export interface EnvironmentOptions {
    * `ControlPlaneAssetsError` naming those that are.
    */
   kubernetesVersion?: string;
+  /**
+   * kube-apiserver's feature gates on the `binaries` plane (`{ ShardedListAndWatch: true }`
+   * turns on an alpha gate), as its `--feature-gates` flag. Such a plane is started for the
+   * suite, never taken from the pool (whose planes run the release's defaults). Refused on the
+   * `local` and `cluster` planes.
+   */
+  featureGates?: Readonly<Record<string, boolean>>;
   /** Options of the local API server (ignored on the real planes). */
   apiServer?: ApiServerOptions;
   /** Timeout for the control plane to start and for CRDs to be established (default 60 s). */
@@ -191,6 +198,10 @@ export class Environment {
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const plane = chooseControlPlane(options);
+    if (plane !== 'binaries' && Object.keys(options.featureGates ?? {}).length > 0)
+      throw new Error(
+        `envtest: the featureGates option sets kube-apiserver's flags on the binaries plane; this suite runs on the ${plane} plane. Start it with controlPlane: 'binaries', or drop featureGates`,
+      );
     const crds = [
       ...(options.crds ?? []),
       ...(await loadManifests(options.crdDirectoryPaths ?? [], {
@@ -218,11 +229,13 @@ export class Environment {
       const pool = process.env[controlPlanePoolVariable]?.startsWith('http://')
         ? process.env[controlPlanePoolVariable]
         : undefined;
+      const featureGates = options.featureGates ?? {};
+      const gated = Object.keys(featureGates).length > 0;
       processes =
         plane === 'cluster'
           ? await startClusterControlPlane(assets, { ...options.cluster, timeoutMs })
-          : ((pool ? await acquirePooledControlPlane(pool, assets) : undefined) ??
-            (await startBinaryControlPlane(assets, { timeoutMs })));
+          : ((pool && !gated ? await acquirePooledControlPlane(pool, assets) : undefined) ??
+            (await startBinaryControlPlane(assets, { timeoutMs, featureGates })));
     } else {
       server = await ApiServer.start(options.apiServer ?? {}).catch((error: unknown) => {
         if (!PortInUseError.isInstance(error)) throw error;

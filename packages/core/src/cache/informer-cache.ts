@@ -72,6 +72,12 @@ export interface InformerScope {
    * selector throws.
    */
   labelSelector?: string;
+  /**
+   * The server-side shard selector the informer starts with (a sharded ring's informers; the
+   * ring changes it later with `Informer.setShardSelector`). Set only by the first call that
+   * creates the informer.
+   */
+  shardSelector?: string;
 }
 
 /** The size of one informer, for the cache's object-count gauge. */
@@ -178,6 +184,7 @@ export class InformerCache implements CacheReader {
         ...this.options.informerDefaults,
         ...(metadataOnly ? { metadataOnly } : {}),
         ...(selector ? { labelSelector: selector } : {}),
+        ...(scope.shardSelector ? { shardSelector: scope.shardSelector } : {}),
         transport: this.options.transport,
         descriptor,
         namespace,

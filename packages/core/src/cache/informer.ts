@@ -29,7 +29,7 @@ import { StoreChanges } from './store-changes.js';
 import { StringInterner } from './string-interner.js';
 import { stripManagedFields, type TransformFunc } from './strip-managed-fields.js';
 import { SyncWaiters, stoppedBeforeSyncError, syncTimeoutError } from './sync-waiters.js';
-import { relistAfterWatchError } from './watch-failure.js';
+import { afterWatch } from './watch-failure.js';
 import { WatchLineApplier } from './watch-line-applier.js';
 import { watchListOnce } from './watch-list-once.js';
 
@@ -89,6 +89,13 @@ export interface InformerOptions {
   labelSelector?: Selector | string;
   /** Only objects matching this field selector, e.g. `spec.nodeName=node-1`. */
   fieldSelector?: string;
+  /**
+   * Only objects in these hash ranges: a server-side shard selector (KEP-5866, kube-apiserver
+   * 1.36+ with the `ShardedListAndWatch` gate), e.g. `shardRange(object.metadata.namespace,
+   * '0x0000000000000000', '0x8000000000000000')`. A server without the gate ignores it and
+   * sends everything. Changed later with {@link Informer.setShardSelector}.
+   */
+  shardSelector?: string;
   /**
    * Lists and watches metadata only (default false): the API server is asked for
    * `meta.k8s.io/v1` `PartialObjectMetadata` (`Accept:
@@ -244,6 +251,9 @@ export class Informer extends InformerReader {
   private readonly path: string;
   private readonly labelSelector: string | undefined;
   private readonly fieldSelector: string | undefined;
+  private shardSelector: string | undefined;
+  /** Set when the shard selector changed: the next turn of the loop lists afresh. */
+  private reselect = false;
   private readonly pageSize: number;
   private readonly silentWatchTimeoutMs: number;
   private readonly minWatchTimeoutSeconds: number;
@@ -302,6 +312,7 @@ export class Informer extends InformerReader {
     this.apiVersion = apiVersionOfDescriptor(options.descriptor);
     this.labelSelector = labelSelectorQuery(options.descriptor, options.labelSelector);
     this.fieldSelector = options.fieldSelector || undefined;
+    this.shardSelector = options.shardSelector || undefined;
     this.description = describeInformer(
       options.descriptor,
       this.apiVersion,
@@ -390,6 +401,18 @@ export class Informer extends InformerReader {
     return this.loop ?? Promise.resolve();
   }
 
+  /**
+   * Changes the server-side shard selector (undefined: none); when it differs, the watch ends
+   * and the informer relists with it (after a list in flight): objects no longer selected are
+   * deleted from the store (`onDelete`), newly selected ones added.
+   */
+  setShardSelector(selector: string | undefined): void {
+    if ((selector || undefined) === this.shardSelector) return;
+    this.shardSelector = selector || undefined;
+    this.reselect = true;
+    this.closeWatch?.();
+  }
+
   /** Whether {@link stop} was called. */
   isStopped(): boolean {
     return this.stopped;
@@ -456,10 +479,13 @@ export class Informer extends InformerReader {
     // Set after a WatchList failed in a way that lists this sync only.
     let listOnce = false;
     while (!this.stopped) {
+      needList ||= this.reselect;
+      this.reselect = false;
       let outcome: WatchOutcome;
       if (needList && this.useWatchList && !listOnce) {
         const streamed = await this.watchListOnce();
-        if (this.stopped || streamed.outcome.kind === 'stopped') break;
+        if (this.stopped || (streamed.outcome.kind === 'stopped' && !this.reselect)) break;
+        if (streamed.outcome.kind === 'stopped') continue;
         if (!streamed.synced) {
           const next = afterUnfinishedWatchList(streamed.outcome, this.watchListBookmarkTimeoutMs);
           if (next.error !== undefined) this.failures.report(next.error);
@@ -489,40 +515,22 @@ export class Informer extends InformerReader {
           needList = false;
           listOnce = false;
         }
+        if (this.reselect) continue;
         outcome = await this.watchOnce();
       }
-      if (this.stopped || outcome.kind === 'stopped') break;
-      switch (outcome.kind) {
-        case 'ended':
-          this.log.debug({ resourceVersion: this.resourceVersion }, 'watch ended; watching again');
-          break;
-        case 'gone':
-          this.counters.goneRelists++;
-          this.log.info(
-            { reason: outcome.reason },
-            'resourceVersion expired (410 Gone); relisting',
-          );
-          needList = true;
-          break;
-        case 'silent':
-          this.counters.silentWatches++;
-          this.log.warn(
-            { silentMs: this.silentWatchTimeoutMs, resourceVersion: this.resourceVersion },
-            'watch went silent (no event or bookmark); reconnecting',
-          );
-          // A watch that never delivered anything may be a server that accepts and hangs:
-          // back off before trying again.
-          if (outcome.lines === 0) await this.sleep(this.backoff.next());
-          break;
-        case 'error':
-          this.failures.report(outcome.error);
-          if (relistAfterWatchError(outcome.error)) {
-            this.counters.errorRelists++;
-            needList = true;
-          }
-          await this.sleep(this.backoff.next());
-          break;
-      }
+      if (this.stopped || (outcome.kind === 'stopped' && !this.reselect)) break;
+      if (outcome.kind === 'stopped') continue;
+      if (
+        await afterWatch(outcome, {
+          counters: this.counters,
+          log: this.log,
+          failures: this.failures,
+          silentWatchTimeoutMs: this.silentWatchTimeoutMs,
+          resourceVersion: this.resourceVersion,
+          backOff: () => this.sleep(this.backoff.next()),
+        })
+      )
+        needList = true;
     }
   }
 
@@ -531,7 +539,8 @@ export class Informer extends InformerReader {
   }
 
   private query(extra: TransportRequest['query']): TransportRequest['query'] {
-    return { labelSelector: this.labelSelector, fieldSelector: this.fieldSelector, ...extra };
+    const { labelSelector, fieldSelector, shardSelector } = this;
+    return { labelSelector, fieldSelector, shardSelector, ...extra };
   }
 
   /** One complete (paged) list, applied to the store. False when it failed (reported). */

@@ -1,4 +1,8 @@
+import type { Logger } from 'pino';
 import type { InformerRequestError } from '../errors/informer-request-error.js';
+import type { InformerStats } from './informer.js';
+import type { InformerFailures } from './informer-failures.js';
+import type { WatchOutcome } from './informer-watch.js';
 
 /**
  * Whether an informer must relist after a failed watch, rather than watch again from its
@@ -26,4 +30,52 @@ function connectionRefused(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** What {@link afterWatch} uses of its informer. */
+export interface AfterWatchParts {
+  counters: InformerStats;
+  log: Logger;
+  failures: InformerFailures;
+  silentWatchTimeoutMs: number;
+  resourceVersion: string;
+  /** Waits the informer's next backoff delay. */
+  backOff(): Promise<void>;
+}
+
+/**
+ * Handles how a watch ended (not stopped): counts and logs it, backs off where the server
+ * may be failing, and resolves to whether the informer must list again before watching (410,
+ * or an error {@link relistAfterWatchError} says needs one).
+ */
+export async function afterWatch(
+  outcome: Exclude<WatchOutcome, { kind: 'stopped' }>,
+  parts: AfterWatchParts,
+): Promise<boolean> {
+  switch (outcome.kind) {
+    case 'ended':
+      parts.log.debug({ resourceVersion: parts.resourceVersion }, 'watch ended; watching again');
+      return false;
+    case 'gone':
+      parts.counters.goneRelists++;
+      parts.log.info({ reason: outcome.reason }, 'resourceVersion expired (410 Gone); relisting');
+      return true;
+    case 'silent':
+      parts.counters.silentWatches++;
+      parts.log.warn(
+        { silentMs: parts.silentWatchTimeoutMs, resourceVersion: parts.resourceVersion },
+        'watch went silent (no event or bookmark); reconnecting',
+      );
+      // A watch that never delivered anything may be a server that accepts and hangs: back
+      // off before trying again.
+      if (outcome.lines === 0) await parts.backOff();
+      return false;
+    case 'error': {
+      parts.failures.report(outcome.error);
+      const relist = relistAfterWatchError(outcome.error);
+      if (relist) parts.counters.errorRelists++;
+      await parts.backOff();
+      return relist;
+    }
+  }
 }

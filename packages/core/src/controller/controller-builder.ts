@@ -26,6 +26,11 @@ export interface WatchSpec {
   source?: 'for' | 'owns' | 'watches';
   /** Only objects matching this label selector (a sharded controller's share). */
   labelSelector?: string;
+  /**
+   * The sharding ring that picks this watch's selector when the manager starts (a controller
+   * sharded `by: 'namespace'`: a server-side shard selector, or the shard label).
+   */
+  shardedBy?: string;
 }
 
 /** What the builder needs from the manager. */
@@ -61,6 +66,20 @@ export interface ShardingOptions {
    * (`shard.sharding.ops.dev/<ring>`, `drain.sharding.ops.dev/<ring>`).
    */
   ring?: string;
+  /**
+   * What objects are hashed by (default `name`):
+   * - `name`: their namespace and name. The ring's sharder assigns each object (and its
+   *   children) through the shard label, with a drain handshake per moved object.
+   * - `namespace`: their namespace, so a namespace's objects, children included, share a
+   *   replica (spread the objects over namespaces, or one replica does all the work; the
+   *   `for()` kind must be namespaced). Where the API server filters lists and watches by
+   *   server-side shard selectors (KEP-5866: kube-apiserver 1.36+ with the
+   *   `ShardedListAndWatch` feature gate, detected when the manager starts), each replica's
+   *   informers select its hash ranges there and no object is labelled: a membership change
+   *   moves ranges, in generations every live replica acknowledges first. Elsewhere the
+   *   labels, as with `name`.
+   */
+  by?: 'name' | 'namespace';
 }
 
 /** Options of {@link ControllerBuilder.withOptions}: see {@link ControllerOptions}. */

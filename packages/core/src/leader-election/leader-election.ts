@@ -28,6 +28,12 @@ export interface LeaderElectionOptions {
    * `kubectl get leases -l <label>` finds it.
    */
   labels?: Record<string, string>;
+  /**
+   * Annotations written with every create, acquire and renew (default none), read afresh each
+   * time: how a holder publishes a little state beside its Lease (a shard's acknowledged ring
+   * generation), visible to others within one retry period.
+   */
+  annotations?: () => Record<string, string>;
   logger?: Logger;
   clock?: Clock;
 }
@@ -58,6 +64,7 @@ interface Lease {
     namespace: string;
     resourceVersion?: string;
     labels?: Record<string, string>;
+    annotations?: Record<string, string>;
   };
   spec: LeaseSpec;
 }
@@ -102,8 +109,11 @@ export function leaseTiming(given: Partial<LeaseTiming>): LeaseTiming {
  * 1 s duration) so another candidate takes over within one retry period.
  */
 export class LeaderElector {
-  private readonly options: Required<Omit<LeaderElectionOptions, 'logger' | 'clock' | 'labels'>>;
+  private readonly options: Required<
+    Omit<LeaderElectionOptions, 'logger' | 'clock' | 'labels' | 'annotations'>
+  >;
   private readonly labels: Record<string, string> | undefined;
+  private readonly annotations: (() => Record<string, string>) | undefined;
   private readonly log: Logger;
   private readonly clock: Clock;
   private observed: { spec: string; at: number; lease?: Lease } = { spec: '', at: 0 };
@@ -123,6 +133,7 @@ export class LeaderElector {
     });
     this.clock = options.clock ?? realClock;
     this.labels = options.labels;
+    this.annotations = options.annotations;
   }
 
   /** Whether this candidate currently holds the lease. */
@@ -217,7 +228,12 @@ export class LeaderElector {
           body: {
             apiVersion: 'coordination.k8s.io/v1',
             kind: 'Lease',
-            metadata: { name, namespace, ...(this.labels ? { labels: this.labels } : {}) },
+            metadata: {
+              name,
+              namespace,
+              ...(this.labels ? { labels: this.labels } : {}),
+              ...(this.annotations ? { annotations: this.annotations() } : {}),
+            },
             spec: desired,
           },
           timeoutMs: this.options.retryPeriodMs * 2,
@@ -252,9 +268,13 @@ export class LeaderElector {
         path: this.path(name),
         body: {
           ...lease,
-          metadata: this.labels
-            ? { ...lease.metadata, labels: { ...lease.metadata.labels, ...this.labels } }
-            : lease.metadata,
+          metadata: {
+            ...lease.metadata,
+            ...(this.labels ? { labels: { ...lease.metadata.labels, ...this.labels } } : {}),
+            ...(this.annotations
+              ? { annotations: { ...lease.metadata.annotations, ...this.annotations() } }
+              : {}),
+          },
           spec,
         },
         timeoutMs: this.options.retryPeriodMs * 2,

@@ -290,6 +290,7 @@ export class Manager {
         kinds,
         options.reconciler,
         this.coldStandby(),
+        sharding.by,
       );
       watches = sharded.watches;
       options = { ...options, reconciler: sharded.reconciler };
@@ -449,11 +450,15 @@ export class Manager {
           : this.options.namespace
             ? { namespace: this.options.namespace }
             : {};
+        const shardScope =
+          entry.ring !== undefined ? await this.shardRings.scopeFor(entry.ring, watch) : {};
         const informer = await this.cache.informerFor(watch.kind.apiVersion, watch.kind.kind, {
           ...scope,
           ...(watch.onlyMetadata ? { metadataOnly: true } : {}),
           ...(watch.labelSelector ? { labelSelector: watch.labelSelector } : {}),
+          ...shardScope,
         });
+        if (entry.ring !== undefined) this.shardRings.attach(entry.ring, watch, informer);
         // A sharded controller hears of a drain whatever its predicates say.
         const predicates = ShardRings.predicates(entry.ring, watch);
         const route = ownWriteRouter(

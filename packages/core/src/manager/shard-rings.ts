@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { Informer } from '../cache/informer.js';
 import type { InformerCache } from '../cache/informer-cache.js';
 import { Client } from '../client/client.js';
-import type { WatchSpec } from '../controller/controller-builder.js';
+import type { ShardingOptions, WatchSpec } from '../controller/controller-builder.js';
 import type { ObjectEvent, Predicate } from '../controller/predicates.js';
 import type { Reconciler } from '../controller/reconcile.js';
 import type { ControllerKinds } from '../crd/owner-reference-permissions.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
 import type { LeaseTiming } from '../leader-election/leader-election.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { serverShardsWatches } from '../sharding/server-side-sharding.js';
 import {
   checkRingName,
   checkShardIdentity,
@@ -18,6 +20,8 @@ import {
   shardLabel,
 } from '../sharding/shard-labels.js';
 import { ShardMember, shardedReconciler } from '../sharding/shard-member.js';
+import { ShardRangeGate } from '../sharding/shard-range-gate.js';
+import { ShardRanges } from '../sharding/shard-ranges.js';
 import { ShardingMetrics } from '../sharding/sharding-metrics.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
 
@@ -53,8 +57,21 @@ export interface ShardRingsOptions {
  * Lease. One identity (the manager's `leaderElectionIdentity`, else host name plus a random
  * suffix) names this replica in every ring.
  */
+/** A ring sharded by namespace: its mechanism, picked when the manager starts. */
+interface NamespaceRing {
+  forKind: ControllerKinds['for'];
+  gate: ShardRangeGate;
+  /** Undefined until {@link ShardRings.scopeFor} first asked the server. */
+  mechanism?: Promise<'labels' | 'ranges'>;
+  resolved?: 'labels' | 'ranges';
+  /** The informers whose shard selector the gate sets, and the selector they have now. */
+  informers: Informer[];
+  selector: string;
+}
+
 export class ShardRings {
   private readonly members = new Map<string, ShardMember>();
+  private readonly byNamespace = new Map<string, NamespaceRing>();
   private identityValue: string | undefined;
   private metricsValue: ShardingMetrics | undefined;
 
@@ -80,8 +97,13 @@ export class ShardRings {
     kinds: ControllerKinds,
     reconciler: Reconciler,
     coldStandby: boolean,
+    by: ShardingOptions['by'] = 'name',
   ): { watches: WatchSpec[]; reconciler: Reconciler } {
     checkRingName(ring);
+    if (by !== 'name' && by !== 'namespace')
+      throw new Error(
+        `controller ${controller} is sharded by "${String(by)}": sharding.by is 'name' (the default) or 'namespace'`,
+      );
     if (this.members.has(ring))
       throw new Error(
         `controller ${controller} uses sharding ring "${ring}", which another controller of this manager uses; a ring shards one controller: give it its own ring name`,
@@ -105,12 +127,34 @@ export class ShardRings {
     const restricted = watches.map((watch) =>
       watch.source === 'for' ||
       (watch.source === 'owns' && !mapped.some((other) => sameKind(other, watch)))
-        ? { ...watch, labelSelector: selector }
+        ? by === 'name'
+          ? { ...watch, labelSelector: selector }
+          : { ...watch, shardedBy: ring }
         : watch,
     );
     const { cache, client, transport, restMapper, log: logger } = this.host;
     const { namespace, timing } = this.options;
     const metrics = this.metrics();
+    let byNamespace: NamespaceRing | undefined;
+    if (by === 'namespace') {
+      const entry: NamespaceRing = {
+        forKind: kinds.for,
+        informers: [],
+        selector: new ShardRanges([]).selectorOf(identity, 'object.metadata.namespace'),
+        gate: new ShardRangeGate({
+          identity,
+          field: 'object.metadata.namespace',
+          valueOf: (request) => request.namespace,
+          select: (next) => {
+            entry.selector = next;
+            for (const informer of entry.informers) informer.setShardSelector(next);
+          },
+          retryAfterMs: timing.retryPeriodMs,
+        }),
+      };
+      byNamespace = entry;
+      this.byNamespace.set(ring, entry);
+    }
     this.members.set(
       ring,
       new ShardMember({
@@ -126,6 +170,12 @@ export class ShardRings {
         timing,
         metrics,
         logger,
+        mechanism: () =>
+          byNamespace?.resolved === 'ranges'
+            ? { kind: 'ranges', gate: byNamespace.gate }
+            : byNamespace !== undefined
+              ? { kind: 'labels', key: (object) => object.metadata?.namespace ?? '' }
+              : { kind: 'labels' },
         startControllers: () => this.options.startControllers(ring),
         stopControllers: () => this.options.stopControllers(ring),
       }),
@@ -137,18 +187,74 @@ export class ShardRings {
         .filter((entry) => entry.apiVersion === apiVersion && entry.kind === kind)
         .reduce((sum, entry) => sum + entry.count, 0),
     );
+    const byLabels = shardedReconciler({
+      ring,
+      identity,
+      forKind: kinds.for,
+      cache,
+      client,
+      metrics,
+      reconciler,
+    });
+    if (byNamespace === undefined) return { watches: restricted, reconciler: byLabels };
+    const byRanges = byNamespace.gate.wrap(reconciler);
+    const entry = byNamespace;
     return {
       watches: restricted,
-      reconciler: shardedReconciler({
-        ring,
-        identity,
-        forKind: kinds.for,
-        cache,
-        client,
-        metrics,
-        reconciler,
-      }),
+      reconciler: (request, context) =>
+        entry.resolved === 'ranges' ? byRanges(request, context) : byLabels(request, context),
     };
+  }
+
+  /**
+   * The selector a watch of a ring's controller starts with: for a watch the ring picks
+   * (`shardedBy`), the shard label, or the server-side shard selector of this replica's share
+   * when the API server shards watches (asked once per ring, the first time); nothing for
+   * others (their `labelSelector`, if any, was set when the controller was made).
+   *
+   * @throws {Error} when a ring sharded by namespace reconciles a cluster-scoped kind.
+   */
+  async scopeFor(
+    ring: string,
+    watch: WatchSpec,
+  ): Promise<{ labelSelector?: string; shardSelector?: string }> {
+    const entry = this.byNamespace.get(ring);
+    if (entry === undefined || watch.shardedBy !== ring) return {};
+    entry.mechanism ??= this.mechanismOf(ring, entry);
+    entry.resolved = await entry.mechanism;
+    return entry.resolved === 'ranges'
+      ? { shardSelector: entry.selector }
+      : { labelSelector: `${shardLabel(ring)}=${this.identity()}` };
+  }
+
+  /** Lets the ring change the shard selector of an informer {@link scopeFor} scoped. */
+  attach(ring: string, watch: WatchSpec, informer: Informer): void {
+    const entry = this.byNamespace.get(ring);
+    if (entry?.resolved !== 'ranges' || watch.shardedBy !== ring) return;
+    if (!entry.informers.includes(informer)) entry.informers.push(informer);
+    informer.setShardSelector(entry.selector);
+  }
+
+  private async mechanismOf(ring: string, entry: NamespaceRing): Promise<'labels' | 'ranges'> {
+    const { apiVersion, kind } = entry.forKind;
+    const descriptor = await this.host.restMapper.resourceFor(apiVersion, kind);
+    if (!descriptor.namespaced)
+      throw new Error(
+        `sharding ring ${ring} shards by namespace, but ${kind} (${apiVersion}) is cluster-scoped: every object would hash alike; shard it by 'name' instead`,
+      );
+    const ranges = await serverShardsWatches(
+      this.host.transport,
+      descriptor,
+      this.options.namespace,
+      this.host.log,
+    );
+    this.host.log.info(
+      { ring, mechanism: ranges ? 'server-side shard selectors' : 'shard labels' },
+      ranges
+        ? 'the API server shards lists and watches: each replica selects its hash ranges there'
+        : 'the API server does not shard lists and watches: sharding by labels',
+    );
+    return ranges ? 'ranges' : 'labels';
   }
 
   /**

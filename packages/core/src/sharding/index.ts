@@ -2,6 +2,12 @@
 // operator or its tests name: the ring's consistent hashing, its labels and Lease names, and
 // its metrics' names.
 export { defaultVirtualNodes, HashRing } from './hash-ring.js';
+export {
+  acknowledgedAnnotation,
+  assignmentLeaseName,
+  type RingAssignment,
+  readAssignment,
+} from './ring-assignment.js';
 export { type ShardState, shardingKey } from './ring-membership.js';
 export {
   drainLabel,
@@ -11,6 +17,7 @@ export {
   shardLeaseName,
   shardNameLabel,
 } from './shard-labels.js';
+export { fnv1a64, type HashRange, type ShardField, ShardRanges } from './shard-ranges.js';
 export {
   ringMembersMetricName,
   shardDrainsMetricName,

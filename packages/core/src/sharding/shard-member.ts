@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@ops/api';
 import pino, { type Logger } from 'pino';
+import { Informer } from '../cache/informer.js';
 import type { InformerCache } from '../cache/informer-cache.js';
 import { isNotFound } from '../client/api-error-helpers.js';
 import type { Client } from '../client/client.js';
@@ -9,6 +10,8 @@ import type { KindRef } from '../crd/owner-reference-permissions.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
 import { LeaderElector, type LeaseTiming } from '../leader-election/leader-election.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
+import { leaseDescriptor, RangeSharder } from './range-sharder.js';
+import { acknowledgedAnnotation, assignmentLeaseName, readAssignment } from './ring-assignment.js';
 import {
   drainLabel,
   ringLabel,
@@ -17,6 +20,7 @@ import {
   shardLeaseName,
   shardNameLabel,
 } from './shard-labels.js';
+import type { ShardRangeGate } from './shard-range-gate.js';
 import { Sharder } from './sharder.js';
 import type { ShardingMetrics } from './sharding-metrics.js';
 
@@ -36,6 +40,13 @@ export interface ShardMemberOptions {
   ownedKinds: KindRef[];
   /** Lease timing of the ring (the manager's leader-election timing). */
   timing: LeaseTiming;
+  /**
+   * How the ring is sharded, decided before {@link ShardMember.run}: the sharder's labels
+   * (keyed by `key`), or server-side shard selectors through `gate`.
+   */
+  mechanism():
+    | { kind: 'labels'; key?: (object: KubernetesObject) => string }
+    | { kind: 'ranges'; gate: ShardRangeGate };
   metrics: ShardingMetrics;
   logger?: Logger;
   /** Starts the ring's controllers (once this replica holds its shard Lease). */
@@ -73,6 +84,9 @@ export class ShardMember {
     const inner = new AbortController();
     const onAbort = () => inner.abort();
     signal.addEventListener('abort', onAbort, { once: true });
+    const mechanism = this.options.mechanism();
+    const gate = mechanism.kind === 'ranges' ? mechanism.gate : undefined;
+    const assignment = gate === undefined ? undefined : this.followAssignment(gate);
     const sharding = new LeaderElector({
       transport,
       namespace: leaseNamespace,
@@ -89,6 +103,9 @@ export class ShardMember {
         name: shardLeaseName(ring, identity),
         identity,
         labels: { [ringLabel]: ring, [shardNameLabel]: identity },
+        ...(gate
+          ? { annotations: () => ({ [acknowledgedAnnotation]: String(gate.acknowledged) }) }
+          : {}),
         ...timing,
         logger: this.log,
       }).run(inner.signal, {
@@ -109,6 +126,7 @@ export class ShardMember {
       signal.removeEventListener('abort', onAbort);
       inner.abort();
       await sharding;
+      await assignment?.stop();
     }
     if (lost)
       throw new Error(
@@ -116,12 +134,51 @@ export class ShardMember {
       );
   }
 
+  /**
+   * Watches the ring's assignment Lease and hands each version to `gate` (server-side
+   * sharding); returns the informer, started.
+   */
+  private followAssignment(gate: ShardRangeGate): Informer {
+    const informer = new Informer({
+      transport: this.options.transport,
+      descriptor: leaseDescriptor,
+      namespace: this.options.leaseNamespace,
+      fieldSelector: `metadata.name=${assignmentLeaseName(this.options.ring)}`,
+      logger: this.log,
+    });
+    const adopt = (lease: KubernetesObject) => {
+      const assignment = readAssignment(lease);
+      if (assignment === undefined) return;
+      gate.adopt(assignment).catch((error: unknown) => {
+        this.log.error({ err: error }, 'could not adopt the ring assignment');
+      });
+    };
+    informer.addEventHandler({ onAdd: adopt, onUpdate: (_old, lease) => adopt(lease) });
+    informer.start();
+    return informer;
+  }
+
   /** Runs the sharder while leading; a failed start is retried after a retry period. */
   private async runSharder(leading: AbortSignal): Promise<void> {
     const o = this.options;
+    const mechanism = o.mechanism();
     while (!leading.aborted) {
       try {
+        if (mechanism.kind === 'ranges') {
+          await new RangeSharder({
+            ring: o.ring,
+            identity: o.identity,
+            transport: o.transport,
+            client: o.sharderClient,
+            leaseNamespace: o.leaseNamespace,
+            retryPeriodMs: o.timing.retryPeriodMs,
+            metrics: o.metrics,
+            logger: this.log,
+          }).run(leading);
+          continue;
+        }
         await new Sharder({
+          ...(mechanism.key ? { key: mechanism.key } : {}),
           ring: o.ring,
           identity: o.identity,
           transport: o.transport,

@@ -12,7 +12,9 @@ import { apiVersionOfDescriptor, type ResourceDescriptor } from '../kinds/resour
 import type { RestMapper } from '../kinds/rest-mapper.js';
 import { microTime } from '../leader-election/leader-election.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
+import { deleteDeadLeases, fenceLapsed } from './fence-lapsed.js';
 import { HashRing } from './hash-ring.js';
+import { leaseDescriptor } from './range-sharder.js';
 import {
   RingMembership,
   type ShardLease,
@@ -27,14 +29,6 @@ import {
   shardNameLabel,
 } from './shard-labels.js';
 import type { ShardingMetrics } from './sharding-metrics.js';
-
-const leaseDescriptor: ResourceDescriptor = {
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  kind: 'Lease',
-  plural: 'leases',
-  namespaced: true,
-};
 
 /** Options of a {@link Sharder}. */
 export interface SharderOptions {
@@ -53,6 +47,8 @@ export interface SharderOptions {
   forKind: KindRef;
   /** Kinds it owns: their objects follow their controlling owner's shard. */
   ownedKinds: KindRef[];
+  /** What an object is hashed by (default {@link shardingKey}: namespace/name). */
+  key?: (object: KubernetesObject) => string;
   /** How often lease expiry is judged (the manager's retry period). */
   retryPeriodMs: number;
   /** Lease duration written when fencing a Lease that no longer exists. */
@@ -253,7 +249,7 @@ export class Sharder {
     const labels = object.metadata?.labels ?? {};
     const current = labels[this.shardKey];
     const draining = this.drainKey in labels;
-    const desired = this.ring.lookup(shardingKey(object)) as string;
+    const desired = this.ring.lookup((this.options.key ?? shardingKey)(object)) as string;
     if (!current) {
       await this.moveChildren(children, object, desired);
       await this.label(object, { [this.shardKey]: desired, [this.drainKey]: null });
@@ -318,30 +314,7 @@ export class Sharder {
   /** Takes the Leases of lapsed shards, and of shards with objects but no Lease for long. */
   private async fence(signal: AbortSignal): Promise<void> {
     const now = this.clock.now();
-    const lapsed = this.members.filter((m) => m.state === 'lapsed');
-    for (const member of lapsed) {
-      if (signal.aborted) return;
-      const lease = member.lease;
-      try {
-        await this.options.client.update({
-          ...lease,
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          spec: {
-            ...lease.spec,
-            holderIdentity: this.holder(),
-            renewTime: microTime(Date.now()),
-          },
-        });
-        this.log.warn(
-          { shard: member.shard },
-          'shard lease lapsed (not renewed for two lease durations); fenced it, its objects move',
-        );
-      } catch (error) {
-        // A conflict: the shard renewed after all (or another sharder fenced it).
-        this.log.info({ shard: member.shard, err: error }, 'could not fence the shard lease');
-      }
-    }
+    await fenceLapsed(this.members, this.options.client, this.holder(), this.log, signal);
     const known = new Set(this.members.map((m) => m.shard));
     for (const shard of this.absentSince.keys())
       if (known.has(shard) || !this.owned.has(shard)) this.absentSince.delete(shard);
@@ -377,29 +350,13 @@ export class Sharder {
 
   /** Deletes dead Leases that no object is assigned to any more. */
   private async collect(): Promise<void> {
-    for (const member of this.members) {
-      if (member.state !== 'dead' || this.owned.has(member.shard)) continue;
-      try {
-        await this.options.client.delete(
-          {
-            apiVersion: 'coordination.k8s.io/v1',
-            kind: 'Lease',
-            metadata: {
-              name: member.lease.metadata?.name ?? '',
-              namespace: this.options.leaseNamespace,
-            },
-          },
-          { preconditions: { resourceVersion: member.lease.metadata?.resourceVersion ?? '' } },
-        );
-        this.log.info(
-          { shard: member.shard },
-          'deleted the lease of a dead shard that owns nothing',
-        );
-      } catch (error) {
-        if (!isNotFound(error))
-          this.log.info({ err: error }, 'could not delete a dead shard lease');
-      }
-    }
+    await deleteDeadLeases(
+      this.members,
+      (shard) => this.owned.has(shard),
+      this.options.client,
+      this.options.leaseNamespace,
+      this.log,
+    );
   }
 
   private holder(): string {
