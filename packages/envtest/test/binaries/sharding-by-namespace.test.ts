@@ -69,6 +69,9 @@ afterAll(async () => {
   await env?.stop();
 });
 
+/** While true, every parent is reconciled again 50 ms after each reconcile ends. */
+let busy = true;
+
 /** Reconcile intervals per object and replica; no two replicas' may overlap. */
 const intervals: Array<{ key: string; who: string; start: number; end?: number }> = [];
 
@@ -105,7 +108,7 @@ function replica(who: string): Replica {
     .controller('copier')
     .for(configMaps)
     .owns(secrets)
-    .withOptions({ maxConcurrentReconciles: 4, sharding: { ring, by: 'namespace' } })
+    .withOptions({ maxConcurrentReconciles: 40, sharding: { ring, by: 'namespace' } })
     .complete(async (request) => {
       if (!namespaces.includes(request.namespace)) return {};
       const interval = {
@@ -115,8 +118,10 @@ function replica(who: string): Replica {
       } as (typeof intervals)[0];
       intervals.push(interval);
       try {
-        // Long enough that a reconcile is often in flight when membership changes.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Long, and (while `busy`) again and again: reconciles are in flight on every replica
+        // whenever the membership changes, where a replica that gained a namespace too early
+        // would overlap its old owner.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
         const parent = await ignoreNotFound(
           manager.client.get(configMaps, request.name, request.namespace),
         );
@@ -130,7 +135,7 @@ function replica(who: string): Replica {
           }),
           { fieldManager: 'copier', force: true },
         );
-        return {};
+        return busy ? { requeueAfterMs: 50 } : {};
       } finally {
         interval.end = Date.now();
       }
@@ -271,6 +276,7 @@ describe(`a controller sharded by namespace (${serverSide ? 'server-side shard s
       await sharedOut(members);
       await setValue('v4');
       await converge('v4');
+      busy = false;
       expect(overlaps()).toEqual([]);
       // Every replica did some of the work.
       for (const who of ['replica-1', 'replica-2', 'replica-3', 'replica-4'])
