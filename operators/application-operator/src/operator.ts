@@ -83,6 +83,8 @@ export const applicationOperator: OperatorDefinition = {
   setup: (manager, { flags }) =>
     addApplicationController(
       manager,
-      flags.sharding ? { controller: { sharding: { ring: applicationShardingRing } } } : {},
+      flags.sharding
+        ? { controller: { sharding: { ring: applicationShardingRing, by: flags.shardingBy } } }
+        : {},
     ),
 };

@@ -21,6 +21,7 @@ describe('parseOperatorFlags', () => {
       healthProbeBindAddress: { port: 8081 },
       leaderElect: false,
       sharding: false,
+      shardingBy: 'name',
       webhookPort: 9443,
       webhooksEnabled: true,
       webhookCertMode: 'provided',
@@ -45,6 +46,7 @@ describe('parseOperatorFlags', () => {
           '--leader-election-identity',
           'pod-0',
           '--sharding',
+          '--sharding-by=namespace',
           '--webhook-port',
           '1234',
           '--webhook-cert-dir=/certs',
@@ -69,6 +71,7 @@ describe('parseOperatorFlags', () => {
       leaderElectionNamespace: 'ns',
       leaderElectionIdentity: 'pod-0',
       sharding: true,
+      shardingBy: 'namespace',
       webhookPort: 1234,
       webhookCertDir: '/certs',
       webhookCertMode: 'self-managed',
@@ -90,6 +93,7 @@ describe('parseOperatorFlags', () => {
       LEADER_ELECTION_NAMESPACE: 'lease-ns',
       LEADER_ELECTION_IDENTITY: 'env-pod',
       SHARDING: 'true',
+      SHARDING_BY: 'namespace',
       WEBHOOK_PORT: '8443',
       WEBHOOK_CERT_DIR: '/env-certs',
       WEBHOOK_CERT_MODE: 'self-managed',
@@ -109,6 +113,7 @@ describe('parseOperatorFlags', () => {
       leaderElectionNamespace: 'lease-ns',
       leaderElectionIdentity: 'env-pod',
       sharding: true,
+      shardingBy: 'namespace',
       webhookPort: 8443,
       webhookCertDir: '/env-certs',
       webhookCertMode: 'self-managed',
@@ -158,6 +163,9 @@ describe('parseOperatorFlags', () => {
     );
     expect(refusal(['--log-level=verbose'])).toBe(
       '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"',
+    );
+    expect(refusal(['--sharding-by=uid'])).toBe(
+      '--sharding-by must be one of name, namespace, got "uid"',
     );
     expect(refusal([], { LOG_FORMAT: 'pretty' })).toBe(
       'LOG_FORMAT (for --log-format) must be one of json, text, got "pretty"',

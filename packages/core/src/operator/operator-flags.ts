@@ -57,6 +57,12 @@ export interface OperatorFlags {
    * the leader only. The operator's `setup` reads it; `runOperator` itself only passes it on.
    */
   sharding: boolean;
+  /**
+   * `--sharding-by` / `SHARDING_BY`, `name` (default) or `namespace`: what a sharded
+   * controller hashes its objects by (`withOptions({ sharding: { by } })`); `namespace` uses
+   * kube-apiserver's server-side sharded watches where the cluster has them.
+   */
+  shardingBy: 'name' | 'namespace';
   /** `--webhook-port` / `WEBHOOK_PORT`, default 9443. */
   webhookPort: number;
   /** `--webhook-cert-dir` / `WEBHOOK_CERT_DIR`; unset: `$TMPDIR/k8s-webhook-server/serving-certs`. */
@@ -143,6 +149,13 @@ const flagSpecs: Record<string, FlagSpec> = {
     env: 'SHARDING=true',
     description:
       "shard the operator's shardable controllers across all replicas (each reconciles its share) instead of leading with one",
+  },
+  'sharding-by': {
+    type: 'string',
+    value: '<name|namespace>',
+    env: 'SHARDING_BY',
+    description:
+      "with --sharding, hash objects by name (default) or by namespace (a namespace's objects share a replica; server-side sharded watches where kube-apiserver has them)",
   },
   'webhook-port': {
     type: 'string',
@@ -256,6 +269,7 @@ export function parseOperatorFlags(
   const level = pick('log-level', 'LOG_LEVEL');
   const mode = pick('webhook-cert-mode', 'WEBHOOK_CERT_MODE');
   const format = pick('log-format', 'LOG_FORMAT');
+  const shardingBy = pick('sharding-by', 'SHARDING_BY');
   const flags: OperatorFlags = {
     help: values.help === true,
     metricsBindAddress: metrics
@@ -265,6 +279,7 @@ export function parseOperatorFlags(
     healthProbeBindAddress: health ? parseBindAddress(health.value, health.source) : { port: 8081 },
     leaderElect: bool('leader-elect', 'LEADER_ELECT', 'true'),
     sharding: bool('sharding', 'SHARDING', 'true'),
+    shardingBy: shardingBy ? parseOneOf(shardingBy, ['name', 'namespace'] as const) : 'name',
     webhookPort: port ? parsePort(port.value, port.source) : 9443,
     webhooksEnabled: !bool('disable-webhooks', 'ENABLE_WEBHOOKS', 'false'),
     webhookCertMode: mode ? parseOneOf(mode, ['provided', 'self-managed'] as const) : 'provided',

@@ -2,7 +2,7 @@ import type { KubernetesObject } from '@ops/api';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlreadyExists, isNotFound } from '../../src/client/api-error-helpers.js';
-import { configMaps, secrets } from '../../src/client/built-in-kinds.js';
+import { configMaps, namespaces, secrets } from '../../src/client/built-in-kinds.js';
 import { abortableSleep } from '../../src/controller/abortable-sleep.js';
 import { Manager } from '../../src/manager/manager.js';
 import {
@@ -561,6 +561,97 @@ describe('sharding beside leader election', () => {
   }, 120_000);
 });
 
+describe('a controller sharded by namespace, on a server without sharded watches', () => {
+  it('falls back to the shard labels, hashed by namespace: a namespace stays on one replica', async () => {
+    tracker = new ReconcileTracker();
+    const ring = 'bynamespace';
+    const spaces = ['payments', 'search', 'checkout', 'billing', 'identity', 'catalog'];
+    for (const name of ['bynamespace-leases', ...spaces]) {
+      await cluster.admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      if (name === 'bynamespace-leases') continue;
+      for (let i = 0; i < 10; i++)
+        await cluster.admin.create({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `parent-${i}`, namespace: name, labels: { role: 'parent' } },
+          data: { value: 'v1' },
+        });
+    }
+    const replicas = ['r1', 'r2'].map((who) => {
+      const manager = new Manager({
+        kubeConfig: cluster.server.kubeConfig,
+        logger: pino({ level: 'silent' }),
+        metricsBindAddress: false,
+        healthProbeBindAddress: false,
+        leaderElectionNamespace: 'bynamespace-leases',
+        leaderElectionIdentity: who,
+        ...timing,
+      });
+      manager
+        .controller('copier')
+        .for(configMaps)
+        .withOptions({ sharding: { ring, by: 'namespace' } })
+        .complete(async (request) => {
+          if (!spaces.includes(request.namespace)) return {};
+          const key = `${request.namespace}/${request.name}`;
+          tracker.start(key, who);
+          try {
+            await manager.client.patch(
+              {
+                apiVersion: 'v1',
+                kind: 'ConfigMap',
+                metadata: { name: request.name, namespace: request.namespace },
+              },
+              { metadata: { annotations: { 'reconciled-by': who } } },
+              'merge',
+            );
+            return {};
+          } finally {
+            tracker.end(key, who);
+          }
+        });
+      const abort = new AbortController();
+      const done = manager.start(abort.signal);
+      done.catch(() => undefined);
+      const replica: Replica = {
+        who,
+        manager,
+        done,
+        settledAt: () => undefined,
+        stop: async () => {
+          abort.abort();
+          await done.catch(() => undefined);
+        },
+      };
+      running.push(replica);
+      return replica;
+    });
+    await eventually(
+      async () => {
+        const list = (await cluster.admin.list(configMaps, { labelSelector: 'role=parent' })).items;
+        return spaces.every((space) => {
+          const own = list.filter((parent) => parent.metadata?.namespace === space);
+          const shards = new Set(own.map((parent) => parent.metadata?.labels?.[shardLabel(ring)]));
+          const [shard] = [...shards];
+          return (
+            shards.size === 1 &&
+            shard !== undefined &&
+            own.every((parent) => parent.metadata?.annotations?.['reconciled-by'] === shard)
+          );
+        });
+      },
+      () => 'each namespace labelled with, and reconciled by, one replica',
+      stallMs,
+    );
+    const labelled = (await cluster.admin.list(configMaps, { labelSelector: 'role=parent' })).items
+      .filter((parent) => spaces.includes(parent.metadata?.namespace ?? ''))
+      .map((parent) => parent.metadata?.labels?.[shardLabel(ring)]);
+    // Both replicas hold namespaces.
+    expect(new Set(labelled)).toEqual(new Set(replicas.map((replica) => replica.who)));
+    expect(tracker.violations).toEqual([]);
+  }, 120_000);
+});
+
 describe('sharding options', () => {
   const quietManager = (options: Partial<ConstructorParameters<typeof Manager>[0]> = {}) =>
     new Manager({
@@ -608,6 +699,24 @@ describe('sharding options', () => {
         .withOptions({ sharding: {} })
         .complete(() => undefined),
     ).toThrow(/is sharded and also watches\(\) its for\(\) kind ConfigMap/);
+
+    expect(() =>
+      quietManager()
+        .controller('f')
+        .for(configMaps)
+        // @ts-expect-error: not one of the choices, as an untyped caller might pass
+        .withOptions({ sharding: { by: 'uid' } })
+        .complete(() => undefined),
+    ).toThrow(/sharding.by is 'name' \(the default\) or 'namespace'/);
+    const clusterScoped = quietManager();
+    clusterScoped
+      .controller('g')
+      .for(namespaces)
+      .withOptions({ sharding: { by: 'namespace' } })
+      .complete(() => undefined);
+    await expect(clusterScoped.start(new AbortController().signal)).rejects.toThrow(
+      /shards by namespace, but Namespace \(v1\) is cluster-scoped/,
+    );
 
     // The same kind watched sharded and unsharded by one manager: refused at start.
     const mixed = quietManager();

@@ -6,7 +6,16 @@ import {
   secrets,
   setControllerReference,
 } from '@ops/core';
-import { assignmentLeaseName, readAssignment, ShardRanges, shardLabel } from '@ops/core/sharding';
+import {
+  acknowledgedAnnotation,
+  assignmentLeaseName,
+  readAssignment,
+  ringLabel,
+  ShardRanges,
+  shardLabel,
+  shardLeaseName,
+  shardNameLabel,
+} from '@ops/core/sharding';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment, eventually } from '../../src/index.js';
@@ -95,6 +104,7 @@ interface Replica {
 }
 
 function replica(who: string): Replica {
+  busy = true;
   const manager = new Manager({
     kubeConfig: env.kubeConfig,
     logger: pino({ level: 'silent' }),
@@ -285,4 +295,83 @@ describe(`a controller sharded by namespace (${serverSide ? 'server-side shard s
       await Promise.all(Object.values(members).map((member) => member.stop()));
     }
   }, 300_000);
+
+  // The server-side mechanism's crash case; the labels' (the 1.35 run's mechanism) is
+  // sharding.test.ts's first case, which runs on every release.
+  if (serverSide)
+    it("takes a crashed replica's namespaces only after its Lease lapsed and was fenced", async () => {
+      // A replica that owned every namespace in the active generation crashed: its Lease
+      // says it acknowledged that generation and is never renewed again.
+      const leaseName = assignmentLeaseName(ring);
+      const lease = await admin.get(
+        { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
+        leaseName,
+        leaseNamespace,
+      );
+      const generation = (readAssignment(lease)?.generation ?? 0) + 1;
+      await admin.patch(
+        {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: leaseName, namespace: leaseNamespace },
+        },
+        {
+          metadata: {
+            annotations: {
+              'sharding.ops.dev/generation': String(generation),
+              'sharding.ops.dev/members': 'crashed',
+              'sharding.ops.dev/active-generation': String(generation),
+              'sharding.ops.dev/active-members': 'crashed',
+            },
+          },
+        },
+        'merge',
+      );
+      const crashedLeaseSeconds = 2;
+      await admin.create({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: {
+          name: shardLeaseName(ring, 'crashed'),
+          namespace: leaseNamespace,
+          labels: { [ringLabel]: ring, [shardNameLabel]: 'crashed' },
+          annotations: { [acknowledgedAnnotation]: String(generation) },
+        },
+        spec: {
+          holderIdentity: 'crashed',
+          leaseDurationSeconds: crashedLeaseSeconds,
+          renewTime: new Date().toISOString().replace('Z', '000Z'),
+        },
+      });
+      intervals.length = 0;
+      const startedAt = Date.now();
+      const members = { 'replica-a': replica('replica-a'), 'replica-b': replica('replica-b') };
+      try {
+        await setValue('w1');
+        await converge('w1');
+        await sharedOut(members);
+        busy = false;
+        expect(overlaps()).toEqual([]);
+        // Nothing was reconciled until the crashed replica's Lease lapsed (two of its lease
+        // durations after the sharder first saw it, after the replicas started) and was fenced.
+        const first = Math.min(...intervals.map((interval) => interval.start));
+        expect(first - startedAt).toBeGreaterThanOrEqual(2 * crashedLeaseSeconds * 1000);
+        const fenced = await ignoreNotFound(
+          admin.get(
+            { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
+            shardLeaseName(ring, 'crashed'),
+            leaseNamespace,
+          ),
+        );
+        // Fenced by the sharder, then deleted once no generation named it.
+        expect(
+          fenced === undefined ||
+            String(
+              (fenced as { spec?: { holderIdentity?: string } }).spec?.holderIdentity,
+            ).startsWith('sharder/'),
+        ).toBe(true);
+      } finally {
+        await Promise.all(Object.values(members).map((member) => member.stop()));
+      }
+    }, 300_000);
 });
