@@ -19,6 +19,7 @@ import {
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment, eventually } from '../../src/index.js';
+import { overlappingReconciles, type ReconcileInterval } from './reconcile-intervals.js';
 
 // Runs with pnpm test:binaries, on real etcd + kube-apiserver (issue #35): a controller
 // sharded by namespace. Where kube-apiserver shards lists and watches (KEP-5866, 1.36+ with
@@ -82,21 +83,8 @@ afterAll(async () => {
 let busy = true;
 
 /** Reconcile intervals per object and replica; no two replicas' may overlap. */
-const intervals: Array<{ key: string; who: string; start: number; end?: number }> = [];
-
-function overlaps(): string[] {
-  const found: string[] = [];
-  for (const a of intervals)
-    for (const b of intervals)
-      if (
-        a.key === b.key &&
-        a.who < b.who &&
-        a.start < (b.end ?? Date.now()) &&
-        b.start < (a.end ?? Date.now())
-      )
-        found.push(`${a.key}: ${a.who} and ${b.who}`);
-  return found;
-}
+const intervals: ReconcileInterval[] = [];
+const overlaps = () => overlappingReconciles(intervals);
 
 interface Replica {
   manager: Manager;
@@ -125,7 +113,7 @@ function replica(who: string): Replica {
         key: `${request.namespace}/${request.name}`,
         who,
         start: Date.now(),
-      } as (typeof intervals)[0];
+      } as ReconcileInterval;
       intervals.push(interval);
       try {
         // Long, and (while `busy`) again and again: reconciles are in flight on every replica

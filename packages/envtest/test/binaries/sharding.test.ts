@@ -18,6 +18,7 @@ import {
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment, eventually, FaultProxy } from '../../src/index.js';
+import { overlappingReconciles, type ReconcileInterval } from './reconcile-intervals.js';
 
 // Runs with pnpm test:binaries, on real etcd + kube-apiserver (issue #35): a controller
 // sharded across replicas, where the label-selected watches, the conditional label patches
@@ -50,26 +51,9 @@ afterAll(async () => {
   await env?.stop();
 });
 
-/** Reconcile intervals: object → replica, start, end (undefined while in flight). */
-const intervals: Array<{ key: string; who: string; start: number; end?: number }> = [];
-
-/** Pairs of different replicas' reconciles of one object that overlapped in time. */
-function overlaps(): string[] {
-  const found: string[] = [];
-  const byKey = new Map<string, typeof intervals>();
-  for (const interval of intervals) {
-    const list = byKey.get(interval.key) ?? [];
-    list.push(interval);
-    byKey.set(interval.key, list);
-  }
-  for (const [key, list] of byKey) {
-    for (const a of list)
-      for (const b of list)
-        if (a.who < b.who && a.start < (b.end ?? Date.now()) && b.start < (a.end ?? Date.now()))
-          found.push(`${key}: ${a.who} and ${b.who}`);
-  }
-  return found;
-}
+/** Reconcile intervals per object and replica; no two replicas' may overlap. */
+const intervals: ReconcileInterval[] = [];
+const overlaps = () => overlappingReconciles(intervals);
 
 /** How a replica's reconciles behave: `ms` of work each, and whether an abort ends it. */
 interface Work {
@@ -98,7 +82,7 @@ function replica(
     .owns(secrets)
     .withOptions({ maxConcurrentReconciles: 4, sharding: { ring } })
     .complete(async (request, context) => {
-      const interval = { key: request.name, who, start: Date.now() } as (typeof intervals)[0];
+      const interval = { key: request.name, who, start: Date.now() } as ReconcileInterval;
       intervals.push(interval);
       try {
         const work = connection.work;
