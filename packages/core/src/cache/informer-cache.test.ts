@@ -216,7 +216,18 @@ describe('InformerCache against the local API server', () => {
     );
 
     await expect(cache.informerFor('v1', 'ConfigMap', { namespace: ns })).rejects.toThrow(
-      /with label selector "shard=a", not ""/,
+      /with label selector "shard=a", not label selector ""/,
+    );
+    // A shard-selected informer is not an unsharded one either.
+    const other = await freshNamespace();
+    const shardSelector =
+      "shardRange(object.metadata.namespace, '0x0000000000000000', '0x10000000000000000')";
+    cache.getInformer(configMaps, { namespace: other, shardSelector });
+    expect(cache.getInformer(configMaps, { namespace: other, shardSelector: 'another' })).toBe(
+      cache.getInformer(configMaps, { namespace: other, shardSelector }),
+    );
+    expect(() => cache.getInformer(configMaps, { namespace: other })).toThrow(
+      /with label selector "" and a server-side shard selector, not label selector ""/,
     );
     expect(() =>
       cache.getInformer(configMaps, { namespace: ns, labelSelector: 'shard=b' }),

@@ -174,9 +174,9 @@ export class InformerCache implements CacheReader {
     const key = informerKey(apiVersion, descriptor.kind, namespace, metadataOnly);
     let informer = this.informersByKey.get(key);
     const selector = scope.labelSelector ?? '';
-    if (informer !== undefined && (this.selectors.get(key) ?? '') !== selector) {
+    if (informer !== undefined && (this.selectors.get(key) ?? '') !== selectionOf(scope)) {
       throw new Error(
-        `the cache already has an informer for ${descriptor.kind} (${apiVersion})${namespace ? ` in namespace "${namespace}"` : ''} with label selector "${this.selectors.get(key) ?? ''}", not "${selector}"; a kind has one informer per namespace, so every watch of it must ask for the same selector (a sharded controller's kinds cannot also be watched unsharded by the same manager)`,
+        `the cache already has an informer for ${descriptor.kind} (${apiVersion})${namespace ? ` in namespace "${namespace}"` : ''} with ${describeSelection(this.selectors.get(key) ?? '')}, not ${describeSelection(selectionOf(scope))}; a kind has one informer per namespace, so every watch of it must ask for the same selector (a sharded controller's kinds cannot also be watched unsharded by the same manager)`,
       );
     }
     if (informer === undefined) {
@@ -193,7 +193,7 @@ export class InformerCache implements CacheReader {
         ...(this.options.random ? { random: this.options.random } : {}),
       });
       this.informersByKey.set(key, informer);
-      if (selector) this.selectors.set(key, selector);
+      if (selectionOf(scope)) this.selectors.set(key, selectionOf(scope));
       const kindKey = kindKeyOf(apiVersion, descriptor.kind, metadataOnly);
       let byNamespace = this.informersByKind.get(kindKey);
       if (byNamespace === undefined) {
@@ -230,7 +230,7 @@ export class InformerCache implements CacheReader {
   ): Promise<Informer> {
     const key = informerKey(apiVersion, kind, scope.namespace ?? '', scope.metadataOnly === true);
     const existing = this.informersByKey.get(key);
-    if (existing !== undefined && (this.selectors.get(key) ?? '') === (scope.labelSelector ?? ''))
+    if (existing !== undefined && (this.selectors.get(key) ?? '') === selectionOf(scope))
       return existing;
     const descriptor = await this.options.restMapper.resourceFor(apiVersion, kind);
     return this.getInformer(descriptor, scope);
@@ -537,4 +537,21 @@ function notCovered(
   return new Error(
     `the cache has no ${what} for ${kind} (${apiVersion}) covering namespace "${namespace}" (it watches namespaces ${[...byNamespace.keys()].map((n) => `"${n}"`).join(', ')}); start one for that namespace or for all namespaces`,
   );
+}
+
+/** Marks a selection that a server-side shard selector narrows (whatever the selector now). */
+const sharded = '\u0000sharded';
+
+/**
+ * What an informer of `scope` selects, as one comparable string: its label selector, marked
+ * when a server-side shard selector narrows it (the selector itself changes as its ring does).
+ */
+function selectionOf(scope: InformerScope): string {
+  return (scope.labelSelector ?? '') + (scope.shardSelector !== undefined ? sharded : '');
+}
+
+/** {@link selectionOf}'s string in words, for an error message. */
+function describeSelection(selection: string): string {
+  const labels = selection.replace(sharded, '');
+  return `label selector "${labels}"${selection.endsWith(sharded) ? ' and a server-side shard selector' : ''}`;
 }
