@@ -50,13 +50,6 @@ export interface ShardRingsOptions {
   stopControllers(ring: string): Promise<void>;
 }
 
-/**
- * The rings of one manager's sharded controllers (`withOptions({ sharding })`): each
- * controller's watches restricted to this replica's shard label, its reconciler wrapped to
- * hand drained objects back, and one {@link ShardMember} per ring holding this replica's shard
- * Lease. One identity (the manager's `leaderElectionIdentity`, else host name plus a random
- * suffix) names this replica in every ring.
- */
 /** A ring sharded by namespace: its mechanism, picked when the manager starts. */
 interface NamespaceRing {
   forKind: ControllerKinds['for'];
@@ -69,6 +62,15 @@ interface NamespaceRing {
   selector: string;
 }
 
+/**
+ * The rings of one manager's sharded controllers (`withOptions({ sharding })`): each
+ * controller's watches restricted to this replica's share (its shard label; for a ring sharded
+ * by namespace on a server that shards watches, its hash ranges as a server-side selector,
+ * picked at start by {@link scopeFor}), its reconciler wrapped to hand drained objects back (or
+ * gated by its {@link ShardRangeGate}), and one {@link ShardMember} per ring holding this
+ * replica's shard Lease. One identity (the manager's `leaderElectionIdentity`, else host name
+ * plus a random suffix) names this replica in every ring.
+ */
 export class ShardRings {
   private readonly members = new Map<string, ShardMember>();
   private readonly byNamespace = new Map<string, NamespaceRing>();

@@ -62,7 +62,10 @@ export interface ShardMemberOptions {
  * it is acquired and stop when it cannot be renewed within the renew deadline; on a graceful
  * stop they stop first and the Lease is released after, so the sharder moves this replica's
  * objects at once. Every replica also campaigns for the ring's sharder Lease
- * `<ring>-sharder`; the holder runs the {@link Sharder}.
+ * `<ring>-sharder`; the holder runs the {@link Sharder}, or, when the ring is sharded by
+ * server-side selectors, the {@link RangeSharder}: then this replica also follows the ring's
+ * assignment Lease into its {@link ShardRangeGate} and writes what the gate acknowledged on
+ * its shard Lease with every renewal.
  */
 export class ShardMember {
   private readonly log: Logger;
