@@ -4,7 +4,6 @@ import { isConflict } from '../client/api-error-helpers.js';
 import type { Client } from '../client/client.js';
 import { type Clock, realClock } from '../clock/clock.js';
 import { abortableSleep } from '../controller/abortable-sleep.js';
-import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
 import { deleteDeadLeases, fenceLapsed } from './fence-lapsed.js';
 import {
@@ -14,17 +13,14 @@ import {
   nextAssignment,
   readAssignment,
 } from './ring-assignment.js';
-import { RingMembership, type ShardLease, type ShardMember } from './ring-membership.js';
+import {
+  leaseDescriptor,
+  RingMembership,
+  type ShardLease,
+  type ShardMember,
+} from './ring-membership.js';
 import { ringLabel } from './shard-labels.js';
 import type { ShardingMetrics } from './sharding-metrics.js';
-
-export const leaseDescriptor: ResourceDescriptor = {
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  kind: 'Lease',
-  plural: 'leases',
-  namespaced: true,
-};
 
 /** Options of a {@link RangeSharder}. */
 export interface RangeSharderOptions {

@@ -1,5 +1,15 @@
 import type { KubernetesObject } from '@ops/api';
+import type { ResourceDescriptor } from '../kinds/resource-descriptor.js';
 import { shardNameLabel } from './shard-labels.js';
+
+/** The Lease resource: what the ring's members hold and its sharders watch. */
+export const leaseDescriptor: ResourceDescriptor = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  kind: 'Lease',
+  plural: 'leases',
+  namespaced: true,
+};
 
 /** A shard Lease as the sharder reads it. */
 export interface ShardLease extends KubernetesObject {

@@ -10,8 +10,9 @@ import type { KindRef } from '../crd/owner-reference-permissions.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
 import { LeaderElector, type LeaseTiming } from '../leader-election/leader-election.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
-import { leaseDescriptor, RangeSharder } from './range-sharder.js';
+import { RangeSharder } from './range-sharder.js';
 import { acknowledgedAnnotation, assignmentLeaseName, readAssignment } from './ring-assignment.js';
+import { leaseDescriptor } from './ring-membership.js';
 import {
   drainLabel,
   ringLabel,

@@ -51,9 +51,8 @@ export class ShardRangeGate {
    * longer allows has ended, with {@link acknowledged} then at least the generation adopted.
    */
   async adopt(assignment: RingAssignment): Promise<void> {
-    const changed = assignment.generation !== this.generation;
     this.generation = assignment.generation;
-    if (changed || this.newest.members.join(',') !== assignment.members.join(','))
+    if (this.newest.members.join(',') !== assignment.members.join(','))
       this.newest = new ShardRanges(assignment.members);
     if (this.active.members.join(',') !== assignment.activeMembers.join(','))
       this.active = new ShardRanges(assignment.activeMembers);

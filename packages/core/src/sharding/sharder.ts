@@ -14,8 +14,8 @@ import { microTime } from '../leader-election/leader-election.js';
 import type { KubeTransport } from '../transport/kube-transport.js';
 import { deleteDeadLeases, fenceLapsed } from './fence-lapsed.js';
 import { HashRing } from './hash-ring.js';
-import { leaseDescriptor } from './range-sharder.js';
 import {
+  leaseDescriptor,
   RingMembership,
   type ShardLease,
   type ShardMember,
