@@ -56,4 +56,23 @@ describe('shapes benchmark (cold-sync matrix)', () => {
     expect(result.charts.length).toBeGreaterThanOrEqual(2);
     // Twelve fresh processes on a loaded 2-core machine.
   }, 300_000);
+
+  it('measures each size again with objects of the same resource in another namespace, on a server of its own', async () => {
+    const context = tinyContext({
+      shapes: ['pods'],
+      shapeSizes: [30],
+      otherObjects: 20,
+      shapeRepeats: 1,
+    });
+    const result = await syncMatrixBenchmark.run(context);
+    const samples = result.samples as Record<string, Record<string, { ms: number[] }>>;
+    expect(Object.keys(samples)).toEqual(['Pods, 30', 'Pods, 30, 20 elsewhere']);
+    // Every contender synced the measured namespace's 30 Pods, the others beside them or not.
+    for (const cell of Object.values(samples))
+      for (const run of Object.values(cell)) expect(run.ms).toEqual([expect.any(Number)]);
+    expect(result.targets.map((target) => target.target)).toContain(
+      'Pods, 30, 20 elsewhere: client-node ≥ 1.3× ops',
+    );
+    expect(result.notes.some((note) => note.includes('"elsewhere"'))).toBe(true);
+  }, 300_000);
 });

@@ -6,11 +6,19 @@ import { markdownTables } from '../../src/report/table.js';
 import { runBenchmarks } from '../../src/runner.js';
 
 /**
- * The tiny sizes with one size of the cold-sync matrix: the matrix's walk through sizes is
- * the same code on either server (sync-matrix.test.ts runs it with two), and each cell on
- * kube-apiserver costs a fresh control plane and its seeding (half of this run's minutes).
+ * The tiny sizes with one repeat, one size of the cold-sync matrix and no objects in another
+ * namespace: the walks through repeats, sizes and the other namespace are the same code on
+ * either server (the local suite runs each benchmark with two repeats, sync-matrix.test.ts
+ * walks two sizes with and without the other namespace), and each cell on kube-apiserver
+ * costs a fresh control plane and its seeding. What this run proves is that every benchmark
+ * and every library runs on kube-apiserver: each shape, each contender, each benchmark once.
  */
-const options = { ...tinyBenchOptions, shapeSizes: [tinyBenchOptions.shapeSizes[0] ?? 100] };
+const options = {
+  ...tinyBenchOptions,
+  repeats: 1,
+  shapeSizes: [tinyBenchOptions.shapeSizes[0] ?? 100],
+  otherObjects: 0,
+};
 
 describe('pnpm bench --server real', () => {
   it('measures every library on kube-apiserver, names it and skips what needs the local server', async () => {
