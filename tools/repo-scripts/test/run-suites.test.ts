@@ -78,7 +78,11 @@ describe('planSuites', () => {
     const older = suites.find((suite) => suite.label === 'envtest real 1.35.4');
     expect(older).toMatchObject({
       script: 'test:binaries',
-      env: { OPS_ENVTEST_KUBERNETES_VERSION: '1.35.4', OPS_KUBECTL_MATRIX: '' },
+      env: {
+        OPS_ENVTEST_KUBERNETES_VERSION: '1.35.4',
+        OPS_KUBECTL_MATRIX: '',
+        OPS_RYW_WRITES: '1000',
+      },
       report: 'packages/envtest/test-results/vitest-node24.21.0-binaries-kubernetes1.35.4.json',
       onOldestNode: false,
     });
@@ -90,13 +94,17 @@ describe('planSuites', () => {
     ]);
     expect(suites.find((suite) => suite.label === 'envtest node 22.19.0')).toMatchObject({
       script: 'test',
-      env: { OPS_KUBECTL_MATRIX: '' },
+      args: ['--exclude', '**/explore/planted.test.ts'],
+      env: { OPS_KUBECTL_MATRIX: '', OPS_RYW_WRITES: '1000' },
       report: 'packages/envtest/test-results/vitest-node22.19.0.json',
       onOldestNode: true,
     });
-    // The kubectl matrix walks on the local API server and the newest release only.
-    for (const label of ['envtest local', 'envtest real'])
+    // The kubectl matrix walks, and the read-your-writes oracle counts to 10,000, on the local
+    // API server and the newest release only; the planted bugs are explored on both.
+    for (const label of ['envtest local', 'envtest real']) {
       expect(suites.find((suite) => suite.label === label)?.env).toEqual({});
+      expect(suites.find((suite) => suite.label === label)?.args).toEqual([]);
+    }
   });
 
   it('plans no rerun when the oldest Node.js is the one running, or not given', () => {
