@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Informer } from '../cache/informer.js';
 import type { InformerCache } from '../cache/informer-cache.js';
+import { splitObjectKey } from '../cache/informer-store.js';
 import { Client } from '../client/client.js';
 import type { ShardingOptions, WatchSpec } from '../controller/controller-builder.js';
 import type { ObjectEvent, Predicate } from '../controller/predicates.js';
@@ -60,6 +61,10 @@ interface NamespaceRing {
   /** The informers whose shard selector the gate sets, and the selector they have now. */
   informers: Informer[];
   selector: string;
+  /** The informer of the `for()` kind, once {@link ShardRings.attach} saw it. */
+  forInformer?: Informer;
+  /** Objects counted leaving this replica's share whose drain is not yet acknowledged. */
+  draining: number;
 }
 
 /**
@@ -147,12 +152,25 @@ export class ShardRings {
           identity,
           field: 'object.metadata.namespace',
           valueOf: (request) => request.namespace,
-          select: (next) => {
+          select: (next, owns) => {
+            // No sharder sees the objects here: this replica counts what leaves its share.
+            const leaving = (entry.forInformer?.keys() ?? []).filter(
+              (key) => !owns(splitObjectKey(key).namespace),
+            ).length;
+            if (leaving > 0) {
+              metrics.reassigned(ring, identity, 'drain', leaving);
+              entry.draining += leaving;
+            }
             entry.selector = next;
             for (const informer of entry.informers) informer.setShardSelector(next);
           },
+          acknowledgedGeneration: () => {
+            if (entry.draining > 0) metrics.drainAcknowledged(ring, identity, entry.draining);
+            entry.draining = 0;
+          },
           retryAfterMs: timing.retryPeriodMs,
         }),
+        draining: 0,
       };
       byNamespace = entry;
       this.byNamespace.set(ring, entry);
@@ -234,6 +252,7 @@ export class ShardRings {
     const entry = this.byNamespace.get(ring);
     if (entry?.resolved !== 'ranges' || watch.shardedBy !== ring) return;
     if (!entry.informers.includes(informer)) entry.informers.push(informer);
+    if (watch.source === 'for') entry.forInformer = informer;
     informer.setShardSelector(entry.selector);
   }
 

@@ -349,6 +349,28 @@ describe('MetricsRegistry helpers for other components', () => {
     expect(warnings).toHaveLength(2);
   });
 
+  it('sums the series of a counter or polled gauge whose labels match, 0 for what it lacks', async () => {
+    const metrics = new MetricsRegistry();
+    const moved = metrics.counter({
+      name: 'ops_moved_total',
+      help: 'Moved',
+      labelNames: ['shard', 'reason'],
+    });
+    moved.inc({ shard: 'a', reason: 'drain' }, 3);
+    moved.inc({ shard: 'b', reason: 'drain' }, 2);
+    moved.inc({ shard: 'a', reason: 'dead' });
+    const polled = metrics.polledGauge({ name: 'ops_owned', help: 'Owned', labelNames: ['shard'] });
+    polled.register({ shard: 'a' }, () => 7);
+    metrics.histogram({ name: 'ops_sizes', help: 'Sizes', buckets: [1] }).observe(5);
+    expect(await metrics.sum('ops_moved_total')).toBe(6);
+    expect(await metrics.sum('ops_moved_total', { reason: 'drain' })).toBe(5);
+    expect(await metrics.sum('ops_moved_total', { shard: 'a', reason: 'drain' })).toBe(3);
+    expect(await metrics.sum('ops_moved_total', { shard: 'c' })).toBe(0);
+    expect(await metrics.sum('ops_owned', { shard: 'a' })).toBe(7);
+    expect(await metrics.sum('ops_sizes')).toBe(0);
+    expect(await metrics.sum('ops_absent')).toBe(0);
+  });
+
   it('gets or creates gauges, counters and histograms, refusing conflicting ones', async () => {
     const metrics = new MetricsRegistry();
     const leader = metrics.gauge({ name: 'ops_leader', help: 'Whether this replica leads' });

@@ -255,6 +255,27 @@ export class MetricsRegistry {
     return this.registry.metrics();
   }
 
+  /**
+   * The sum of the current values of metric `name` (a counter or gauge; gauges polled first)
+   * over its series whose labels include every pair of `labels`: for reading a manager's
+   * metrics in a test, say `sum('ops_sharding_reassignments_total', { reason: 'drain' })`.
+   * 0 when no such metric or series exists, and for a histogram (whose series are named
+   * `_bucket`, `_sum` and `_count`).
+   */
+  async sum(name: string, labels: Readonly<Record<string, string>> = {}): Promise<number> {
+    const metric = this.registry.getSingleMetric(name);
+    if (metric === undefined) return 0;
+    const { values } = await metric.get();
+    return values
+      .filter(
+        (sample) =>
+          // A histogram's samples are its _bucket, _sum and _count series: none is `name`.
+          (('metricName' in sample ? sample.metricName : undefined) ?? name) === name &&
+          Object.entries(labels).every(([key, value]) => String(sample.labels[key]) === value),
+      )
+      .reduce((total, sample) => total + sample.value, 0);
+  }
+
   /** The content type of {@link metrics}: `text/plain; version=0.0.4; charset=utf-8`. */
   get contentType(): PrometheusContentType {
     return this.registry.contentType;

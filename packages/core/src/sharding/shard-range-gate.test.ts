@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ShardRangeGate } from './shard-range-gate.js';
+import { ShardRanges } from './shard-ranges.js';
 
 describe('ShardRangeGate', () => {
   function gate(identity: string) {
@@ -74,5 +75,29 @@ describe('ShardRangeGate', () => {
     await running;
     await adopted;
     expect(g.acknowledged).toBe(2);
+  });
+
+  it('tells the selector what it owns, and reports each generation once, when acknowledged', async () => {
+    const owned: Array<(value: string) => boolean> = [];
+    const acknowledged: number[] = [];
+    const g = new ShardRangeGate({
+      identity: 'a',
+      field: 'object.metadata.namespace',
+      valueOf: (request) => request.namespace,
+      select: (_selector, owns) => owned.push(owns),
+      acknowledgedGeneration: (generation) => acknowledged.push(generation),
+      retryAfterMs: 100,
+    });
+    const spaces = ['payments', 'search', 'checkout', 'billing', 'identity', 'catalog'];
+    await g.adopt({ generation: 1, members: ['a'], active: 1, activeMembers: ['a'] });
+    expect(spaces.every((space) => owned[0]?.(space))).toBe(true);
+    await g.adopt({ generation: 2, members: ['a', 'b'], active: 1, activeMembers: ['a'] });
+    // The share of the newest generation: the ring's own answer, some namespaces gone to b.
+    const ring = new ShardRanges(['a', 'b']);
+    for (const space of spaces) expect(owned[1]?.(space)).toBe(ring.ownerOf(space) === 'a');
+    expect(spaces.some((space) => !owned[1]?.(space))).toBe(true);
+    // Generation 2 again (now active): adopted, but no new acknowledgement.
+    await g.adopt({ generation: 2, members: ['a', 'b'], active: 2, activeMembers: ['a', 'b'] });
+    expect(acknowledged).toEqual([1, 2]);
   });
 });

@@ -10,8 +10,13 @@ export interface ShardRangeGateOptions {
   field: ShardField;
   /** The value of that field for a request (its namespace). */
   valueOf(request: Request): string;
-  /** Applies this replica's share as the server-side selector of its sharded informers. */
-  select(selector: string): void;
+  /**
+   * Applies this replica's share as the server-side selector of its sharded informers;
+   * `owns` tells whether a value is in that share (for counting what leaves it).
+   */
+  select(selector: string, owns: (value: string) => boolean): void;
+  /** Called each time {@link ShardRangeGate.acknowledged} rises, with the generation. */
+  acknowledgedGeneration?(generation: number): void;
   /** When a request gained in a generation not yet active is tried again. */
   retryAfterMs: number;
 }
@@ -56,11 +61,18 @@ export class ShardRangeGate {
       this.newest = new ShardRanges(assignment.members);
     if (this.active.members.join(',') !== assignment.activeMembers.join(','))
       this.active = new ShardRanges(assignment.activeMembers);
-    this.options.select(this.newest.selectorOf(this.options.identity, this.options.field));
+    const newest = this.newest;
+    this.options.select(
+      newest.selectorOf(this.options.identity, this.options.field),
+      (value) => newest.ownerOf(value) === this.options.identity,
+    );
     const generation = assignment.generation;
     while ([...this.inFlight.values()].some((value) => !this.allows(value)))
       await new Promise<void>((resolve) => this.settled.add(resolve));
-    if (this.generation === generation) this.acknowledged = generation;
+    if (this.generation === generation && this.acknowledged < generation) {
+      this.acknowledged = generation;
+      this.options.acknowledgedGeneration?.(generation);
+    }
   }
 
   /** Wraps a reconciler so that it runs only for requests this replica may reconcile. */

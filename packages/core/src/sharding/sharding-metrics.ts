@@ -21,8 +21,13 @@ export type ReassignmentReason = 'drain' | 'dead';
  *   caches, i.e. owns (read at scrape time from its informer);
  * - `ops_sharding_reassignments_total{ring, shard, reason}`: objects the sharder started to
  *   move away from `shard`, by `drain` (the shard is alive: drain handshake) or `dead` (its
- *   lease lapsed or was released: moved at once);
- * - `ops_sharding_drains_acknowledged_total{ring, shard}`: drains this replica acknowledged;
+ *   lease lapsed or was released: moved at once). Sharded by server-side selectors, no
+ *   sharder sees objects: each replica counts, as `drain`, the objects of the ring's kind in
+ *   its cache that fall outside its share when it adopts a new generation; a dead replica's
+ *   objects are not counted (they show as the new owners' `shard_objects` rising);
+ * - `ops_sharding_drains_acknowledged_total{ring, shard}`: objects whose drain this replica
+ *   acknowledged (by labels: handed back one by one; by selectors: those counted at adoption,
+ *   once every reconcile outside its new share ended);
  * - `ops_sharding_ring_members{ring}`: ready members, exported by the replica that is the
  *   ring's sharder.
  */
@@ -60,12 +65,14 @@ export class ShardingMetrics {
       .register({ ring, shard }, read);
   }
 
-  reassigned(ring: string, shard: string, reason: ReassignmentReason): void {
-    this.reassignments.inc({ ring, shard, reason });
+  /** Counts `objects` (default one) moved away from `shard`. */
+  reassigned(ring: string, shard: string, reason: ReassignmentReason, objects = 1): void {
+    this.reassignments.inc({ ring, shard, reason }, objects);
   }
 
-  drainAcknowledged(ring: string, shard: string): void {
-    this.drains.inc({ ring, shard });
+  /** Counts `objects` (default one) whose drain `shard` acknowledged. */
+  drainAcknowledged(ring: string, shard: string, objects = 1): void {
+    this.drains.inc({ ring, shard }, objects);
   }
 
   ringMembers(ring: string, count: number): void {

@@ -305,16 +305,6 @@ async function ownersOf(namespace: string, ring: string): Promise<Map<string, st
   );
 }
 
-function metricSum(text: string, name: string, match: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    if (!Object.entries(match).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
-    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return sum;
-}
-
 /** Starts replica `who` and waits until it holds the ring's sharder Lease. */
 async function startSharder(who: string, namespace: string, ring: string): Promise<Replica> {
   const replica = startReplica(who, namespace, ring);
@@ -360,10 +350,12 @@ describe('a controller sharded across three replicas', () => {
     );
     // Each caches only its share (its parents and their children).
     for (const [i, replica] of replicas.entries()) {
-      const text = await replica.manager.metrics.metrics();
-      expect(metricSum(text, 'ops_sharding_shard_objects', { ring, shard: replica.who })).toBe(
-        shares[i],
-      );
+      expect(
+        await replica.manager.metrics.sum('ops_sharding_shard_objects', {
+          ring,
+          shard: replica.who,
+        }),
+      ).toBe(shares[i]);
     }
 
     const settled = Date.now();
@@ -417,7 +409,7 @@ describe('a controller sharded across three replicas', () => {
     }
     const dead = await Promise.all(
       replicas.map(async (replica) =>
-        metricSum(await replica.manager.metrics.metrics(), 'ops_sharding_reassignments_total', {
+        replica.manager.metrics.sum('ops_sharding_reassignments_total', {
           ring,
           shard: 'r2',
           reason: 'dead',
@@ -510,7 +502,7 @@ describe('a controller sharded across three replicas', () => {
     expect(leaseNames).toEqual(['r4', 'r5', 'r6'].map((who) => shardLeaseName(ring, who)));
     const drains = await Promise.all(
       running.map(async (replica) =>
-        metricSum(await replica.manager.metrics.metrics(), 'ops_sharding_reassignments_total', {
+        replica.manager.metrics.sum('ops_sharding_reassignments_total', {
           ring,
           reason: 'drain',
         }),

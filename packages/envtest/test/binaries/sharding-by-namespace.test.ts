@@ -181,6 +181,20 @@ async function converge(value: string): Promise<void> {
 }
 
 /** The test's namespaces whose parents a replica's cache holds. */
+/** The drains the replicas counted: objects moved away from them, and drains acknowledged. */
+async function drainCounts(
+  members: Record<string, Replica>,
+): Promise<{ reassigned: number; acknowledged: number }> {
+  let reassigned = 0;
+  let acknowledged = 0;
+  for (const member of Object.values(members)) {
+    const { metrics } = member.manager;
+    reassigned += await metrics.sum('ops_sharding_reassignments_total', { ring, reason: 'drain' });
+    acknowledged += await metrics.sum('ops_sharding_drains_acknowledged_total', { ring });
+  }
+  return { reassigned, acknowledged };
+}
+
 function cachedNamespaces(member: Replica): string[] {
   return [
     ...new Set(
@@ -268,10 +282,27 @@ describe(`a controller sharded by namespace (${serverSide ? 'server-side shard s
       await sharedOut(members);
 
       // Another joins while work is in flight.
+      const before = await drainCounts(members);
+      const moving = serverSide
+        ? (await admin.list(configMaps)).items.filter(
+            (object) =>
+              new ShardRanges(['replica-1', 'replica-2', 'replica-4']).ownerOf(
+                object.metadata?.namespace ?? '',
+              ) === 'replica-4',
+          ).length
+        : 0;
       await setValue('v3');
       members['replica-4'] = replica('replica-4');
       await converge('v3');
       await sharedOut(members);
+      if (serverSide) {
+        // No sharder sees objects here: replicas 1 and 2 counted what left their shares for
+        // replica-4, and acknowledged draining it.
+        const after = await drainCounts(members);
+        expect(moving).toBeGreaterThan(0);
+        expect(after.reassigned - before.reassigned).toBe(moving);
+        expect(after.acknowledged - before.acknowledged).toBe(moving);
+      }
       await setValue('v4');
       await converge('v4');
       busy = false;
