@@ -18,10 +18,10 @@ describe('failover-standby benchmark', () => {
     for (const run of runs) {
       expect(run.afterExpiryMs).toHaveLength(5);
       // The standby never leads before the dead leader's Lease expired (the Lease's own
-      // bound), and reconciles only once it leads.
+      // bound), and reconciles only once it leads (both instants taken, not polled, on one
+      // clock: whatever the machine's load).
       expect(run.ledAfterExpiryMs).toBeGreaterThanOrEqual(0);
-      for (const ms of run.afterExpiryMs)
-        expect(ms).toBeGreaterThanOrEqual(run.ledAfterExpiryMs - 5);
+      for (const ms of run.afterExpiryMs) expect(ms).toBeGreaterThanOrEqual(run.ledAfterExpiryMs);
     }
     expect(result.targets).toHaveLength(1);
     expect(result.targets[0]?.target).toMatch(/≤ 2 s/);

@@ -30,8 +30,8 @@ interface FailoverRun {
   /** Each changed object's first reconcile, in ms after the dead leader's Lease expired. */
   afterExpiryMs: number[];
   /**
-   * When the new leader's workers ran (`isLeader()`: for a cold standby, after its caches
-   * synced), in ms after the Lease expired.
+   * When the new leader started its workers (for a cold standby, after its caches synced),
+   * in ms after the Lease expired: taken by an elected runnable, which starts with them.
    */
   ledAfterExpiryMs: number;
 }
@@ -157,12 +157,19 @@ async function failoverOnce(
       await manager.client.get('v1', 'ConfigMap', name, namespace);
       await sleep(reconcileIoMs);
     });
+  // When the elected manager starts its controllers: an elected runnable starts in the same
+  // synchronous step, before any reconcile can run (timed exactly, not polled).
+  let ledAt = 0;
+  manager.add({
+    start: async () => {
+      ledAt ||= Date.now();
+    },
+  });
   const stopStandby = new AbortController();
   let failure: unknown;
   const standby = manager.start(stopStandby.signal).catch((error: unknown) => {
     failure = error;
   });
-  let ledAt = 0;
   const http = new RawHttp(server);
   try {
     // Standing by: a warm one with its cache full, a cold one campaigning (a few retries).
@@ -201,7 +208,6 @@ async function failoverOnce(
     await waitUntil(
       () => {
         if (failure !== undefined) throw failure;
-        if (ledAt === 0 && manager.isLeader()) ledAt = Date.now();
         return firstReconcileAt.size === changed.length;
       },
       `the ${variant} standby's first reconcile of every changed object`,
