@@ -19,6 +19,7 @@ export default defineConfig({
             'test/explore.e2e.test.ts',
             'test/helm-chart.e2e.test.ts',
             'test/self-managed-certs.e2e.test.ts',
+            'test/sharded-by-namespace.e2e.test.ts',
             'test/seed-yaml.e2e.test.ts',
           ],
           './test/control-plane-setup.ts',

@@ -3,16 +3,16 @@
 // ServiceAccount with exactly the rendered (generated) rules, share the Applications: each
 // Application is labelled for one replica, which creates its Deployment, and the ring's
 // Leases name both replicas. It proves the generated RBAC is all a sharded replica needs.
-import { Client, type KubernetesObject, runOperator } from '@ops/core';
+import { Client, type KubernetesObject } from '@ops/core';
 import { shardLabel, shardNameLabel } from '@ops/core/sharding';
 import { Environment, eventually, type ServiceAccountIdentity } from '@ops/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationResource } from '../src/api/v1/application.js';
-import { applicationOperator, applicationShardingRing } from '../src/operator.js';
-import { type K8sObject, removeTemporaryDirectories, render } from './tooling-support.js';
+import { applicationShardingRing } from '../src/operator.js';
+import { installShardedConfig, shardedNamespace, startShardedReplica } from './sharded-replica.js';
+import { type K8sObject, removeTemporaryDirectories } from './tooling-support.js';
 
-const namespace = 'application-operator-system';
-const serviceAccount = 'application-operator-controller-manager';
+const namespace = shardedNamespace;
 const replicaNames = ['sharded-replica-a', 'sharded-replica-b'];
 const applications = Array.from({ length: 8 }, (_, i) => `sharded-app-${i}`);
 
@@ -27,18 +27,7 @@ beforeAll(async () => {
     crds: [applicationResource.crd() as unknown as KubernetesObject],
   });
   admin = new Client({ kubeConfig: env.kubeConfig });
-  rendered = render('config/sharded');
-  // The Namespace and ServiceAccount as kustomize renders them; the RBAC through envtest's
-  // helper; the Deployment runs here instead.
-  for (const object of rendered) {
-    if (object.kind === 'Namespace' || object.kind === 'ServiceAccount')
-      await admin.create(object as KubernetesObject);
-  }
-  operator = await env.serviceAccount({
-    namespace,
-    name: serviceAccount,
-    rbac: rendered as KubernetesObject[],
-  });
+  ({ rendered, operator } = await installShardedConfig(env, admin));
 }, 60_000);
 
 afterAll(async () => {
@@ -47,36 +36,16 @@ afterAll(async () => {
   await removeTemporaryDirectories();
 });
 
-/** Starts one replica as the rendered Deployment runs it, webhooks off, named `identity`. */
-function startReplica(identity: string): { stop: () => void; exited: Promise<number> } {
-  const deployment = rendered.find((object) => object.kind === 'Deployment');
-  const container = deployment?.spec.template.spec.containers[0];
-  const args: string[] = container?.args ?? [];
-  expect(args).toContain('--sharding');
-  // The identity comes from the environment, as the downward API sets it in the Pod.
-  expect(container?.env?.[0]?.name).toBe('LEADER_ELECTION_IDENTITY');
-  const stop = new AbortController();
-  const exited = runOperator(applicationOperator, {
-    argv: [
-      ...args.filter((arg) => !arg.includes('bind-address')),
-      '--metrics-bind-address=0',
-      '--health-probe-bind-address=0',
-      `--kubeconfig=${operator.kubeconfigPath}`,
-      `--leader-election-namespace=${namespace}`,
-      '--disable-webhooks',
-    ],
-    env: { LEADER_ELECTION_IDENTITY: identity },
-    stdout: () => undefined,
-    stderr: () => undefined,
-    signal: stop.signal,
-    podNamespace: () => namespace,
-  });
-  return { stop: () => stop.abort(), exited };
-}
-
 describe('config/sharded', () => {
   it('shares the Applications between two replicas, each creating the Deployments of its own', async () => {
-    const replicas = replicaNames.map(startReplica);
+    const replicas = replicaNames.map((identity) =>
+      startShardedReplica({
+        rendered,
+        kubeconfigPath: operator.kubeconfigPath,
+        namespace,
+        identity,
+      }),
+    );
     try {
       for (const name of applications) {
         await admin.create({

@@ -12,6 +12,7 @@ import type { ControllerKinds } from '../crd/owner-reference-permissions.js';
 import type { RestMapper } from '../kinds/rest-mapper.js';
 import type { LeaseTiming } from '../leader-election/leader-election.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { leaseDescriptor } from '../sharding/ring-membership.js';
 import { serverShardsWatches } from '../sharding/server-side-sharding.js';
 import {
   checkRingName,
@@ -268,6 +269,7 @@ export class ShardRings {
       descriptor,
       this.options.namespace,
       this.host.log,
+      { descriptor: leaseDescriptor, namespace: this.options.leaseNamespace() },
     );
     this.host.log.info(
       { ring, mechanism: ranges ? 'server-side shard selectors' : 'shard labels' },
