@@ -31,7 +31,8 @@ export interface LeaderElectionOptions {
   /**
    * Annotations written with every create, acquire and renew (default none), read afresh each
    * time: how a holder publishes a little state beside its Lease (a shard's acknowledged ring
-   * generation), visible to others within one retry period.
+   * generation), visible to others within one retry period, or at once after
+   * {@link LeaderElector.renewSoon}.
    */
   annotations?: () => Record<string, string>;
   logger?: Logger;
@@ -114,6 +115,8 @@ export class LeaderElector {
   >;
   private readonly labels: Record<string, string> | undefined;
   private readonly annotations: (() => Record<string, string>) | undefined;
+  /** Ends the renew loop's wait early ({@link renewSoon}); set while it waits. */
+  private wake: (() => void) | undefined;
   private readonly log: Logger;
   private readonly clock: Clock;
   private observed: { spec: string; at: number; lease?: Lease } = { spec: '', at: 0 };
@@ -141,6 +144,15 @@ export class LeaderElector {
     return this.leading;
   }
 
+  /**
+   * While leading, renews the Lease now instead of at the end of the retry period (its
+   * `annotations` read afresh), as when what they say changed and others wait for it; the
+   * next renewal follows a retry period after. Does nothing when not leading.
+   */
+  renewSoon(): void {
+    this.wake?.();
+  }
+
   /** The identity of the holder last observed. */
   observedLeader(): string {
     return this.observed.lease?.spec.holderIdentity ?? '';
@@ -166,7 +178,14 @@ export class LeaderElector {
       .catch((error: unknown) => this.log.error({ err: error }, 'onStartedLeading failed'));
     let lastRenew = this.clock.now();
     while (!signal.aborted) {
-      await abortableSleep(retryPeriodMs, signal);
+      // One retry period, or less when stopped or asked to renew soon.
+      const waiting = new AbortController();
+      const stop = () => waiting.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      this.wake = stop;
+      await abortableSleep(retryPeriodMs, waiting.signal);
+      this.wake = undefined;
+      signal.removeEventListener('abort', stop);
       if (signal.aborted) break;
       if (await this.tryAcquireOrRenew(callbacks)) {
         lastRenew = this.clock.now();

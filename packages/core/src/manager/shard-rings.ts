@@ -165,14 +165,14 @@ export class ShardRings {
             entry.selector = next;
             for (const informer of entry.informers) informer.setShardSelector(next);
           },
-          acknowledgedGeneration: () => {
-            if (entry.draining > 0) metrics.drainAcknowledged(ring, identity, entry.draining);
-            entry.draining = 0;
-          },
           retryAfterMs: timing.retryPeriodMs,
         }),
         draining: 0,
       };
+      entry.gate.onAcknowledged(() => {
+        if (entry.draining > 0) metrics.drainAcknowledged(ring, identity, entry.draining);
+        entry.draining = 0;
+      });
       byNamespace = entry;
       this.byNamespace.set(ring, entry);
     }

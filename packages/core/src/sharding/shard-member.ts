@@ -100,19 +100,23 @@ export class ShardMember {
       logger: this.log,
     }).run(inner.signal, { onStartedLeading: (leading) => this.runSharder(leading) });
     let lost = false;
+    const shard = new LeaderElector({
+      transport,
+      namespace: leaseNamespace,
+      name: shardLeaseName(ring, identity),
+      identity,
+      labels: { [ringLabel]: ring, [shardNameLabel]: identity },
+      ...(gate
+        ? { annotations: () => ({ [acknowledgedAnnotation]: String(gate.acknowledged) }) }
+        : {}),
+      ...timing,
+      logger: this.log,
+    });
+    // An acknowledged generation is published at once: the sharder activates it only once
+    // every live replica's shard Lease says so.
+    const unsubscribe = gate?.onAcknowledged(() => shard.renewSoon());
     try {
-      await new LeaderElector({
-        transport,
-        namespace: leaseNamespace,
-        name: shardLeaseName(ring, identity),
-        identity,
-        labels: { [ringLabel]: ring, [shardNameLabel]: identity },
-        ...(gate
-          ? { annotations: () => ({ [acknowledgedAnnotation]: String(gate.acknowledged) }) }
-          : {}),
-        ...timing,
-        logger: this.log,
-      }).run(inner.signal, {
+      await shard.run(inner.signal, {
         onStartedLeading: async (holding) => {
           this.log.info('holding the shard lease; starting the ring controllers');
           this.options.startControllers();
@@ -127,6 +131,7 @@ export class ShardMember {
         },
       });
     } finally {
+      unsubscribe?.();
       signal.removeEventListener('abort', onAbort);
       inner.abort();
       await sharding;

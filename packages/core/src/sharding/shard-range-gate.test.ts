@@ -85,9 +85,9 @@ describe('ShardRangeGate', () => {
       field: 'object.metadata.namespace',
       valueOf: (request) => request.namespace,
       select: (_selector, owns) => owned.push(owns),
-      acknowledgedGeneration: (generation) => acknowledged.push(generation),
       retryAfterMs: 100,
     });
+    g.onAcknowledged((generation) => acknowledged.push(generation));
     const spaces = ['payments', 'search', 'checkout', 'billing', 'identity', 'catalog'];
     await g.adopt({ generation: 1, members: ['a'], active: 1, activeMembers: ['a'] });
     expect(spaces.every((space) => owned[0]?.(space))).toBe(true);

@@ -15,8 +15,6 @@ export interface ShardRangeGateOptions {
    * `owns` tells whether a value is in that share (for counting what leaves it).
    */
   select(selector: string, owns: (value: string) => boolean): void;
-  /** Called each time {@link ShardRangeGate.acknowledged} rises, with the generation. */
-  acknowledgedGeneration?(generation: number): void;
   /** When a request gained in a generation not yet active is tried again. */
   retryAfterMs: number;
 }
@@ -41,6 +39,7 @@ export class ShardRangeGate {
   private generation = 0;
   private readonly inFlight = new Map<object, string>();
   private readonly settled = new Set<() => void>();
+  private readonly acknowledgements = new Set<(generation: number) => void>();
 
   constructor(private readonly options: ShardRangeGateOptions) {}
 
@@ -71,8 +70,17 @@ export class ShardRangeGate {
       await new Promise<void>((resolve) => this.settled.add(resolve));
     if (this.generation === generation && this.acknowledged < generation) {
       this.acknowledged = generation;
-      this.options.acknowledgedGeneration?.(generation);
+      for (const listener of this.acknowledgements) listener(generation);
     }
+  }
+
+  /**
+   * Calls `listener` each time {@link acknowledged} rises, with the generation (to publish it
+   * at once, to count what the generation moved). Returns the function that removes it.
+   */
+  onAcknowledged(listener: (generation: number) => void): () => void {
+    this.acknowledgements.add(listener);
+    return () => this.acknowledgements.delete(listener);
   }
 
   /** Wraps a reconciler so that it runs only for requests this replica may reconcile. */

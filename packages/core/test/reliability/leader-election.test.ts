@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import type { KubernetesObject } from '@ops/api';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LeaderElector } from '../../src/leader-election/leader-election.js';
 import { Manager } from '../../src/manager/manager.js';
+import { KubeTransport } from '../../src/transport/kube-transport.js';
 import {
   eventually,
   type FaultyApiServer,
@@ -313,6 +315,53 @@ describe('leader election', () => {
       `leader election: leaders ${leaders.join(' → ')}; takeover ${crashTakeoverMs} ms after SIGKILL, ${handovers.join(' and ')} ms after graceful stops`,
     );
   }, 60_000);
+
+  it('renews at once when asked, with its annotations read afresh, instead of a retry period later', async () => {
+    // A retry period of a minute: a renewal within this test's 20 s is renewSoon's doing.
+    const slow = { leaseDurationMs: 200_000, renewDeadlineMs: 100_000, retryPeriodMs: 60_000 };
+    let said = 'first';
+    const transport = new KubeTransport(cluster.server.kubeConfig);
+    const elector = new LeaderElector({
+      transport,
+      namespace,
+      name: 'renew-soon',
+      identity: 'holder',
+      annotations: () => ({ 'example.com/says': said }),
+      ...slow,
+    });
+    const stop = new AbortController();
+    let leading: () => void = () => undefined;
+    const led = new Promise<void>((resolve) => {
+      leading = resolve;
+    });
+    const running = elector.run(stop.signal, {
+      onStartedLeading: async () => leading(),
+    });
+    const annotation = async () =>
+      (
+        await cluster.admin.get<LeaseObject>(
+          'coordination.k8s.io/v1',
+          'Lease',
+          'renew-soon',
+          namespace,
+        )
+      ).metadata?.annotations?.['example.com/says'];
+    try {
+      await led;
+      expect(await annotation()).toBe('first');
+      said = 'second';
+      elector.renewSoon();
+      await eventually(
+        async () => (await annotation()) === 'second',
+        () => 'the Lease to say second',
+        15_000,
+      );
+    } finally {
+      stop.abort();
+      await running;
+      transport.close();
+    }
+  }, 20_000);
 
   it('records at least the configured lease duration in the Lease, even below a second', async () => {
     // Other candidates judge expiry by the Lease's whole leaseDurationSeconds alone: a record
