@@ -79,16 +79,27 @@ export async function installWebhooks({ name, client, operatorDir, work, webhook
   for (const crd of await kustomize(join(operatorDir, 'config/crd'))) {
     const conversion = crd?.spec?.conversion;
     if (crd?.kind !== 'CustomResourceDefinition' || conversion?.strategy !== 'Webhook') continue;
-    const installed = await client.get(
-      'apiextensions.k8s.io/v1',
-      'CustomResourceDefinition',
-      crd.metadata.name,
+    // The conversion replaced by a JSON patch, not a read-modify-write: kube-apiserver writes
+    // the new CRD's status (Established, NamesAccepted) meanwhile, and an update read before it
+    // is a Conflict. (A merge patch would keep the Service beside the URL.)
+    await client.patch(
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: crd.metadata.name },
+      },
+      [
+        {
+          op: 'replace',
+          path: '/spec/conversion',
+          value: {
+            ...conversion,
+            webhook: { ...conversion.webhook, clientConfig: here(conversion.webhook.clientConfig) },
+          },
+        },
+      ],
+      'json',
     );
-    installed.spec.conversion = {
-      ...conversion,
-      webhook: { ...conversion.webhook, clientConfig: here(conversion.webhook.clientConfig) },
-    };
-    await client.update(installed);
   }
   return ['--webhook-port', String(webhookPort), '--webhook-cert-dir', certDir];
 }
