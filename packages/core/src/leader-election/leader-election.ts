@@ -147,7 +147,9 @@ export class LeaderElector {
   /**
    * While leading, renews the Lease now instead of at the end of the retry period (its
    * `annotations` read afresh), as when what they say changed and others wait for it; the
-   * next renewal follows a retry period after. Does nothing when not leading.
+   * next renewal follows a retry period after. Does nothing when not leading; during a
+   * renewal already under way (which carries what the annotations said when it started),
+   * the change goes with the next one, a retry period later at most.
    */
   renewSoon(): void {
     this.wake?.();
