@@ -60,7 +60,6 @@ describe('config/sharded --sharding-by=namespace, as the operator ServiceAccount
       startShardedReplica({
         rendered,
         kubeconfigPath: operator.kubeconfigPath,
-        namespace,
         identity,
         extraArgs: ['--sharding-by=namespace'],
         metricsPort: ports[i] as number,

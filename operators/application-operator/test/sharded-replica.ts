@@ -43,7 +43,7 @@ export interface ShardedReplica {
 /**
  * Starts one replica with the arguments of the rendered Deployment in `rendered` (which must
  * pass `--sharding`) and `extraArgs`, as the ServiceAccount whose kubeconfig is
- * `kubeconfigPath`, its Leases in `namespace`, named `identity` through
+ * `kubeconfigPath`, its Leases in {@link shardedNamespace}, named `identity` through
  * `LEADER_ELECTION_IDENTITY` as the downward API sets it in the Pod; webhooks and health
  * probes off, metrics off too unless `metricsPort` is given (then served over plain HTTP on
  * 127.0.0.1 at that port).
@@ -51,7 +51,6 @@ export interface ShardedReplica {
 export function startShardedReplica(options: {
   rendered: K8sObject[];
   kubeconfigPath: string;
-  namespace: string;
   identity: string;
   extraArgs?: string[];
   metricsPort?: number;
@@ -71,14 +70,14 @@ export function startShardedReplica(options: {
         : [`--metrics-bind-address=127.0.0.1:${options.metricsPort}`, '--metrics-secure=false']),
       '--health-probe-bind-address=0',
       `--kubeconfig=${options.kubeconfigPath}`,
-      `--leader-election-namespace=${options.namespace}`,
+      `--leader-election-namespace=${shardedNamespace}`,
       '--disable-webhooks',
     ],
     env: { LEADER_ELECTION_IDENTITY: options.identity },
     stdout: () => undefined,
     stderr: () => undefined,
     signal: stop.signal,
-    podNamespace: () => options.namespace,
+    podNamespace: () => shardedNamespace,
   });
   return { stop: () => stop.abort(), exited };
 }

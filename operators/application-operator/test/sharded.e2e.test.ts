@@ -42,7 +42,6 @@ describe('config/sharded', () => {
       startShardedReplica({
         rendered,
         kubeconfigPath: operator.kubeconfigPath,
-        namespace,
         identity,
       }),
     );
