@@ -1,4 +1,5 @@
-import type { BenchServer, ServerKind } from './harness/bench-server.js';
+import type { ShardingOptions } from '@ops/core/controller';
+import type { BenchServer, ServerKind, ServerStartOptions } from './harness/bench-server.js';
 import { type ObjectShape, objectShapes } from './harness/object-shapes.js';
 
 /**
@@ -58,7 +59,19 @@ export interface BenchOptions {
    * (`--shard-sizes`); its steady load lasts `latencyDurationMs`.
    */
   shardSizes: number[];
+  /**
+   * What the sharded-scale-out benchmark hashes to pick a replica (`--shard-by`), each a run
+   * of its own: `name` (shard labels), `namespace` (kube-apiserver's server-side shard
+   * selectors where it has them, else labels keyed by namespace).
+   */
+  shardBy: ShardBy[];
 }
+
+/** What a sharded controller hashes: core's `withOptions({ sharding: { by } })`. */
+export type ShardBy = NonNullable<ShardingOptions['by']>;
+
+/** Every {@link ShardBy}, in the order runs take them. */
+export const shardByValues: readonly ShardBy[] = ['name', 'namespace'];
 
 /** The full run of `pnpm bench` (about 3 minutes on a 2-core machine). */
 export const defaultBenchOptions: BenchOptions = {
@@ -83,6 +96,7 @@ export const defaultBenchOptions: BenchOptions = {
   failoverObjects: 10_000,
   operatorRepeats: 2,
   shardSizes: [10_000, 50_000],
+  shardBy: [...shardByValues],
 };
 
 /** A run of every benchmark in a few seconds, for tests (`--tiny`). */
@@ -108,6 +122,7 @@ export const tinyBenchOptions: BenchOptions = {
   failoverObjects: 100,
   operatorRepeats: 1,
   shardSizes: [40],
+  shardBy: [...shardByValues],
 };
 
 /** One reported figure. */
@@ -161,9 +176,9 @@ export interface BenchContext {
    * Starts a fresh API server of the run's kind in processes of its own (each benchmark
    * starts its own, so none sees another's objects or history); the runner stops every
    * server a benchmark left running. `cluster` (a simulated cluster that runs Deployments)
-   * only the local server has.
+   * only the local server has; `featureGates` only kube-apiserver reads.
    */
-  startServer(options?: { cluster?: boolean }): Promise<BenchServer>;
+  startServer(options?: ServerStartOptions): Promise<BenchServer>;
   /** Progress messages (to stderr in the CLI; dropped in tests). */
   log(message: string): void;
 }

@@ -9,6 +9,7 @@ import { type BenchOptions, defaultBenchOptions, tinyBenchOptions } from './benc
 import { benchmarks, selectBenchmarks } from './benchmarks/index.js';
 import { type ServerKind, serverKinds } from './harness/bench-server.js';
 import { parseShapes } from './harness/object-shapes.js';
+import { parseShardBy } from './harness/parse-shard-by.js';
 import { parseSizes } from './harness/parse-sizes.js';
 import { localServerSource, realServerSource, type ServerSource } from './harness/server-source.js';
 import { markdownNotes, markdownTables } from './report/table.js';
@@ -47,6 +48,10 @@ Options:
                         benchmarks (applications, balancers, myjobs; default ${defaultBenchOptions.operatorRepeats})
   --shard-sizes <list>  objects of the sharded-scale-out benchmark, each run over 1, 3 and 5
                         replicas (default ${defaultBenchOptions.shardSizes.join(',')})
+  --shard-by <list>     what the sharded-scale-out benchmark hashes, a run each: name (shard
+                        labels), namespace (kube-apiserver's sharded watches where it has
+                        them, 1.36+ with ShardedListAndWatch, else labels by namespace)
+                        (default ${defaultBenchOptions.shardBy.join(',')})
   --out <dir>           where results go (default ./bench-results)
   -h, --help            show this help
 `;
@@ -98,6 +103,7 @@ async function main(): Promise<number> {
     if (values.shapes !== undefined) options.shapes = parseShapes(values.shapes);
     if (values.sizes !== undefined) options.shapeSizes = parseSizes(values.sizes);
     if (values['shard-sizes'] !== undefined) options.shardSizes = parseSizes(values['shard-sizes']);
+    if (values['shard-by'] !== undefined) options.shardBy = parseShardBy(values['shard-by']);
     if (values['other-objects'] !== undefined) {
       const others = Number(values['other-objects']);
       if (!Number.isInteger(others) || others < 0)
@@ -181,6 +187,7 @@ function parse() {
       'failover-objects': { type: 'string' },
       'operator-repeats': { type: 'string' },
       'shard-sizes': { type: 'string' },
+      'shard-by': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -1,6 +1,12 @@
 import { cpus, platform, release } from 'node:os';
 import type { BenchmarkModule, BenchmarkResult, BenchOptions } from './benchmark.js';
-import type { BenchServer, Seeding, ServerKind } from './harness/bench-server.js';
+import {
+  type BenchServer,
+  mergeSeedings,
+  type Seeding,
+  type ServerKind,
+  type ServerStartOptions,
+} from './harness/bench-server.js';
 import { libraryVersions } from './harness/library-versions.js';
 import { localServerSource, type ServerSource } from './harness/server-source.js';
 
@@ -71,7 +77,7 @@ export async function runBenchmarks(
           serverKind: source.kind,
           serverName: source.name,
           log: moduleLog,
-          startServer: async (serverOptions?: { cluster?: boolean }) => {
+          startServer: async (serverOptions?: ServerStartOptions) => {
             const server = await source.start(serverOptions);
             servers.push(server);
             return server;
@@ -85,12 +91,11 @@ export async function runBenchmarks(
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
       for (const server of servers) {
-        for (const seeding of server.seedings) {
-          seedings.push({ benchmark: module.id, ...seeding });
+        for (const seeding of server.seedings) seedings.push({ benchmark: module.id, ...seeding });
+        for (const seeding of mergeSeedings(server.seedings))
           moduleLog(
-            `seeded ${seeding.objects} ${seeding.kind} (${seeding.requests} requests) in ${(seeding.ms / 1000).toFixed(1)} s`,
+            `seeded ${seeding.objects} ${seeding.kind}${seeding.namespaces > 1 ? ` over ${seeding.namespaces} namespaces` : ''} (${seeding.requests} requests) in ${(seeding.ms / 1000).toFixed(1)} s`,
           );
-        }
       }
     }
     moduleLog(`done in ${((performance.now() - moduleStart) / 1000).toFixed(1)} s`);

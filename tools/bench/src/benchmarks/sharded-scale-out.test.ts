@@ -1,19 +1,30 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopServers, tinyContext } from '../harness/test-context.js';
-import { type ShardRun, shardedScaleOutBenchmark, shardReconcileMs } from './sharded-scale-out.js';
+import {
+  type ShardRun,
+  shardedScaleOutBenchmark,
+  shardingGates,
+  shardNamespaces,
+  shardReconcileMs,
+} from './sharded-scale-out.js';
 
 afterEach(stopServers);
 
 describe('sharded-scale-out benchmark', () => {
-  it('runs the sharded controller over 1, 3 and 5 replica processes, each object reconciled by exactly one', async () => {
+  it('runs the sharded controller by name and by namespace over 1, 3 and 5 replica processes, each object reconciled by exactly one', async () => {
     const result = await shardedScaleOutBenchmark.run(tinyContext({ latencyDurationMs: 500 }));
     const runs = (result.samples as { runs: ShardRun[] }).runs;
-    expect(runs.map((run) => [run.objects, run.replicas])).toEqual([
-      [40, 1],
-      [40, 3],
-      [40, 5],
+    // The local server has no server-side sharding: by namespace, labels keyed by namespace.
+    expect(runs.map((run) => [run.objects, run.by, run.mechanism, run.replicas])).toEqual([
+      [40, 'name', 'labels', 1],
+      [40, 'name', 'labels', 3],
+      [40, 'name', 'labels', 5],
+      [40, 'namespace', 'labels', 1],
+      [40, 'namespace', 'labels', 3],
+      [40, 'namespace', 'labels', 5],
     ]);
     for (const run of runs) {
+      expect(run.namespaces).toBe(4);
       // The backlog: every object reconciled once, by one replica (the shares add up).
       expect(run.shares).toHaveLength(run.replicas);
       expect(run.shares.reduce((a, b) => a + b, 0)).toBe(40);
@@ -25,14 +36,51 @@ describe('sharded-scale-out benchmark', () => {
       expect(Number.isFinite(run.queueWaitP99Ms)).toBe(true);
       expect(run.loadWrites).toBeGreaterThan(0);
     }
-    // With 3 and 5 replicas, more than one replica owned objects.
-    expect(runs[1]?.shares.filter((share) => share > 0).length).toBeGreaterThan(1);
-    expect(runs[2]?.shares.filter((share) => share > 0).length).toBeGreaterThan(1);
+    // With 3 and 5 replicas, more than one replica owned objects; by namespace, whole
+    // namespaces (10 objects each).
+    for (const run of runs.filter((entry) => entry.replicas > 1))
+      expect(run.shares.filter((share) => share > 0).length).toBeGreaterThan(1);
+    for (const run of runs.filter((entry) => entry.by === 'namespace'))
+      for (const share of run.shares) expect(share % 10).toBe(0);
+    const goalsOf = (way: string) => [
+      `${way}: scaling efficiency from 1 to 5 replicas ≥ 0.8 (40 objects)`,
+      `${way}: p99 queue wait ≤ 1 s at 40 objects (every replica count)`,
+      `${way}: p99 reconcile ≤ 5 s at 40 objects (every replica count)`,
+      `${way}: heap per replica with 3 replicas ≤ 0.4× the single replica's (40 objects)`,
+    ];
     expect(result.targets.map((target) => target.target)).toEqual([
-      'scaling efficiency from 1 to 5 replicas ≥ 0.8 (40 objects)',
-      'p99 queue wait ≤ 1 s at 40 objects (every replica count)',
-      'p99 reconcile ≤ 5 s at 40 objects (every replica count)',
-      "heap per replica with 3 replicas ≤ 0.4× the single replica's (40 objects)",
+      ...goalsOf('by name (shard labels)'),
+      ...goalsOf('by namespace (shard labels)'),
     ]);
+    const ratios = result.metrics.filter((metric) => metric.name.includes(' / '));
+    expect(ratios.map((metric) => metric.name)).toEqual(
+      [1, 3, 5].map(
+        (replicas) =>
+          `by namespace (shard labels) / by name (shard labels), ${replicas} replica(s): throughput`,
+      ),
+    );
+    for (const metric of ratios) expect(Number.isFinite(metric.value)).toBe(true);
   }, 300_000);
+
+  it('spreads objects over namespaces that differ in their first characters, ten objects each at least', () => {
+    expect(shardNamespaces(40)).toEqual(['0-tenant', '1-tenant', '2-tenant', '3-tenant']);
+    expect(shardNamespaces(5)).toEqual(['0-tenant']);
+    expect(shardNamespaces(10_000)).toHaveLength(100);
+    expect(shardNamespaces(50_000)).toHaveLength(100);
+  });
+
+  it('turns on server-side sharding for runs by namespace on kube-apiserver 1.36 and later only', () => {
+    const name = (version: string) => `kube-apiserver v${version} (etcd 3.6.5)`;
+    expect(shardingGates('namespace', 'real', name('1.37.2'))).toEqual({
+      ShardedListAndWatch: true,
+    });
+    expect(shardingGates('namespace', 'real', name('1.36.0'))).toEqual({
+      ShardedListAndWatch: true,
+    });
+    expect(shardingGates('namespace', 'real', name('1.35.4'))).toBeUndefined();
+    expect(shardingGates('name', 'real', name('1.37.2'))).toBeUndefined();
+    expect(
+      shardingGates('namespace', 'local', 'local API server (@ops/apiserver 0.1.0)'),
+    ).toBeUndefined();
+  });
 });

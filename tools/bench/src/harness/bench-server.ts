@@ -32,6 +32,45 @@ export interface Seeding {
   ms: number;
 }
 
+/** Seedings merged by {@link mergeSeedings}: how many namespaces they filled. */
+export type MergedSeeding<T extends Seeding> = T & { namespaces: number };
+
+/**
+ * Merges each run of consecutive seedings that spread objects over namespaces (same kind,
+ * same number of objects, each into a namespace of its own, and alike for `sameGroup`) into
+ * one: objects, requests and time summed, namespaces counted. Order is kept; a seeding that
+ * starts no such run stays as it is, counting one namespace.
+ */
+export function mergeSeedings<T extends Seeding>(
+  seedings: readonly T[],
+  sameGroup: (a: T, b: T) => boolean = () => true,
+): Array<MergedSeeding<T>> {
+  const merged: Array<{ seeding: MergedSeeding<T>; each: T; seen: Set<string> }> = [];
+  for (const seeding of seedings) {
+    const last = merged.at(-1);
+    if (
+      last !== undefined &&
+      last.each.kind === seeding.kind &&
+      last.each.objects === seeding.objects &&
+      !last.seen.has(seeding.namespace) &&
+      sameGroup(last.each, seeding)
+    ) {
+      last.seeding.objects += seeding.objects;
+      last.seeding.requests += seeding.requests;
+      last.seeding.ms += seeding.ms;
+      last.seeding.namespaces++;
+      last.seen.add(seeding.namespace);
+    } else {
+      merged.push({
+        seeding: { ...seeding, namespaces: 1 },
+        each: seeding,
+        seen: new Set([seeding.namespace]),
+      });
+    }
+  }
+  return merged.map((entry) => entry.seeding);
+}
+
 /**
  * An API server a benchmark runs against, started for it alone (so it sees no other
  * benchmark's objects or history), in processes of its own so that the server's CPU time and
@@ -100,6 +139,21 @@ export interface BenchServer {
   collectGarbage(): Promise<number | undefined>;
   /** Stops the server and waits until its processes have exited; idempotent. */
   stop(): Promise<void>;
+}
+
+/** What a benchmark may ask of a fresh server. */
+export interface ServerStartOptions {
+  /**
+   * A simulated cluster that runs Deployments and Pods, which only the local server has (a
+   * real server refuses).
+   */
+  cluster?: boolean;
+  /**
+   * kube-apiserver's feature gates (its `--feature-gates`), e.g. `{ ShardedListAndWatch: true }`
+   * on 1.36+. The local server has none of these features and starts as it always does, as a
+   * kube-apiserver with the gates off would serve.
+   */
+  featureGates?: Readonly<Record<string, boolean>>;
 }
 
 /**

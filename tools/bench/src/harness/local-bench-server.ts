@@ -7,6 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import {
   type BenchServer,
   type Seeding,
+  type ServerStartOptions,
   type ShapeSeeded,
   shapeKind,
   timeSeeding,
@@ -84,11 +85,12 @@ export class LocalBenchServer implements BenchServer {
   }
 
   /**
-   * Starts the child and resolves once it serves.
+   * Starts the child and resolves once it serves (with the simulated cluster when `cluster`;
+   * `featureGates` are kube-apiserver's, which this server has none of).
    *
    * @throws {Error} when the child entry is not built, or the server does not come up in 20 s.
    */
-  static async start(options: { cluster?: boolean } = {}): Promise<LocalBenchServer> {
+  static async start(options: ServerStartOptions = {}): Promise<LocalBenchServer> {
     if (!existsSync(serverChildPath)) {
       throw new Error(
         `${serverChildPath} is missing; build the bench first: pnpm turbo build --filter=@ops/bench...`,

@@ -33,6 +33,8 @@ export interface RealBenchServerOptions {
   seedConcurrency?: number;
   /** How long etcd and kube-apiserver may take to become healthy (default 120 s). */
   timeoutMs?: number;
+  /** kube-apiserver's feature gates (its `--feature-gates`; none by default). */
+  featureGates?: Readonly<Record<string, boolean>>;
 }
 
 /**
@@ -79,6 +81,7 @@ export class RealBenchServer implements BenchServer {
       throw new Error(`seedConcurrency must be a whole number >= 1, got ${seedConcurrency}`);
     const plane = await startBinaryControlPlane(assetsDirectory, {
       timeoutMs: options.timeoutMs ?? 120_000,
+      ...(options.featureGates ? { featureGates: options.featureGates } : {}),
     });
     try {
       const config = new KubeConfig();

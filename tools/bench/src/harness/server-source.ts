@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ensureControlPlaneAssets } from '@ops/envtest';
-import type { BenchServer, ServerKind } from './bench-server.js';
+import type { BenchServer, ServerKind, ServerStartOptions } from './bench-server.js';
 import { libraryVersions } from './library-versions.js';
 import { LocalBenchServer } from './local-bench-server.js';
 import { RealBenchServer, type RealBenchServerOptions } from './real-bench-server.js';
@@ -20,12 +20,12 @@ export interface ServerSource {
    */
   name: string;
   /**
-   * Starts a fresh server. `cluster` asks for a simulated cluster that runs Deployments and
-   * Pods, which only the local server has.
+   * Starts a fresh server (see {@link ServerStartOptions}).
    *
-   * @throws {Error} when `cluster` is asked of a source without one, or the server fails to start.
+   * @throws {Error} when `cluster` is asked of a source without one, or the server fails to
+   *   start (kube-apiserver also refuses a feature gate its version does not know).
    */
-  start(options?: { cluster?: boolean }): Promise<BenchServer>;
+  start(options?: ServerStartOptions): Promise<BenchServer>;
 }
 
 /** The local API server of `@ops/apiserver`, in a child process per server. */
@@ -101,7 +101,10 @@ export async function realServerSource(
         throw new Error(
           'the real server is etcd + kube-apiserver without kube-controller-manager: nothing runs Deployments or Pods; skip this benchmark on it',
         );
-      return RealBenchServer.start(directory, options.server);
+      return RealBenchServer.start(directory, {
+        ...options.server,
+        ...(startOptions?.featureGates ? { featureGates: startOptions.featureGates } : {}),
+      });
     },
   };
 }

@@ -3,12 +3,18 @@
  * (`shard-replica-child.ts`), and the annotations by which the parent stamps its writes.
  */
 
+import type { ShardBy } from '../benchmark.js';
+
 /** What a replica process is started with (its one argument, as JSON). */
 export interface ShardReplicaJob {
   url: string;
   kubeconfigPath: string;
-  /** The namespace of the ConfigMaps and of the ring's Leases. */
-  namespace: string;
+  /** The namespace of the ring's Leases (the ConfigMaps are watched in every namespace). */
+  leaseNamespace: string;
+  /** The ConfigMaps the parent measures: those whose name starts with this. */
+  objectPrefix: string;
+  /** What the ring hashes (`withOptions({ sharding: { by } })`). */
+  by: ShardBy;
   /** The replica's identity in the ring (a label value). */
   identity: string;
   ring: string;
@@ -29,10 +35,11 @@ export const writtenAtAnnotation = 'bench.ops.dev/written-at';
 export const seedRound = 'seed';
 
 /**
- * The first reconcile of one object in a round: its name, when the parent sent the write
- * (NaN for the seed round), and when the reconcile started and ended (ms, `Date.now()`).
+ * The first reconcile of one object in a round: its `namespace/name`, when the parent sent
+ * the write (NaN for the seed round), and when the reconcile started and ended (ms,
+ * `Date.now()`).
  */
-export type ReconcileSample = [name: string, writtenAt: number, startedAt: number, endedAt: number];
+export type ReconcileSample = [key: string, writtenAt: number, startedAt: number, endedAt: number];
 
 /** What the parent asks. */
 export type ShardParentMessage =

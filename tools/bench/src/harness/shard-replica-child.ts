@@ -1,10 +1,10 @@
 /**
  * One replica of the sharded-scale-out benchmark in a process of its own: the parent forks
  * this entry with a {@link ShardReplicaJob} as its argument. It runs a Manager whose one
- * controller, sharded in the job's ring, reconciles the namespace's ConfigMaps: a cache read,
- * then `reconcileMs` of waiting (an external call). It records the first reconcile of each
- * object in each round (the parent's annotations), and answers the parent's questions
- * (`shard-protocol.ts`) until told to stop.
+ * controller, sharded in the job's ring by the job's key, reconciles ConfigMaps in every
+ * namespace: a cache read, then `reconcileMs` of waiting (an external call). It records the
+ * first reconcile of each measured object (`objectPrefix`) in each round (the parent's
+ * annotations), and answers the parent's questions (`shard-protocol.ts`) until told to stop.
  */
 
 import { Manager } from '@ops/core';
@@ -37,8 +37,7 @@ const manager = new Manager({
   logger: pino({ level: 'silent' }),
   metricsBindAddress: false,
   healthProbeBindAddress: false,
-  namespace: job.namespace,
-  leaderElectionNamespace: job.namespace,
+  leaderElectionNamespace: job.leaseNamespace,
   leaderElectionIdentity: job.identity,
   leaseDurationMs: job.leaseDurationMs,
   renewDeadlineMs: job.renewDeadlineMs,
@@ -48,10 +47,14 @@ const manager = new Manager({
 manager
   .controller('sharded-bench')
   .for({ apiVersion: 'v1', kind: 'ConfigMap' })
-  .withOptions({ maxConcurrentReconciles: job.workers, sharding: { ring: job.ring } })
-  .complete(async ({ name }) => {
+  .withOptions({
+    maxConcurrentReconciles: job.workers,
+    sharding: { ring: job.ring, by: job.by },
+  })
+  .complete(async ({ name, namespace }) => {
     const startedAt = Date.now();
-    const object = await manager.client.get('v1', 'ConfigMap', name, job.namespace);
+    const object = await manager.client.get('v1', 'ConfigMap', name, namespace);
+    if (!name.startsWith(job.objectPrefix)) return;
     const annotations = object.metadata?.annotations ?? {};
     const round = annotations[roundAnnotation] ?? seedRound;
     const writtenAt = Number(annotations[writtenAtAnnotation] ?? Number.NaN);
@@ -61,7 +64,8 @@ manager
       samples = new Map();
       rounds.set(round, samples);
     }
-    if (!samples.has(name)) samples.set(name, [name, writtenAt, startedAt, Date.now()]);
+    const key = `${namespace}/${name}`;
+    if (!samples.has(key)) samples.set(key, [key, writtenAt, startedAt, Date.now()]);
   });
 
 const stop = new AbortController();

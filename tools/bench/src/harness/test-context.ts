@@ -3,7 +3,7 @@
  * are stopped by {@link stopServers}.
  */
 import { type BenchContext, type BenchOptions, tinyBenchOptions } from '../benchmark.js';
-import type { BenchServer } from './bench-server.js';
+import type { BenchServer, ServerStartOptions } from './bench-server.js';
 import { localServerSource, type ServerSource } from './server-source.js';
 
 const servers: BenchServer[] = [];
@@ -21,7 +21,7 @@ export function tinyContext(
     serverKind: source.kind,
     serverName: source.name,
     log: () => undefined,
-    startServer: async (serverOptions?: { cluster?: boolean }) => {
+    startServer: async (serverOptions?: ServerStartOptions) => {
       const server = await source.start(serverOptions);
       servers.push(server);
       return server;

@@ -1,3 +1,4 @@
+import { mergeSeedings } from '../harness/bench-server.js';
 import { formatNumber } from '../harness/format.js';
 import type { BenchReport } from '../runner.js';
 
@@ -63,9 +64,10 @@ function optionsLine(report: BenchReport): string {
 /** How long seeding took, per benchmark, as one sentence. */
 function seedingLine(report: BenchReport): string {
   if (report.seedings.length === 0) return 'Seeding: none.';
-  const parts = report.seedings.map(
+  const merged = mergeSeedings(report.seedings, (a, b) => a.benchmark === b.benchmark);
+  const parts = merged.map(
     (seeding) =>
-      `${seeding.benchmark} ${formatNumber(seeding.objects, 0)} ${seeding.kind} in ${formatNumber(seeding.ms / 1000)} s (${formatNumber(seeding.requests / (seeding.ms / 1000), 0)} requests/s)`,
+      `${seeding.benchmark} ${formatNumber(seeding.objects, 0)} ${seeding.kind}${seeding.namespaces > 1 ? ` over ${seeding.namespaces} namespaces` : ''} in ${formatNumber(seeding.ms / 1000)} s (${formatNumber(seeding.requests / (seeding.ms / 1000), 0)} requests/s)`,
   );
   const totalMs = report.seedings.reduce((sum, seeding) => sum + seeding.ms, 0);
   return `Seeding (before the timed runs, not timed): ${parts.join('; ')}; ${formatNumber(totalMs / 1000)} s in all.`;

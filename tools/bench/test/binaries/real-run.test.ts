@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tinyBenchOptions } from '../../src/benchmark.js';
 import { benchmarks } from '../../src/benchmarks/index.js';
+import type { ShardRun } from '../../src/benchmarks/sharded-scale-out.js';
 import { realServerSource } from '../../src/harness/server-source.js';
 import { markdownTables } from '../../src/report/table.js';
 import { runBenchmarks } from '../../src/runner.js';
@@ -12,12 +13,16 @@ import { runBenchmarks } from '../../src/runner.js';
  * walks two sizes with and without the other namespace), and each cell on kube-apiserver
  * costs a fresh control plane and its seeding. What this run proves is that every benchmark
  * and every library runs on kube-apiserver: each shape, each contender, each benchmark once.
+ * The sharded controller runs by namespace only, the way only kube-apiserver has (its
+ * server-side shard selectors); by name it shards by labels, as on the local server, whose
+ * suite runs both.
  */
 const options = {
   ...tinyBenchOptions,
   repeats: 1,
   shapeSizes: [tinyBenchOptions.shapeSizes[0] ?? 100],
   otherObjects: 0,
+  shardBy: ['namespace' as const],
 };
 
 describe('pnpm bench --server real', () => {
@@ -101,6 +106,14 @@ describe('pnpm bench --server real', () => {
     const apiserver = result('apiserver')?.samples as { listMs: number[]; fanoutMs: number[] };
     expect(apiserver.listMs).toHaveLength(options.repeats);
     expect(apiserver.fanoutMs).toHaveLength(options.fanoutChanges);
+
+    // Sharded by namespace: on 1.36+ each replica selected its hash ranges on the server.
+    const sharded = result('sharded-scale-out')?.samples as { runs: ShardRun[] };
+    const minor = Number(/v1\.(\d+)\./.exec(report.server.name)?.[1]);
+    expect(sharded.runs.map((run) => [run.by, run.mechanism, run.replicas])).toEqual(
+      [1, 3, 5].map((replicas) => ['namespace', minor >= 36 ? 'server-side' : 'labels', replicas]),
+    );
+    for (const run of sharded.runs) expect(run.shares.reduce((a, b) => a + b, 0)).toBe(run.objects);
 
     // Seeding was timed for every benchmark that seeded.
     expect(report.seedings).toContainEqual(
