@@ -29,6 +29,12 @@ describe('sharded-scale-out benchmark', () => {
       expect(run.shares).toHaveLength(run.replicas);
       expect(run.shares.reduce((a, b) => a + b, 0)).toBe(40);
       expect(run.throughput).toBeGreaterThan(0);
+      // The backlog's writes were timed, and the machine's CPU read around each phase.
+      expect(run.backlogWriteMs).toBeGreaterThan(0);
+      for (const busy of [run.backlogCpuBusy, run.loadCpuBusy]) {
+        expect(busy).toBeGreaterThan(0);
+        expect(busy).toBeLessThanOrEqual(1);
+      }
       expect(run.heapUsed).toHaveLength(run.replicas);
       for (const heap of run.heapUsed) expect(heap).toBeGreaterThan(0);
       // Every reconcile waits the fixed time; the queue wait is a real, finite figure.

@@ -18,6 +18,7 @@ import type {
 } from '../benchmark.js';
 import type { BenchServer, ServerKind } from '../harness/bench-server.js';
 import { formatNumber, formatRatio } from '../harness/format.js';
+import { busyShare, machineCpuTimes } from '../harness/machine-cpu.js';
 import { RawHttp } from '../harness/raw-http.js';
 import {
   type ReconcileSample,
@@ -80,6 +81,19 @@ export interface ShardRun {
   initialMs: number;
   /** Objects reconciled per second after every object was changed at once (a backlog). */
   throughput: number;
+  /**
+   * From sending the backlog's first write to the last one's answer: the rate at which the
+   * backlog reached the server bounds the throughput (each write's reconcile starts once the
+   * watch delivers it).
+   */
+  backlogWriteMs: number;
+  /**
+   * The share of the machine's CPU (all cores, whatever ran: API server, etcd, replicas, the
+   * bench, anything else) busy during the backlog and during the steady load; near 1 the run
+   * was bound by the CPU, not by the reconciles.
+   */
+  backlogCpuBusy: number;
+  loadCpuBusy: number;
   /** The steady load: writes per second and how many. */
   loadRate: number;
   loadWrites: number;
@@ -234,13 +248,17 @@ async function runOnce(
       );
     };
     const limit = pLimit(writeConcurrency);
+    const backlogCpu = machineCpuTimes();
+    const backlogStart = Date.now();
     await Promise.all(keys.map((key) => limit(() => write(key, 'backlog'))));
+    const backlogWriteMs = Date.now() - backlogStart;
     await waitUntil(
       async () => (await reconciled('backlog')) >= objects,
       `every changed object's reconcile over ${replicas} replica(s)`,
       deadline(objects),
       100,
     );
+    const backlogCpuBusy = busyShare(backlogCpu, machineCpuTimes());
     const backlog = await Promise.all(fleet.map((replica) => replica.samples('backlog')));
     const all = backlog.flat();
     const firstWrite = Math.min(...all.map(([, writtenAt]) => writtenAt));
@@ -254,6 +272,7 @@ async function runOnce(
     const loadWrites = Math.max(1, Math.min(objects, Math.round((loadRate * loadMs) / 1000)));
     const loadKeys = acrossNamespaces(keys).slice(0, loadWrites);
     log(`  steady load: ${loadWrites} writes at ${formatNumber(loadRate, 0)}/s`);
+    const loadCpu = machineCpuTimes();
     const loadStart = performance.now();
     const sent: Array<Promise<unknown>> = [];
     for (const [i, key] of loadKeys.entries()) {
@@ -269,6 +288,7 @@ async function runOnce(
       deadline(loadWrites),
       100,
     );
+    const loadCpuBusy = busyShare(loadCpu, machineCpuTimes());
     const load = (await Promise.all(fleet.map((replica) => replica.samples('load')))).flat();
     return {
       objects,
@@ -278,6 +298,9 @@ async function runOnce(
       namespaces: namespaces.length,
       initialMs,
       throughput,
+      backlogWriteMs,
+      backlogCpuBusy,
+      loadCpuBusy,
       loadRate,
       loadWrites,
       queueWaitP99Ms: percentile(
@@ -420,6 +443,13 @@ function report(runs: ShardRun[], loadMs: number): BenchmarkResult {
     const label = `${formatNumber(run.objects, 0)} objects ${wayOf(run)}, ${run.replicas} replica(s)`;
     return [
       { name: `${label}: throughput`, value: run.throughput, unit: 'objects/s' },
+      {
+        name: `${label}: backlog writes sent and answered`,
+        value: (run.objects * 1000) / run.backlogWriteMs,
+        unit: 'writes/s',
+      },
+      { name: `${label}: machine CPU busy, backlog`, value: run.backlogCpuBusy * 100, unit: '%' },
+      { name: `${label}: machine CPU busy, steady load`, value: run.loadCpuBusy * 100, unit: '%' },
       { name: `${label}: p99 queue wait`, value: run.queueWaitP99Ms, unit: 'ms' },
       { name: `${label}: p99 reconcile`, value: run.reconcileP99Ms, unit: 'ms' },
       { name: `${label}: heap per replica (max)`, value: mb(maxOf(run.heapUsed)), unit: 'MB' },
@@ -484,7 +514,7 @@ function report(runs: ShardRun[], loadMs: number): BenchmarkResult {
       `Each replica is a process of its own running a Manager whose one controller (${workers} workers, sharded in one ring, Lease duration ${timing.leaseDurationMs} ms) reconciles ConfigMaps in every namespace: a cache read, then ${shardReconcileMs} ms of waiting, standing for an external call, so one replica's ideal capacity is ${(workers * 1000) / shardReconcileMs} objects/s.`,
       `The objects are spread evenly over ${shardNamespaces(largest).length} namespaces at ${size} objects (one per ten objects, at most ${maxNamespaces}), and each run has a fresh server. By name, the sharder labels every object with its replica; by namespace, kube-apiserver 1.36+ with ShardedListAndWatch (turned on for these runs) filters each replica's list and watch to its hash ranges and no object is written, while the local server and older releases fall back to labels keyed by namespace. Namespaces, not objects, are then the unit of balance.`,
       `Throughput: every object is changed at once (merge patches, ${writeConcurrency} in flight) once the ring has formed and reconciled each object; from the first write to the end of the last reconcile. Queue wait and reconcile p99: a steady load of distinct objects, round-robin over the namespaces, at ${loadShare * 100} % of the replicas' ideal capacity for ${loadMs} ms; the queue wait runs from the write to the reconcile's start, so it includes the watch's delivery. Heap: each replica's after a full collection, after the backlog (the highest of the replicas).`,
-      'Replicas of one run share the machine, and so its cores, with the API server and the bench: with fewer cores than replicas the throughput of many replicas is bound by the CPU rather than by the reconciles.',
+      'Replicas of one run share the machine, and so its cores, with the API server and the bench: with fewer cores than replicas the throughput of many replicas is bound by the CPU rather than by the reconciles. "Machine CPU busy" is the share of all cores busy during the phase (/proc/stat, whatever ran), and "backlog writes" the rate at which the backlog reached the server, which bounds the throughput.',
     ],
     samples: { runs },
   };
