@@ -49,6 +49,12 @@ export type ShardParentMessage =
   | { type: 'samples'; round: string }
   /** Its heap after a full collection, and its resident set. */
   | { type: 'memory' }
+  /** Hold every reconcile at its start until `resume` (answered once held from then on). */
+  | { type: 'pause' }
+  /** Let the held reconciles and every later one run (answered at once). */
+  | { type: 'resume' }
+  /** How many requests wait: queued (`workqueue_depth`) or held by `pause`. */
+  | { type: 'pending' }
   /** Stop the manager (releasing the Lease) and exit. */
   | { type: 'stop' };
 
@@ -58,5 +64,8 @@ export type ShardChildMessage =
   | { type: 'count'; round: string; count: number }
   | { type: 'samples'; round: string; samples: ReconcileSample[] }
   | { type: 'memory'; heapUsed: number; rss: number }
+  | { type: 'paused' }
+  | { type: 'resumed' }
+  | { type: 'pending'; pending: number }
   | { type: 'stopped' }
   | { type: 'failed'; error: string };

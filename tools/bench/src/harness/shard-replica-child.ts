@@ -31,6 +31,11 @@ function send(message: ShardChildMessage): Promise<void> {
 
 /** Per round, the first reconcile of each object. */
 const rounds = new Map<string, Map<string, ReconcileSample>>();
+/** While paused, what held reconciles wait on. */
+let hold: { released: Promise<void>; release: () => void } | undefined;
+/** Reconciles held by the pause right now. */
+let held = 0;
+const controllerName = 'sharded-bench';
 
 const manager = new Manager({
   kubeConfig: endpoint.kubeConfig(),
@@ -45,13 +50,18 @@ const manager = new Manager({
   gracefulShutdownTimeoutMs: 5_000,
 });
 manager
-  .controller('sharded-bench')
+  .controller(controllerName)
   .for({ apiVersion: 'v1', kind: 'ConfigMap' })
   .withOptions({
     maxConcurrentReconciles: job.workers,
     sharding: { ring: job.ring, by: job.by },
   })
   .complete(async ({ name, namespace }) => {
+    if (hold !== undefined) {
+      held++;
+      await hold.released;
+      held--;
+    }
     const startedAt = Date.now();
     const object = await manager.client.get('v1', 'ConfigMap', name, namespace);
     if (!name.startsWith(job.objectPrefix)) return;
@@ -99,6 +109,25 @@ process.on('message', (message: ShardParentMessage) => {
       void send({ type: 'memory', heapUsed, rss });
       return;
     }
+    case 'pause': {
+      let release = () => undefined as void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      hold ??= { released, release };
+      void send({ type: 'paused' });
+      return;
+    }
+    case 'resume':
+      hold?.release();
+      hold = undefined;
+      void send({ type: 'resumed' });
+      return;
+    case 'pending':
+      void manager.metrics
+        .sum('workqueue_depth', { controller: controllerName })
+        .then((depth) => send({ type: 'pending', pending: depth + held }));
+      return;
     case 'stop':
       stop.abort();
       void running.then(

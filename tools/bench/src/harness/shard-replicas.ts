@@ -74,6 +74,22 @@ export class ShardReplica {
     return answer.type === 'memory' ? answer : { heapUsed: Number.NaN, rss: Number.NaN };
   }
 
+  /** Holds every reconcile at its start from now on, until {@link resume}. */
+  async pause(): Promise<void> {
+    await this.answer('paused', { type: 'pause' });
+  }
+
+  /** Lets the held reconciles, and every later one, run. */
+  async resume(): Promise<void> {
+    await this.answer('resumed', { type: 'resume' });
+  }
+
+  /** Requests waiting in its controller's queue or held by {@link pause}. */
+  async pending(): Promise<number> {
+    const answer = await this.answer('pending', { type: 'pending' });
+    return answer.type === 'pending' ? answer.pending : 0;
+  }
+
   /** Stops its manager (releasing its Lease) and waits until the process exited. */
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
