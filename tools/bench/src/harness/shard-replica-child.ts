@@ -110,11 +110,8 @@ process.on('message', (message: ShardParentMessage) => {
       return;
     }
     case 'pause': {
-      let release = () => undefined as void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      hold ??= { released, release };
+      const { promise, resolve } = Promise.withResolvers<void>();
+      hold ??= { released: promise, release: resolve };
       void send({ type: 'paused' });
       return;
     }

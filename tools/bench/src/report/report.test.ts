@@ -78,7 +78,7 @@ describe('reports', () => {
     expect(text).toContain('Libraries: @ops/core 0.1.0, @kubernetes/client-node 2.0.1.');
     expect(text).toContain('Server: kube-apiserver v1.37.2 (etcd 3.7.3).');
     expect(text).toContain(
-      `Options: --objects ${tinyBenchOptions.objects} --repeats ${tinyBenchOptions.repeats} --shapes pods,configmaps,managed-fields --sizes 100,200 --other-objects 200 --shape-repeats 1;`,
+      `Options: --objects ${tinyBenchOptions.objects} --repeats ${tinyBenchOptions.repeats} --shapes pods,configmaps,managed-fields --sizes 100,200 --other-objects 200 --shape-repeats 1 --shard-sizes 40 --shard-by name,namespace;`,
     );
     expect(text).toContain(
       'Seeding (before the timed runs, not timed): demo 10,000 Pods in 40.0 s (500 requests/s); 40.0 s in all.',

@@ -58,7 +58,7 @@ export function markdownNotes(report: BenchReport): string {
 /** The sizes of the run, so that runs compared in review are known to be alike. */
 function optionsLine(report: BenchReport): string {
   const options = report.options;
-  return `Options: --objects ${options.objects} --repeats ${options.repeats} --shapes ${options.shapes.join(',')} --sizes ${options.shapeSizes.join(',')} --other-objects ${options.otherObjects} --shape-repeats ${options.shapeRepeats}; benchmarks: ${report.results.map((result) => result.id).join(', ') || 'none'}.`;
+  return `Options: --objects ${options.objects} --repeats ${options.repeats} --shapes ${options.shapes.join(',')} --sizes ${options.shapeSizes.join(',')} --other-objects ${options.otherObjects} --shape-repeats ${options.shapeRepeats} --shard-sizes ${options.shardSizes.join(',')} --shard-by ${options.shardBy.join(',')}; benchmarks: ${report.results.map((result) => result.id).join(', ') || 'none'}.`;
 }
 
 /** How long seeding took, per benchmark, as one sentence. */
