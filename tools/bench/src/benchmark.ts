@@ -65,6 +65,11 @@ export interface BenchOptions {
    * selectors where it has them, else labels keyed by namespace).
    */
   shardBy: ShardBy[];
+  /**
+   * Replica counts of each sharded-scale-out run, ascending (`--shard-replicas`): scaling is
+   * judged from the first to the last, heap with 3 replicas when 3 is among them.
+   */
+  shardReplicas: number[];
 }
 
 /** What a sharded controller hashes: core's `withOptions({ sharding: { by } })`. */
@@ -97,6 +102,7 @@ export const defaultBenchOptions: BenchOptions = {
   operatorRepeats: 2,
   shardSizes: [10_000, 50_000],
   shardBy: [...shardByValues],
+  shardReplicas: [1, 3, 5],
 };
 
 /** A run of every benchmark in a few seconds, for tests (`--tiny`). */
@@ -123,6 +129,7 @@ export const tinyBenchOptions: BenchOptions = {
   operatorRepeats: 1,
   shardSizes: [40],
   shardBy: [...shardByValues],
+  shardReplicas: [1, 2],
 };
 
 /** One reported figure. */

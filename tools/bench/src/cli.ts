@@ -46,8 +46,9 @@ Options:
   --failover-objects <n> ConfigMaps the failover-standby benchmark's standby caches (default ${defaultBenchOptions.failoverObjects})
   --operator-repeats <n> runs of each runtime, before and after issue #31, in the operator
                         benchmarks (applications, balancers, myjobs; default ${defaultBenchOptions.operatorRepeats})
-  --shard-sizes <list>  objects of the sharded-scale-out benchmark, each run over 1, 3 and 5
-                        replicas (default ${defaultBenchOptions.shardSizes.join(',')})
+  --shard-sizes <list>  objects of the sharded-scale-out benchmark, each run over every count
+                        of --shard-replicas (default ${defaultBenchOptions.shardSizes.join(',')})
+  --shard-replicas <list> replica counts of each of those runs (default ${defaultBenchOptions.shardReplicas.join(',')})
   --shard-by <list>     what the sharded-scale-out benchmark hashes, a run each: name (shard
                         labels), namespace (kube-apiserver's sharded watches where it has
                         them, 1.36+ with ShardedListAndWatch, else labels by namespace)
@@ -102,7 +103,10 @@ async function main(): Promise<number> {
   try {
     if (values.shapes !== undefined) options.shapes = parseShapes(values.shapes);
     if (values.sizes !== undefined) options.shapeSizes = parseSizes(values.sizes);
-    if (values['shard-sizes'] !== undefined) options.shardSizes = parseSizes(values['shard-sizes']);
+    if (values['shard-sizes'] !== undefined)
+      options.shardSizes = parseSizes(values['shard-sizes'], '--shard-sizes');
+    if (values['shard-replicas'] !== undefined)
+      options.shardReplicas = parseSizes(values['shard-replicas'], '--shard-replicas');
     if (values['shard-by'] !== undefined) options.shardBy = parseShardBy(values['shard-by']);
     if (values['other-objects'] !== undefined) {
       const others = Number(values['other-objects']);
@@ -188,6 +192,7 @@ function parse() {
       'operator-repeats': { type: 'string' },
       'shard-sizes': { type: 'string' },
       'shard-by': { type: 'string' },
+      'shard-replicas': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -11,17 +11,15 @@ import {
 afterEach(stopServers);
 
 describe('sharded-scale-out benchmark', () => {
-  it('runs the sharded controller by name and by namespace over 1, 3 and 5 replica processes, each object reconciled by exactly one', async () => {
+  it('runs the sharded controller by name and by namespace over 1 and 2 replica processes (the tiny counts), each object reconciled by exactly one', async () => {
     const result = await shardedScaleOutBenchmark.run(tinyContext({ latencyDurationMs: 500 }));
     const runs = (result.samples as { runs: ShardRun[] }).runs;
     // The local server has no server-side sharding: by namespace, labels keyed by namespace.
     expect(runs.map((run) => [run.objects, run.by, run.mechanism, run.replicas])).toEqual([
       [40, 'name', 'labels', 1],
-      [40, 'name', 'labels', 3],
-      [40, 'name', 'labels', 5],
+      [40, 'name', 'labels', 2],
       [40, 'namespace', 'labels', 1],
-      [40, 'namespace', 'labels', 3],
-      [40, 'namespace', 'labels', 5],
+      [40, 'namespace', 'labels', 2],
     ]);
     for (const run of runs) {
       expect(run.namespaces).toBe(4);
@@ -34,10 +32,9 @@ describe('sharded-scale-out benchmark', () => {
       // The queued backlog drained: every object once, after the release, at a finite rate.
       expect(run.drainThroughput).toBeGreaterThan(0);
       expect(Number.isFinite(run.drainThroughput)).toBe(true);
-      for (const busy of [run.backlogCpuBusy, run.drainCpuBusy, run.loadCpuBusy]) {
-        expect(busy).toBeGreaterThan(0);
-        expect(busy).toBeLessThanOrEqual(1);
-      }
+      // A share of the machine, or NaN for a phase shorter than /proc/stat's 10 ms tick.
+      for (const busy of [run.backlogCpuBusy, run.drainCpuBusy, run.loadCpuBusy])
+        expect(Number.isNaN(busy) || (busy >= 0 && busy <= 1)).toBe(true);
       expect(run.heapUsed).toHaveLength(run.replicas);
       for (const heap of run.heapUsed) expect(heap).toBeGreaterThan(0);
       // Every reconcile waits the fixed time; the queue wait is a real, finite figure.
@@ -45,14 +42,14 @@ describe('sharded-scale-out benchmark', () => {
       expect(Number.isFinite(run.queueWaitP99Ms)).toBe(true);
       expect(run.loadWrites).toBeGreaterThan(0);
     }
-    // With 3 and 5 replicas, more than one replica owned objects; by namespace, whole
+    // With 2 replicas, both owned objects; by namespace, whole
     // namespaces (10 objects each).
     for (const run of runs.filter((entry) => entry.replicas > 1))
       expect(run.shares.filter((share) => share > 0).length).toBeGreaterThan(1);
     for (const run of runs.filter((entry) => entry.by === 'namespace'))
       for (const share of run.shares) expect(share % 10).toBe(0);
     const goalsOf = (way: string) => [
-      `${way}: scaling efficiency from 1 to 5 replicas ≥ 0.8, draining a queued backlog (40 objects)`,
+      `${way}: scaling efficiency from 1 to 2 replicas ≥ 0.8, draining a queued backlog (40 objects)`,
       `${way}: p99 queue wait ≤ 1 s at 40 objects (every replica count)`,
       `${way}: p99 reconcile ≤ 5 s at 40 objects (every replica count)`,
       `${way}: heap per replica with 3 replicas ≤ 0.4× the single replica's (40 objects)`,
@@ -63,7 +60,7 @@ describe('sharded-scale-out benchmark', () => {
     ]);
     const ratios = result.metrics.filter((metric) => metric.name.includes(' / '));
     expect(ratios.map((metric) => metric.name)).toEqual(
-      [1, 3, 5].map(
+      [1, 2].map(
         (replicas) =>
           `by namespace (shard labels) / by name (shard labels), ${replicas} replica(s): drain throughput`,
       ),

@@ -10,5 +10,8 @@ describe('parseSizes', () => {
     expect(() => parseSizes('10000,1e3.5')).toThrow('"1e3.5" is not one');
     expect(() => parseSizes('0')).toThrow('"0" is not one');
     expect(() => parseSizes(',')).toThrow('--sizes needs at least one number');
+    expect(() => parseSizes('1,x', '--shard-replicas')).toThrow(
+      '--shard-replicas takes whole numbers >= 1 separated by commas; "x" is not one',
+    );
   });
 });

@@ -57,6 +57,8 @@ manager
     sharding: { ring: job.ring, by: job.by },
   })
   .complete(async ({ name, namespace }) => {
+    // Other ConfigMaps (a namespace's kube-root-ca.crt, say) are not measured: left alone.
+    if (!name.startsWith(job.objectPrefix)) return;
     if (hold !== undefined) {
       held++;
       await hold.released;
@@ -64,7 +66,6 @@ manager
     }
     const startedAt = Date.now();
     const object = await manager.client.get('v1', 'ConfigMap', name, namespace);
-    if (!name.startsWith(job.objectPrefix)) return;
     const annotations = object.metadata?.annotations ?? {};
     const round = annotations[roundAnnotation] ?? seedRound;
     const writtenAt = Number(annotations[writtenAtAnnotation] ?? Number.NaN);
