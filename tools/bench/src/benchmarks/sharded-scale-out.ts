@@ -224,6 +224,14 @@ async function runOnce(
     const reconciled = async (round: string) =>
       (await Promise.all(fleet.map((replica) => replica.count(round)))).reduce((a, b) => a + b, 0);
     const deadline = (count: number) => 120_000 + (count * shardReconcileMs * 4) / workers;
+    /** Waits until the replicas reconciled `count` objects of `round` (first reconciles). */
+    const allReconciled = (round: string, count: number, what: string) =>
+      waitUntil(
+        async () => (await reconciled(round)) >= count,
+        `${what} over ${replicas} replica(s)`,
+        deadline(count),
+        100,
+      );
     // Settled: every object reconciled once and the ring at rest on the full membership: no
     // reassignment is left to happen meanwhile.
     const identities = fleet.map((replica) => replica.identity);
@@ -260,12 +268,7 @@ async function runOnce(
     const backlogStart = Date.now();
     await Promise.all(keys.map((key) => limit(() => write(key, 'backlog'))));
     const backlogWriteMs = Date.now() - backlogStart;
-    await waitUntil(
-      async () => (await reconciled('backlog')) >= objects,
-      `every changed object's reconcile over ${replicas} replica(s)`,
-      deadline(objects),
-      100,
-    );
+    await allReconciled('backlog', objects, "every changed object's reconcile");
     const backlogCpuBusy = busyShare(backlogCpu, machineCpuTimes());
     const backlog = await Promise.all(fleet.map((replica) => replica.samples('backlog')));
     const all = backlog.flat();
@@ -289,12 +292,7 @@ async function runOnce(
     const drainCpu = machineCpuTimes();
     const releasedAt = Date.now();
     await Promise.all(fleet.map((replica) => replica.resume()));
-    await waitUntil(
-      async () => (await reconciled('drain')) >= objects,
-      `every queued change's reconcile over ${replicas} replica(s)`,
-      deadline(objects),
-      100,
-    );
+    await allReconciled('drain', objects, "every queued change's reconcile");
     const drainCpuBusy = busyShare(drainCpu, machineCpuTimes());
     const drained = (await Promise.all(fleet.map((replica) => replica.samples('drain')))).flat();
     const drainThroughput =
@@ -316,12 +314,7 @@ async function runOnce(
       sent.push(write(key, 'load'));
     }
     await Promise.all(sent);
-    await waitUntil(
-      async () => (await reconciled('load')) >= loadWrites,
-      `every steady-load write's reconcile over ${replicas} replica(s)`,
-      deadline(loadWrites),
-      100,
-    );
+    await allReconciled('load', loadWrites, "every steady-load write's reconcile");
     const loadCpuBusy = busyShare(loadCpu, machineCpuTimes());
     const load = (await Promise.all(fleet.map((replica) => replica.samples('load')))).flat();
     return {
